@@ -1,0 +1,30 @@
+package dev.lockwarden;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Read and repair access to held locks, for dashboards and operators. Listing uses SCAN,
+ * never KEYS, so it is safe on a busy production Redis.
+ */
+public interface LockInspector {
+
+    /** One page of held locks matching the filter. */
+    LockPage list(LockFilter filter, PageRequest page);
+
+    /** The lock if it is held right now. */
+    Optional<LockInfo> get(String name);
+
+    /** The fencing counter of a lock: the last token handed out (0 if never taken). */
+    long fenceOf(String name);
+
+    /**
+     * Deletes the lock whoever holds it, bumps its fence (so the old holder's token is stale) and
+     * writes an audit record naming {@code operator}. The old holder's next refresh fails and its
+     * handle becomes lost.
+     */
+    ForceReleaseResult forceRelease(String name, String operator);
+
+    /** Recent events of one lock, newest first. */
+    List<LockEvent> events(String name);
+}

@@ -1,0 +1,20 @@
+package dev.lockwarden;
+
+/**
+ * A handle no longer owns its lock: it expired, was force-released by an operator, or its
+ * refresh failed. Work that must not run twice has to stop when this is thrown.
+ */
+public class LockLostException extends LockException {
+    private static final long serialVersionUID = 1L;
+    private final String lockName;
+
+    public LockLostException(String lockName, String reason) {
+        super("lock '" + lockName + "' is no longer held: " + reason);
+        this.lockName = lockName;
+    }
+
+    /** Name of the lost lock. */
+    public String lockName() {
+        return lockName;
+    }
+}

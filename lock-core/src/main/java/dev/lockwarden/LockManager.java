@@ -1,0 +1,296 @@
+package dev.lockwarden;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+import dev.lockwarden.config.RedisUri;
+import dev.lockwarden.config.Settings;
+import dev.lockwarden.inspect.RedisLockInspector;
+import dev.lockwarden.internal.JvmIdentity;
+import dev.lockwarden.internal.LockEngine;
+import dev.lockwarden.store.ConnectionSettings;
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.LockStore;
+import dev.lockwarden.store.StoreFactory;
+import dev.lockwarden.store.StoreFactory.Topology;
+
+/**
+ * Entry point: takes distributed locks on Redis. Thread-safe; create one per application and
+ * close it on shutdown (closing releases the locks it still holds).
+ *
+ * <pre>{@code
+ * try (LockManager locks = LockManager.builder().redis("redis://localhost:6379").application("billing").build();
+ *      LockHandle lock = locks.acquire("payment:TX-123", LockOptions.ttl(Duration.ofSeconds(30)))) {
+ *     long fence = lock.fencingToken();
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class LockManager implements AutoCloseable {
+    private final LockEngine engine;
+    private final LockInspector inspector;
+    private final LockOptions defaults;
+    private final String application;
+
+    private LockManager(LockEngine engine, LockInspector inspector, LockOptions defaults, String application) {
+        this.engine = engine;
+        this.inspector = inspector;
+        this.defaults = defaults;
+        this.application = application;
+    }
+
+    /** A builder reading unset values from {@code lockwarden.*} system properties, then {@code LOCKWARDEN_*} env. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Takes the lock, waiting up to {@code options.waitUpTo()}.
+     *
+     * @throws LockNotAcquiredException busy for the whole wait budget
+     * @throws LockStoreException       Redis unreachable (never reported as busy)
+     */
+    public LockHandle acquire(String name, LockOptions options) {
+        return engine.acquire(name, Objects.requireNonNull(options, "options"));
+    }
+
+    /** Takes the lock with the default options (TTL {@code lockwarden.ttl}, wait {@code lockwarden.wait}). */
+    public LockHandle acquire(String name) {
+        return acquire(name, defaults);
+    }
+
+    /** One attempt that never waits: empty when busy. Redis failures still throw {@link LockStoreException}. */
+    public Optional<LockHandle> tryAcquire(String name, LockOptions options) {
+        return engine.tryAcquire(name, Objects.requireNonNull(options, "options"));
+    }
+
+    /**
+     * Runs {@code body} under the lock and releases it. If the lock was lost while the body ran,
+     * throws {@link LockLostException} after it, because the body may have overlapped another holder.
+     * Checked exceptions of the body are wrapped in {@link LockException}.
+     */
+    public <T> T withLock(String name, LockOptions options, Callable<T> body) {
+        try (LockHandle lock = acquire(name, options)) {
+            T result;
+            try {
+                result = body.call();
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Exception e) {
+                throw new LockException("body run under lock '" + name + "' threw " + e, e);
+            }
+            lock.checkHeld();
+            return result;
+        }
+    }
+
+    /** Read and repair access for dashboards: list, get, fence, force-release, events. */
+    public LockInspector inspector() {
+        return inspector;
+    }
+
+    /** The options {@link #acquire(String)} uses. */
+    public LockOptions defaultOptions() {
+        return defaults;
+    }
+
+    /** The application name shown on the dashboard. */
+    public String application() {
+        return application;
+    }
+
+    /** Internal machinery, for the modules of this project (benchmarks, tests). */
+    public LockEngine engine() {
+        return engine;
+    }
+
+    /** Releases every lock still held, stops background threads and closes connections. */
+    @Override
+    public void close() {
+        engine.close();
+    }
+
+    /** Builds a {@link LockManager}; explicit values win over system properties, environment and defaults. */
+    public static final class Builder {
+        private Topology topology;
+        private List<String> uris = List.of();
+        private String application;
+        private String keyPrefix;
+        private Duration defaultTtl;
+        private Duration defaultWait;
+        private Duration fenceRetention;
+        private Duration timeout = Duration.ofSeconds(2);
+        private int maxConnections = 32;
+        private boolean reentrant = true;
+        private boolean verifyOnBuild = true;
+        private long eventsMaxLen = 100_000;
+        private long auditMaxLen = 100_000;
+        private Settings settings = Settings.fromSystem();
+
+        private Builder() {
+        }
+
+        /** One Redis node: {@code redis://[user:pass@]host:port[/db]} or {@code rediss://} for TLS. */
+        public Builder redis(String uri) {
+            return topology(Topology.SINGLE, uri);
+        }
+
+        /** Redlock over N independent nodes (N odd, at least 3; 5 recommended). */
+        public Builder redlock(String... uris) {
+            return topology(Topology.REDLOCK, uris);
+        }
+
+        /** Redis Cluster: seed node URIs. */
+        public Builder cluster(String... uris) {
+            return topology(Topology.CLUSTER, uris);
+        }
+
+        private Builder topology(Topology t, String... given) {
+            if (given == null || given.length == 0) {
+                throw new IllegalArgumentException(t.name().toLowerCase() + "(...) needs at least one Redis URI");
+            }
+            this.topology = t;
+            this.uris = List.copyOf(Arrays.asList(given));
+            return this;
+        }
+
+        /** The application name shown on the dashboard (default: main class or host name). */
+        public Builder application(String name) {
+            this.application = requireText(name, "application name");
+            return this;
+        }
+
+        /** Prefix of every lock key (default {@code lock:}). */
+        public Builder keyPrefix(String prefix) {
+            this.keyPrefix = Objects.requireNonNull(prefix, "keyPrefix");
+            return this;
+        }
+
+        /** TTL used by {@link LockManager#acquire(String)} (default 30 s). */
+        public Builder defaultTtl(Duration ttl) {
+            this.defaultTtl = Objects.requireNonNull(ttl, "defaultTtl");
+            return this;
+        }
+
+        /** Wait budget used by {@link LockManager#acquire(String)} (default 0: non-blocking). */
+        public Builder defaultWait(Duration wait) {
+            this.defaultWait = Objects.requireNonNull(wait, "defaultWait");
+            return this;
+        }
+
+        /** How long a fence counter survives without acquisitions (default 7 days). */
+        public Builder fenceRetention(Duration retention) {
+            this.fenceRetention = Objects.requireNonNull(retention, "fenceRetention");
+            return this;
+        }
+
+        /** Connect and command timeout per Redis call (default 2 s). */
+        public Builder timeout(Duration timeout) {
+            this.timeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** Connection pool size per node (default 32). */
+        public Builder maxConnections(int max) {
+            this.maxConnections = max;
+            return this;
+        }
+
+        /** Whether a thread re-acquiring a name it holds gets a nested handle without a Redis call (default true). */
+        public Builder reentrant(boolean on) {
+            this.reentrant = on;
+            return this;
+        }
+
+        /** Whether {@link #build()} PINGs Redis so a wrong URI fails at once (default true). */
+        public Builder verifyOnBuild(boolean on) {
+            this.verifyOnBuild = on;
+            return this;
+        }
+
+        /** Approximate cap of the events stream (default 100,000 entries). */
+        public Builder eventsMaxLen(long max) {
+            this.eventsMaxLen = max;
+            return this;
+        }
+
+        /** Audit records are never trimmed below this many entries (default 100,000). */
+        public Builder auditMaxLen(long max) {
+            this.auditMaxLen = max;
+            return this;
+        }
+
+        /** Where unset values come from (default: system properties and environment). */
+        public Builder settings(Settings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
+         * Builds the manager and checks that Redis answers.
+         *
+         * @throws IllegalArgumentException a setting is invalid (the message names it and the fix)
+         * @throws LockStoreException       Redis is unreachable or rejects the credentials
+         */
+        public LockManager build() {
+            resolveTopology();
+            List<RedisUri> parsed = new ArrayList<>();
+            for (String u : uris) {
+                parsed.add(RedisUri.parse(u));
+            }
+            String app = application != null ? application : settings.string(Settings.APPLICATION, JvmIdentity.defaultApplication());
+            KeySpace keys = new KeySpace(keyPrefix != null ? keyPrefix : settings.string(Settings.KEY_PREFIX, "lock:"));
+            Duration ttl = defaultTtl != null ? defaultTtl : settings.duration(Settings.TTL, Duration.ofSeconds(30));
+            Duration wait = defaultWait != null ? defaultWait : settings.duration(Settings.WAIT, Duration.ZERO);
+            Duration retention = fenceRetention != null ? fenceRetention : settings.duration(Settings.FENCE_RETENTION, Duration.ofDays(7));
+            if (retention.compareTo(LockOptions.MAX_TTL) < 0) {
+                throw new IllegalArgumentException("fence retention " + retention + " is shorter than the longest TTL ("
+                        + LockOptions.MAX_TTL + "): a fence must outlive every lock, use at least 1d");
+            }
+            LockOptions defaults = LockOptions.ttl(ttl).waitUpTo(wait);
+            if (eventsMaxLen < 1 || auditMaxLen < 1) {
+                throw new IllegalArgumentException("eventsMaxLen and auditMaxLen must be at least 1");
+            }
+            ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections);
+            LockStore store = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
+            LockEngine engine = new LockEngine(store, keys, reentrant, app, JvmIdentity.create(), eventsMaxLen);
+            LockInspector inspector = new RedisLockInspector(store.nodes().get(0), auditMaxLen);
+            return new LockManager(engine, inspector, defaults, app);
+        }
+
+        private void resolveTopology() {
+            if (topology != null) {
+                return;
+            }
+            Optional<Settings.Source> redlock = settings.raw(Settings.REDLOCK);
+            Optional<Settings.Source> cluster = settings.raw(Settings.CLUSTER);
+            if (redlock.isPresent() && cluster.isPresent()) {
+                throw new IllegalArgumentException("both " + redlock.get().where() + " and " + cluster.get().where()
+                        + " are set: choose one topology");
+            }
+            if (redlock.isPresent()) {
+                topology(Topology.REDLOCK, split(redlock.get()));
+            } else if (cluster.isPresent()) {
+                topology(Topology.CLUSTER, split(cluster.get()));
+            } else {
+                topology(Topology.SINGLE, settings.string(Settings.REDIS, "redis://localhost:6379"));
+            }
+        }
+
+        private static String[] split(Settings.Source s) {
+            return Arrays.stream(s.value().split(",")).map(String::trim).filter(x -> !x.isEmpty()).toArray(String[]::new);
+        }
+
+        private static String requireText(String value, String what) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException(what + " is blank");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.lockwarden;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How one lock is taken: TTL, how long to wait, whether the watchdog keeps it alive.
+ * Immutable; every {@code with}-style method returns a copy.
+ *
+ * <pre>{@code
+ * LockOptions.ttl(Duration.ofSeconds(30)).waitUpTo(Duration.ofSeconds(2)).autoRefresh(true)
+ * }</pre>
+ */
+public final class LockOptions {
+    /** Longest TTL accepted: a longer one is almost always a unit mistake. */
+    public static final Duration MAX_TTL = Duration.ofDays(1);
+    private static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
+    private static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
+
+    private final Duration ttl;
+    private final Duration waitUpTo;
+    private final boolean autoRefresh;
+    private final Duration retryInterval;
+    private final LockSource source;
+    private final String method;
+
+    private LockOptions(Duration ttl, Duration waitUpTo, boolean autoRefresh, Duration retryInterval,
+                        LockSource source, String method) {
+        this.ttl = ttl;
+        this.waitUpTo = waitUpTo;
+        this.autoRefresh = autoRefresh;
+        this.retryInterval = retryInterval;
+        this.source = source;
+        this.method = method;
+    }
+
+    /** Options with the given TTL, no waiting, auto-refresh on. */
+    public static LockOptions ttl(Duration ttl) {
+        return new LockOptions(checkTtl(ttl), Duration.ZERO, true, DEFAULT_RETRY, LockSource.API, "");
+    }
+
+    /** 30 s TTL, no waiting, auto-refresh on. */
+    public static LockOptions defaults() {
+        return ttl(DEFAULT_TTL);
+    }
+
+    /** Waits up to {@code wait} for a busy lock (0 = non-blocking, the default). */
+    public LockOptions waitUpTo(Duration wait) {
+        Objects.requireNonNull(wait, "waitUpTo is null: use Duration.ZERO for non-blocking");
+        if (wait.isNegative()) {
+            throw new IllegalArgumentException("waitUpTo " + wait + " is negative: use Duration.ZERO for non-blocking");
+        }
+        return new LockOptions(ttl, wait, autoRefresh, retryInterval, source, method);
+    }
+
+    /** Whether the watchdog refreshes the lock every TTL/3 while it is held (default true). */
+    public LockOptions autoRefresh(boolean on) {
+        return new LockOptions(ttl, waitUpTo, on, retryInterval, source, method);
+    }
+
+    /**
+     * Upper bound of the fallback retry sleep while waiting (default 1 s). Waiters are woken by a
+     * pub/sub message on release; this interval only matters if that message is lost.
+     */
+    public LockOptions retryInterval(Duration interval) {
+        Objects.requireNonNull(interval, "retryInterval is null");
+        if (interval.toMillis() < 1) {
+            throw new IllegalArgumentException("retryInterval " + interval + " must be at least 1 ms");
+        }
+        return new LockOptions(ttl, waitUpTo, autoRefresh, interval, source, method);
+    }
+
+    /** Records which entry point and method takes the lock (for the dashboard). */
+    public LockOptions source(LockSource source, String method) {
+        return new LockOptions(ttl, waitUpTo, autoRefresh, retryInterval,
+                Objects.requireNonNull(source, "source"), method == null ? "" : method);
+    }
+
+    /** Returns a copy with another TTL. */
+    public LockOptions withTtl(Duration newTtl) {
+        return new LockOptions(checkTtl(newTtl), waitUpTo, autoRefresh, retryInterval, source, method);
+    }
+
+    public Duration ttl() {
+        return ttl;
+    }
+
+    public Duration waitUpTo() {
+        return waitUpTo;
+    }
+
+    public boolean autoRefresh() {
+        return autoRefresh;
+    }
+
+    public Duration retryInterval() {
+        return retryInterval;
+    }
+
+    public LockSource source() {
+        return source;
+    }
+
+    public String method() {
+        return method;
+    }
+
+    private static Duration checkTtl(Duration ttl) {
+        Objects.requireNonNull(ttl, "ttl is null: pass e.g. Duration.ofSeconds(30)");
+        if (ttl.toMillis() <= 0) {
+            throw new IllegalArgumentException("ttl " + ttl + " must be positive (at least 1 ms), e.g. Duration.ofSeconds(30)");
+        }
+        if (ttl.compareTo(MAX_TTL) > 0) {
+            throw new IllegalArgumentException("ttl " + ttl + " is longer than " + MAX_TTL
+                    + ": use a shorter TTL with autoRefresh(true) for long work");
+        }
+        return ttl;
+    }
+
+    @Override
+    public String toString() {
+        return "LockOptions[ttl=" + ttl + ", waitUpTo=" + waitUpTo + ", autoRefresh=" + autoRefresh
+                + ", retryInterval=" + retryInterval + ", source=" + source + "]";
+    }
+}

@@ -1,0 +1,21 @@
+package dev.lockwarden;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One page of held locks.
+ *
+ * @param locks      the locks on this page
+ * @param nextCursor cursor of the next page, or null when this was the last one
+ */
+public record LockPage(List<LockInfo> locks, String nextCursor) {
+    public LockPage {
+        locks = List.copyOf(locks);
+    }
+
+    /** The next page's request, if any. */
+    public Optional<PageRequest> next(int size) {
+        return nextCursor == null ? Optional.empty() : Optional.of(new PageRequest(nextCursor, size));
+    }
+}

@@ -1,0 +1,17 @@
+package dev.lockwarden;
+
+/**
+ * Redis could not be reached, answered with an error, or (Redlock) a quorum was impossible.
+ * This is never reported as "busy": the caller cannot know who holds the lock.
+ */
+public class LockStoreException extends LockException {
+    private static final long serialVersionUID = 1L;
+
+    public LockStoreException(String message) {
+        super(message);
+    }
+
+    public LockStoreException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

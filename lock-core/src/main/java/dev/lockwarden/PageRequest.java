@@ -1,0 +1,24 @@
+package dev.lockwarden;
+
+/**
+ * A page of {@link LockInspector#list}: start with {@link #first(int)}, continue with the
+ * cursor of the previous {@link LockPage}.
+ *
+ * @param cursor opaque cursor ("0" = from the start)
+ * @param size   maximum number of locks on the page (1..10000)
+ */
+public record PageRequest(String cursor, int size) {
+    public PageRequest {
+        if (cursor == null || cursor.isBlank()) {
+            throw new IllegalArgumentException("page cursor is blank: start with PageRequest.first(size)");
+        }
+        if (size < 1 || size > 10_000) {
+            throw new IllegalArgumentException("page size " + size + " is out of range: use 1..10000");
+        }
+    }
+
+    /** The first page. */
+    public static PageRequest first(int size) {
+        return new PageRequest("0", size);
+    }
+}

@@ -1,0 +1,168 @@
+package dev.lockwarden.internal;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockLostEvent;
+import dev.lockwarden.LockLostException;
+import dev.lockwarden.store.Lease;
+
+/**
+ * The real ownership of one lock. Its lifecycle (held → released | lost) is enforced here once:
+ * a handle is held only while Redis confirmed it within the last TTL (minus clock drift).
+ */
+public final class DefaultLockHandle implements LockHandle {
+    private static final int HELD = 0;
+    private static final int RELEASED = 1;
+    private static final int LOST = 2;
+
+    private final Lease lease;
+    private final long fence;
+    private final boolean autoRefresh;
+    private final Thread owner;
+    private final HandleOwner manager;
+    private final AtomicInteger state = new AtomicInteger(HELD);
+    private final List<Consumer<LockLostEvent>> listeners = new CopyOnWriteArrayList<>();
+    private volatile long validUntilNanos;
+    private volatile String lostReason;
+    /** Watchdog-only: when the next refresh is due. */
+    long nextRefreshNanos;
+
+    /** What a handle needs from its manager. */
+    public interface HandleOwner {
+        void released(DefaultLockHandle handle);
+
+        void lost(DefaultLockHandle handle, LockLostEvent event);
+
+        /** Runs listener callbacks off the watchdog thread. */
+        void dispatch(Runnable callback);
+    }
+
+    public DefaultLockHandle(Lease lease, long fence, boolean autoRefresh, long validUntilNanos, HandleOwner manager) {
+        this.lease = lease;
+        this.fence = fence;
+        this.autoRefresh = autoRefresh;
+        this.validUntilNanos = validUntilNanos;
+        this.owner = Thread.currentThread();
+        this.manager = manager;
+    }
+
+    @Override
+    public String name() {
+        return lease.name();
+    }
+
+    @Override
+    public long fencingToken() {
+        return fence;
+    }
+
+    @Override
+    public boolean isHeld() {
+        return state.get() == HELD && System.nanoTime() - validUntilNanos < 0;
+    }
+
+    @Override
+    public void checkHeld() {
+        if (!isHeld()) {
+            throw new LockLostException(name(), whyNotHeld());
+        }
+    }
+
+    @Override
+    public Duration remainingTtl() {
+        long left = validUntilNanos - System.nanoTime();
+        return state.get() == HELD && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+    }
+
+    @Override
+    public void release() {
+        if (state.compareAndSet(HELD, RELEASED)) {
+            manager.released(this);
+        }
+    }
+
+    @Override
+    public void close() {
+        release();
+    }
+
+    @Override
+    public LockHandle onLost(Consumer<LockLostEvent> listener) {
+        listeners.add(listener);
+        if (state.get() == LOST) {
+            fire(listener, event());
+        }
+        return this;
+    }
+
+    /** Marks the handle lost (once) and notifies listeners; no-op if already released or lost. */
+    public void markLost(String reason) {
+        lostReason = reason;
+        if (state.compareAndSet(HELD, LOST)) {
+            LockLostEvent e = event();
+            manager.lost(this, e);
+            manager.dispatch(() -> {
+                for (Consumer<LockLostEvent> l : listeners) {
+                    fire(l, e);
+                }
+            });
+        }
+    }
+
+    /** A refresh started at {@code startNanos} was confirmed by Redis. */
+    void confirmed(long startNanos, long validityNanos) {
+        validUntilNanos = startNanos + validityNanos;
+    }
+
+    public boolean isActive() {
+        return state.get() == HELD;
+    }
+
+    public Lease lease() {
+        return lease;
+    }
+
+    public boolean autoRefresh() {
+        return autoRefresh;
+    }
+
+    public long validUntilNanos() {
+        return validUntilNanos;
+    }
+
+    public Thread owner() {
+        return owner;
+    }
+
+    private String whyNotHeld() {
+        return switch (state.get()) {
+            case RELEASED -> "it was released";
+            case LOST -> lostReason;
+            default -> "its TTL passed without a confirmed refresh";
+        };
+    }
+
+    private LockLostEvent event() {
+        return new LockLostEvent(name(), fence, lostReason, Instant.now());
+    }
+
+    private void fire(Consumer<LockLostEvent> listener, LockLostEvent e) {
+        try {
+            listener.accept(e);
+        } catch (RuntimeException ex) {
+            System.getLogger(DefaultLockHandle.class.getName()).log(System.Logger.Level.WARNING,
+                    "onLost listener of lock '" + name() + "' threw", ex);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockHandle[" + name() + ", fence=" + fence + ", " + (isHeld() ? "held" : whyNotHeld()) + "]";
+    }
+}

@@ -1,0 +1,17 @@
+package dev.lockwarden.internal;
+
+import java.util.concurrent.TimeUnit;
+
+/** Clock-drift allowance subtracted from a lock's validity: ttl·0.01 + 2 ms (as in Redlock). */
+public final class Drift {
+    private Drift() {
+    }
+
+    public static long millis(long ttlMillis) {
+        return ttlMillis / 100 + 2;
+    }
+
+    public static long nanos(long ttlMillis) {
+        return TimeUnit.MILLISECONDS.toNanos(millis(ttlMillis));
+    }
+}

@@ -1,0 +1,119 @@
+package dev.lockwarden.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.lockwarden.store.KeySpace;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.XAddParams;
+
+/**
+ * Writes lock events to the capped {@code lockwarden:events} stream off the hot path: callers only
+ * enqueue; one daemon thread sends them in pipelined batches. When Redis is down or the queue is
+ * full, events are dropped (and counted) rather than slowing locks down.
+ */
+public final class EventRecorder implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(EventRecorder.class.getName());
+    private static final int BATCH = 512;
+
+    private final UnifiedJedis redis;
+    private final long maxLen;
+    private final Map<String, String> common;
+    private final BlockingQueue<Map<String, String>> queue = new ArrayBlockingQueue<>(10_000);
+    private final AtomicLong dropped = new AtomicLong();
+    private final Thread thread;
+    private volatile boolean closed;
+    private long lastWarn;
+
+    /**
+     * @param common fields added to every event (application, jvm)
+     * @param maxLen approximate cap of the stream ({@code MAXLEN ~})
+     */
+    public EventRecorder(UnifiedJedis redis, Map<String, String> common, long maxLen) {
+        this.redis = redis;
+        this.common = Map.copyOf(common);
+        this.maxLen = maxLen;
+        this.thread = new Thread(this::run, "lockwarden-events");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Enqueues one event; never blocks. */
+    public void record(String type, String name, long fence, String... extra) {
+        Map<String, String> e = new LinkedHashMap<>();
+        e.put("type", type);
+        e.put("name", name);
+        e.put("fence", Long.toString(fence));
+        e.put("at", Long.toString(System.currentTimeMillis()));
+        e.putAll(common);
+        for (int i = 0; i + 1 < extra.length; i += 2) {
+            e.put(extra[i], extra[i + 1]);
+        }
+        if (!queue.offer(e)) {
+            dropped.incrementAndGet();
+        }
+    }
+
+    /** Events dropped because the queue was full or Redis failed. */
+    public long dropped() {
+        return dropped.get();
+    }
+
+    private void run() {
+        List<Map<String, String>> batch = new ArrayList<>(BATCH);
+        while (!closed || !queue.isEmpty()) {
+            try {
+                Map<String, String> first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, BATCH - 1);
+                send(batch);
+            } catch (InterruptedException e) {
+                if (closed && queue.isEmpty()) {
+                    return;
+                }
+            } finally {
+                batch.clear();
+            }
+        }
+    }
+
+    private void send(List<Map<String, String>> batch) {
+        try (AbstractPipeline p = redis.pipelined()) {
+            XAddParams params = XAddParams.xAddParams().maxLen(maxLen).approximateTrimming();
+            for (Map<String, String> e : batch) {
+                p.xadd(KeySpace.EVENTS, params, e);
+            }
+            p.sync();
+        } catch (RuntimeException e) {
+            dropped.addAndGet(batch.size());
+            long now = System.currentTimeMillis();
+            if (now - lastWarn > 60_000) {
+                lastWarn = now;
+                LOG.log(System.Logger.Level.WARNING, "could not write " + batch.size() + " lock event(s) to "
+                        + KeySpace.EVENTS + " (dropped; locks are unaffected): " + e.getMessage());
+            }
+        }
+    }
+
+    /** Flushes what is queued (bounded wait) and stops. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        thread.interrupt();
+    }
+}

@@ -1,0 +1,64 @@
+package dev.lockwarden.internal;
+
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisNodeClient;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * Keeps {@code lockwarden:jvm:<id>} alive on every node while the manager runs, so the dashboard
+ * can flag locks whose holder JVM is gone (orphans). Also runs {@code onLost} callbacks, so a slow
+ * listener never delays a refresh.
+ */
+public final class Heartbeat implements AutoCloseable {
+    static final long PERIOD_MILLIS = 5_000;
+    static final long TTL_MILLIS = 15_000;
+
+    private final List<RedisNodeClient> nodes;
+    private final String key;
+    private final String value;
+    private final ScheduledExecutorService executor;
+
+    public Heartbeat(List<RedisNodeClient> nodes, String jvmId, String value) {
+        this.nodes = nodes;
+        this.key = KeySpace.jvmKey(jvmId);
+        this.value = value;
+        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lockwarden-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.scheduleWithFixedDelay(this::beat, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs a callback on the background thread. */
+    public void dispatch(Runnable r) {
+        executor.execute(r);
+    }
+
+    private void beat() {
+        for (RedisNodeClient n : nodes) {
+            try {
+                n.redis().set(key, value, SetParams.setParams().px(TTL_MILLIS));
+            } catch (RuntimeException e) {
+                // the node is down: the lock paths report that; the heartbeat just tries again
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        executor.shutdown();
+        for (RedisNodeClient n : nodes) {
+            try {
+                n.redis().del(key);
+            } catch (RuntimeException ignored) {
+                // best effort: the key expires by itself
+            }
+        }
+    }
+}

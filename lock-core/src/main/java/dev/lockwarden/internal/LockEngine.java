@@ -1,0 +1,194 @@
+package dev.lockwarden.internal;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import dev.lockwarden.LockException;
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockLostEvent;
+import dev.lockwarden.LockNotAcquiredException;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockStoreException;
+import dev.lockwarden.store.AcquireResult;
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.Lease;
+import dev.lockwarden.store.LockStore;
+
+/**
+ * Takes and gives back locks for one {@code LockManager}: the acquire/wait loop, reentrancy, and
+ * the bookkeeping around a handle's life (watchdog, events).
+ */
+public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(LockEngine.class.getName());
+    private static final long SUBSCRIBE_WAIT_MILLIS = 1_000;
+
+    private final LockStore store;
+    private final KeySpace keys;
+    private final boolean reentrant;
+    private final Map<String, String> holderBase;
+    private final Watchdog watchdog;
+    private final WakeupBus wakeups;
+    private final EventRecorder events;
+    private final Heartbeat heartbeat;
+    private final Reentrancy reentrancy = new Reentrancy();
+
+    public LockEngine(LockStore store, KeySpace keys, boolean reentrant, String application, JvmIdentity id,
+                      long eventsMaxLen) {
+        this.store = store;
+        this.keys = keys;
+        this.reentrant = reentrant;
+        Map<String, String> base = new LinkedHashMap<>();
+        base.put("app", application);
+        base.put("host", id.host());
+        base.put("pid", Long.toString(id.pid()));
+        base.put("jvm", id.jvmId());
+        this.holderBase = Map.copyOf(base);
+        this.watchdog = new Watchdog(store);
+        this.wakeups = new WakeupBus(store.nodes().get(0).redis(), KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
+        this.events = new EventRecorder(store.nodes().get(0).redis(), Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
+        this.heartbeat = new Heartbeat(store.nodes(), id.jvmId(), application + "@" + id.host() + ":" + id.pid());
+    }
+
+    /** Acquires, waiting up to {@code options.waitUpTo()}; busy → {@link LockNotAcquiredException}. */
+    public LockHandle acquire(String name, LockOptions options) {
+        LockNames.check(name);
+        if (reentrant) {
+            LockHandle nested = reentrancy.nested(name);
+            if (nested != null) {
+                return nested;
+            }
+        }
+        Lease lease = new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
+        Map<String, String> info = holderInfo(options);
+        long start = System.nanoTime();
+        long deadline = start + options.waitUpTo().toNanos();
+        WakeupBus.Ticket ticket = null;
+        try {
+            for (int attempt = 0; ; ) {
+                if (ticket != null) {
+                    ticket.reset();
+                }
+                long t0 = System.nanoTime();
+                AcquireResult r = attempt(lease, info);
+                if (r.acquired()) {
+                    return granted(lease, r, t0, options.autoRefresh());
+                }
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    throw busy(name, start, r);
+                }
+                if (ticket == null) {
+                    ticket = wakeups.join(keys.releasedChannel(name));
+                    ticket.awaitSubscribed(Math.min(left, SUBSCRIBE_WAIT_MILLIS));
+                    continue; // retry at once: a release may have come before we listened
+                }
+                ticket.await(Backoff.sleepMillis(attempt++, r.holderTtlMillis(), left, options.retryInterval().toMillis()));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockException("interrupted while waiting for lock '" + name + "'", e);
+        } finally {
+            if (ticket != null) {
+                ticket.close();
+            }
+        }
+    }
+
+    /** One attempt; never waits. */
+    public Optional<LockHandle> tryAcquire(String name, LockOptions options) {
+        try {
+            return Optional.of(acquire(name, options.waitUpTo(Duration.ZERO)));
+        } catch (LockNotAcquiredException busy) {
+            return Optional.empty();
+        }
+    }
+
+    private AcquireResult attempt(Lease lease, Map<String, String> info) {
+        try {
+            return store.tryAcquire(lease, info);
+        } catch (LockStoreException e) {
+            // The reply may have been lost after Redis granted the lock: give our token back if we can.
+            try {
+                store.release(lease);
+            } catch (RuntimeException ignored) {
+                // unreachable: the lock, if granted, expires with its TTL
+            }
+            throw e;
+        }
+    }
+
+    private LockHandle granted(Lease lease, AcquireResult r, long t0, boolean autoRefresh) {
+        long validUntil = t0 + TimeUnit.MILLISECONDS.toNanos(r.validityMillis()) - Drift.nanos(lease.ttlMillis());
+        DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), autoRefresh, validUntil, this);
+        if (reentrant) {
+            reentrancy.register(h);
+        }
+        watchdog.register(h);
+        events.record("acquire", lease.name(), r.fence(), "thread", Thread.currentThread().getName());
+        return h;
+    }
+
+    private Map<String, String> holderInfo(LockOptions o) {
+        Map<String, String> info = new LinkedHashMap<>(holderBase);
+        info.put("thread", Thread.currentThread().getName());
+        info.put("source", o.source().name());
+        info.put("method", o.method());
+        return info;
+    }
+
+    private static LockNotAcquiredException busy(String name, long start, AcquireResult r) {
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+        return new LockNotAcquiredException(name, waited,
+                r.holderTtlMillis() >= 0 ? Duration.ofMillis(r.holderTtlMillis()) : null);
+    }
+
+    @Override
+    public void released(DefaultLockHandle h) {
+        watchdog.unregister(h); // before the round trip: no renewal may outlive the release
+        reentrancy.forget(h);
+        try {
+            boolean wasOurs = store.release(h.lease());
+            events.record(wasOurs ? "release" : "release-late", h.name(), h.fencingToken());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "release of lock '" + h.name() + "' failed; it expires by itself within "
+                    + h.lease().ttlMillis() + " ms: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void lost(DefaultLockHandle h, LockLostEvent e) {
+        watchdog.unregister(h);
+        reentrancy.forget(h);
+        LOG.log(System.Logger.Level.WARNING, "lock '" + h.name() + "' (fence " + h.fencingToken() + ") lost: " + e.reason());
+        events.record("lost", h.name(), h.fencingToken(), "reason", e.reason());
+    }
+
+    @Override
+    public void dispatch(Runnable callback) {
+        heartbeat.dispatch(callback);
+    }
+
+    public LockStore store() {
+        return store;
+    }
+
+    public Watchdog watchdog() {
+        return watchdog;
+    }
+
+    public EventRecorder events() {
+        return events;
+    }
+
+    @Override
+    public void close() {
+        wakeups.close();
+        watchdog.close();
+        events.close();
+        heartbeat.close();
+        store.close();
+    }
+}

@@ -1,0 +1,164 @@
+package dev.lockwarden.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.lockwarden.store.Lease;
+import dev.lockwarden.store.LockStore;
+
+/**
+ * One thread per {@code LockManager} that keeps every held auto-refresh lock alive: all locks due
+ * are refreshed together in one pipelined batch (per node) when the oldest reaches TTL/3, taking
+ * along those due within the next TTL/6. It also notices expiry of non-refreshed locks.
+ * <p>
+ * Known field failures are designed out: release unregisters a handle <em>before</em> its release
+ * round trip (no renewal outlives unlock); a failed refresh is retried quickly and the handle is
+ * marked lost only when its confirmed validity has run out (so a Redis blip does not lose locks,
+ * and a dead Redis never leaves a handle "held"); the thread outlives reconnects because each
+ * batch uses the pooled client afresh.
+ */
+public final class Watchdog implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Watchdog.class.getName());
+    private static final long RETRY_AFTER_FAILURE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    private final LockStore store;
+    private final Set<DefaultLockHandle> handles = ConcurrentHashMap.newKeySet();
+    private final Object signal = new Object();
+    private final Thread thread;
+    private final AtomicLong batches = new AtomicLong();
+    private final AtomicLong refreshed = new AtomicLong();
+    private volatile boolean closed;
+
+    public Watchdog(LockStore store) {
+        this.store = store;
+        this.thread = new Thread(this::run, "lockwarden-watchdog");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Starts watching a freshly acquired handle. */
+    public void register(DefaultLockHandle h) {
+        long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
+        h.nextRefreshNanos = System.nanoTime() + ttl / 3;
+        handles.add(h);
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+    }
+
+    /** Stops watching (before the release round trip). */
+    public void unregister(DefaultLockHandle h) {
+        handles.remove(h);
+    }
+
+    /** Pipelined refresh batches sent so far. */
+    public long batches() {
+        return batches.get();
+    }
+
+    /** Individual lock refreshes sent so far. */
+    public long refreshes() {
+        return refreshed.get();
+    }
+
+    private void run() {
+        while (!closed) {
+            try {
+                long wait = tick();
+                if (wait > 0) {
+                    synchronized (signal) {
+                        TimeUnit.NANOSECONDS.timedWait(signal, wait);
+                    }
+                }
+            } catch (InterruptedException e) {
+                if (closed) {
+                    return;
+                }
+            } catch (RuntimeException | Error e) {
+                LOG.log(System.Logger.Level.ERROR, "watchdog tick failed; continuing", e);
+            }
+        }
+    }
+
+    /** Refreshes what is due; returns nanos until the next thing is due. */
+    long tick() {
+        long now = System.nanoTime();
+        long next = TimeUnit.SECONDS.toNanos(1);
+        List<DefaultLockHandle> due = new ArrayList<>();
+        for (DefaultLockHandle h : handles) {
+            if (!h.isActive()) {
+                handles.remove(h);
+                continue;
+            }
+            if (now - h.validUntilNanos() >= 0) {
+                handles.remove(h);
+                h.markLost(h.autoRefresh()
+                        ? "its TTL passed before Redis confirmed a refresh (Redis unreachable or too slow)"
+                        : "its TTL of " + h.lease().ttlMillis() + " ms passed (autoRefresh is off)");
+                continue;
+            }
+            if (!h.autoRefresh()) {
+                next = Math.min(next, h.validUntilNanos() - now);
+                continue;
+            }
+            long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
+            if (h.nextRefreshNanos - now <= ttl / 6) {
+                due.add(h);
+            } else {
+                next = Math.min(next, h.nextRefreshNanos - now - ttl / 6);
+            }
+            next = Math.min(next, h.validUntilNanos() - now);
+        }
+        if (!due.isEmpty()) {
+            refresh(due, now);
+            return 0; // re-scan: validity and the next due time changed
+        }
+        return Math.max(next, TimeUnit.MILLISECONDS.toNanos(1));
+    }
+
+    private void refresh(List<DefaultLockHandle> due, long start) {
+        List<Lease> leases = new ArrayList<>(due.size());
+        for (DefaultLockHandle h : due) {
+            leases.add(h.lease());
+        }
+        batches.incrementAndGet();
+        refreshed.addAndGet(due.size());
+        boolean[] ours;
+        try {
+            ours = store.refresh(leases);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "refresh of " + due.size() + " lock(s) failed; retrying until their TTL runs out: " + e.getMessage());
+            for (DefaultLockHandle h : due) {
+                h.nextRefreshNanos = System.nanoTime() + RETRY_AFTER_FAILURE_NANOS
+                        + TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis()) / 6;
+            }
+            return;
+        }
+        for (int i = 0; i < due.size(); i++) {
+            DefaultLockHandle h = due.get(i);
+            long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
+            if (ours[i]) {
+                h.confirmed(start, ttl - Drift.nanos(h.lease().ttlMillis()));
+                h.nextRefreshNanos = start + ttl / 3;
+            } else {
+                handles.remove(h);
+                h.markLost("Redis no longer has our token: the lock expired, was force-released or was taken over");
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.interrupt();
+        try {
+            thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package dev.lockwarden.store;
+
+/**
+ * Reply of one acquire attempt.
+ *
+ * @param acquired       whether the lock is now ours
+ * @param fence          our fencing token when acquired
+ * @param holderTtlMillis the current holder's remaining TTL when busy (-1 if unknown)
+ * @param validityMillis  how long the lock is known valid from when the attempt started (acquired only)
+ */
+public record AcquireResult(boolean acquired, long fence, long holderTtlMillis, long validityMillis) {
+    public static AcquireResult acquired(long fence, long validityMillis) {
+        return new AcquireResult(true, fence, -1, validityMillis);
+    }
+
+    public static AcquireResult busy(long holderTtlMillis) {
+        return new AcquireResult(false, 0, holderTtlMillis, 0);
+    }
+}

@@ -1,0 +1,20 @@
+package dev.lockwarden.store;
+
+import java.time.Duration;
+
+/**
+ * How clients connect to Redis.
+ *
+ * @param timeout        connect and socket timeout of every command
+ * @param maxConnections pool size per node
+ */
+public record ConnectionSettings(Duration timeout, int maxConnections) {
+    public ConnectionSettings {
+        if (timeout == null || timeout.toMillis() < 1) {
+            throw new IllegalArgumentException("Redis timeout " + timeout + " must be at least 1 ms, e.g. Duration.ofSeconds(2)");
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections " + maxConnections + " must be at least 1");
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.lockwarden.store;
+
+/**
+ * Key names of the Redis data model. All keys of one lock share the hash tag {@code {name}}, so one
+ * Lua script touches them atomically on Redis Cluster. Lock names cannot contain braces
+ * ({@link dev.lockwarden.internal.LockNames}), which keeps the tag unambiguous.
+ */
+public record KeySpace(String prefix) {
+    /** Stream of acquire/release/lost/force-release events. */
+    public static final String EVENTS = "lockwarden:events";
+    /** Stream of force-release audit records. */
+    public static final String AUDIT = "lockwarden:audit";
+    /** Prefix of each client JVM's heartbeat key. */
+    public static final String JVM_PREFIX = "lockwarden:jvm:";
+
+    public KeySpace {
+        if (prefix == null || prefix.contains("{") || prefix.contains("}")) {
+            throw new IllegalArgumentException("key prefix '" + prefix + "' must not be null or contain '{' or '}'");
+        }
+    }
+
+    public String lock(String name) {
+        return prefix + "{" + name + "}";
+    }
+
+    public String info(String name) {
+        return lock(name) + ":info";
+    }
+
+    public String fence(String name) {
+        return lock(name) + ":fence";
+    }
+
+    /** Pub/sub channel announcing a release; hash-tagged like the lock. */
+    public String releasedChannel(String name) {
+        return lock(name) + ":released";
+    }
+
+    /** The lock name in a lock key or channel, or null if the key is not one of ours. */
+    public String nameOf(String key) {
+        int open = prefix.length();
+        if (!key.startsWith(prefix) || key.length() < open + 2 || key.charAt(open) != '{') {
+            return null;
+        }
+        int close = key.indexOf('}', open);
+        return close < 0 ? null : key.substring(open + 1, close);
+    }
+
+    /** SCAN pattern matching lock keys only (not :info/:fence), with glob characters of the prefix escaped. */
+    public String lockPattern(String namePrefix) {
+        return escapeGlob(prefix) + "{" + escapeGlob(namePrefix) + "*}";
+    }
+
+    static String escapeGlob(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                sb.append('\\');
+            }
+            sb.append(c);
+        }
+        return sb.toString();
+    }
+
+    public static String jvmKey(String jvmId) {
+        return JVM_PREFIX + jvmId;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.lockwarden.store;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The storage seam: single Redis node, Redlock over several nodes, or Redis Cluster. Busy is a
+ * result, never an exception; an unreachable store is a {@link dev.lockwarden.LockStoreException}.
+ */
+public interface LockStore extends AutoCloseable {
+
+    /** One acquire attempt: SET NX PX + fence INCR + holder info, atomically. */
+    AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo);
+
+    /** Token-checked delete that publishes a wake-up; true if the lock was still ours. */
+    boolean release(Lease lease);
+
+    /** Token-checked TTL extension of many locks in one pipelined batch; true per lease still ours. */
+    boolean[] refresh(List<Lease> leases);
+
+    /** The nodes, for inspection and wake-up subscriptions. */
+    List<RedisNodeClient> nodes();
+
+    /** Human-readable description with no secrets, e.g. {@code redis://127.0.0.1:6379}. */
+    String describe();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,52 @@
+package dev.lockwarden.store;
+
+import dev.lockwarden.config.RedisUri;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.RedisClient;
+
+/** Builds Jedis clients from our settings: auth (user/ACL), database, TLS, timeouts, pool size. */
+public final class RedisClients {
+    private RedisClients() {
+    }
+
+    public static JedisClientConfig clientConfig(RedisUri uri, ConnectionSettings s) {
+        int timeout = (int) Math.min(Integer.MAX_VALUE, s.timeout().toMillis());
+        DefaultJedisClientConfig.Builder b = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(timeout)
+                .socketTimeoutMillis(timeout)
+                .database(uri.database())
+                .ssl(uri.tls())
+                .clientName("lockwarden");
+        if (uri.password() != null) {
+            b.user(uri.user()).password(uri.password());
+        }
+        return b.build();
+    }
+
+    public static ConnectionPoolConfig poolConfig(ConnectionSettings s) {
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(s.maxConnections());
+        pool.setMaxIdle(s.maxConnections());
+        pool.setMinIdle(0);
+        pool.setMaxWait(s.timeout());
+        pool.setTestWhileIdle(false);
+        return pool;
+    }
+
+    /** A pooled client of one node. */
+    public static RedisClient single(RedisUri uri, ConnectionSettings s) {
+        return RedisClient.builder()
+                .hostAndPort(uri.host(), uri.port())
+                .clientConfig(clientConfig(uri, s))
+                .poolConfig(RedisClients.<Connection>pool(s))
+                .build();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> org.apache.commons.pool2.impl.GenericObjectPoolConfig<Connection> pool(ConnectionSettings s) {
+        return poolConfig(s);
+    }
+}

@@ -1,0 +1,43 @@
+package dev.lockwarden.store;
+
+import java.util.List;
+import java.util.Map;
+
+/** A {@link LockStore} on one Redis deployment: a single node, or a Redis Cluster through its cluster client. */
+public final class RedisLockStore implements LockStore {
+    private final RedisNodeClient node;
+
+    public RedisLockStore(RedisNodeClient node) {
+        this.node = node;
+    }
+
+    @Override
+    public AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo) {
+        return node.acquire(lease, holderInfo);
+    }
+
+    @Override
+    public boolean release(Lease lease) {
+        return node.release(lease);
+    }
+
+    @Override
+    public boolean[] refresh(List<Lease> leases) {
+        return node.refresh(leases);
+    }
+
+    @Override
+    public List<RedisNodeClient> nodes() {
+        return List.of(node);
+    }
+
+    @Override
+    public String describe() {
+        return node.address();
+    }
+
+    @Override
+    public void close() {
+        node.close();
+    }
+}

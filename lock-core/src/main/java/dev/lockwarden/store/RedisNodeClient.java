@@ -1,0 +1,182 @@
+package dev.lockwarden.store;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import dev.lockwarden.LockStoreException;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * The lock scripts run against one Redis deployment: a single node (or, on Redis Cluster, the
+ * cluster client, which routes each script by its hash tag). Every Jedis failure becomes a
+ * {@link LockStoreException} naming the node.
+ */
+public class RedisNodeClient implements AutoCloseable {
+    private static final LuaScript ACQUIRE = LuaScript.load(RedisNodeClient.class, "acquire.lua");
+    private static final LuaScript RELEASE = LuaScript.load(RedisNodeClient.class, "release.lua");
+    private static final LuaScript REFRESH = LuaScript.load(RedisNodeClient.class, "refresh.lua");
+    private static final LuaScript FORCE_RELEASE = LuaScript.load(RedisNodeClient.class, "force-release.lua");
+
+    private final UnifiedJedis redis;
+    private final String address;
+    private final KeySpace keys;
+    private final String fenceRetentionMillis;
+
+    public RedisNodeClient(UnifiedJedis redis, String address, KeySpace keys, long fenceRetentionMillis) {
+        this.redis = redis;
+        this.address = address;
+        this.keys = keys;
+        this.fenceRetentionMillis = Long.toString(fenceRetentionMillis);
+    }
+
+    /** One acquire attempt (see acquire.lua). */
+    public AcquireResult acquire(Lease lease, Map<String, String> holderInfo) {
+        List<String> args = new ArrayList<>(3 + holderInfo.size() * 2);
+        args.add(lease.token());
+        args.add(Long.toString(lease.ttlMillis()));
+        args.add(fenceRetentionMillis);
+        holderInfo.forEach((k, v) -> {
+            args.add(k);
+            args.add(v);
+        });
+        List<?> reply = (List<?>) call("acquire '" + lease.name() + "'",
+                () -> ACQUIRE.run(redis, lockKeys(lease.name()), args));
+        long value = (Long) reply.get(1);
+        return ((Long) reply.get(0)) == 1L ? AcquireResult.acquired(value, lease.ttlMillis()) : AcquireResult.busy(value);
+    }
+
+    /** Token-checked release (see release.lua). */
+    public boolean release(Lease lease) {
+        Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis,
+                List.of(keys.lock(lease.name()), keys.info(lease.name())),
+                List.of(lease.token(), keys.releasedChannel(lease.name()))));
+        return Long.valueOf(1L).equals(reply);
+    }
+
+    /** Token-checked refresh of many leases in one pipelined round trip. */
+    public boolean[] refresh(List<Lease> leases) {
+        boolean[] ours = new boolean[leases.size()];
+        if (leases.isEmpty()) {
+            return ours;
+        }
+        List<Response<Object>> replies = new ArrayList<>(leases.size());
+        call("refresh " + leases.size() + " lock(s)", () -> {
+            try (AbstractPipeline p = redis.pipelined()) {
+                for (Lease l : leases) {
+                    replies.add(REFRESH.queue(p, refreshKeys(l), refreshArgs(l)));
+                }
+                p.sync();
+            }
+            return null;
+        });
+        for (int i = 0; i < ours.length; i++) {
+            Object r;
+            try {
+                r = replies.get(i).get();
+            } catch (RuntimeException e) {
+                if (!LuaScript.isNoScript(e)) {
+                    throw new LockStoreException("Redis " + address + " rejected refresh of '" + leases.get(i).name()
+                            + "': " + e.getMessage(), e);
+                }
+                Lease l = leases.get(i);
+                r = call("refresh '" + l.name() + "'", () -> REFRESH.run(redis, refreshKeys(l), refreshArgs(l)));
+            }
+            ours[i] = Long.valueOf(1L).equals(r);
+        }
+        return ours;
+    }
+
+    /** Deletes a lock whoever holds it and bumps its fence (see force-release.lua). */
+    public ForceReleased forceRelease(String name) {
+        List<?> reply = (List<?>) call("force-release '" + name + "'", () -> FORCE_RELEASE.run(redis,
+                lockKeys(name), List.of(keys.releasedChannel(name), fenceRetentionMillis)));
+        if (((Long) reply.get(0)) == 0L) {
+            return new ForceReleased(false, null, 0, currentFence(name), Map.of());
+        }
+        Map<String, String> info = new LinkedHashMap<>();
+        for (int i = 4; i + 1 < reply.size(); i += 2) {
+            info.put(String.valueOf(reply.get(i)), String.valueOf(reply.get(i + 1)));
+        }
+        return new ForceReleased(true, String.valueOf(reply.get(1)), Long.parseLong(String.valueOf(reply.get(2))),
+                Long.parseLong(String.valueOf(reply.get(3))), info);
+    }
+
+    /** The fence counter (0 when the lock was never taken or its retention passed). */
+    public long currentFence(String name) {
+        String v = call("read fence of '" + name + "'", () -> redis.get(keys.fence(name)));
+        return v == null ? 0 : Long.parseLong(v);
+    }
+
+    /** Runs a Redis call, turning every Jedis failure into a {@link LockStoreException} naming this node. */
+    public <T> T call(String what, Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (JedisConnectionException e) {
+            throw new LockStoreException("Redis " + address + " is unreachable (" + what + "): " + rootMessage(e)
+                    + ". Check that Redis runs there and the URI is right.", e);
+        } catch (JedisException e) {
+            throw new LockStoreException("Redis " + address + " failed to " + what + ": " + rootMessage(e), e);
+        }
+    }
+
+    public UnifiedJedis redis() {
+        return redis;
+    }
+
+    public String address() {
+        return address;
+    }
+
+    public KeySpace keys() {
+        return keys;
+    }
+
+    /** The connections SCAN must visit to see every key: this node, or every master of a cluster. */
+    public List<UnifiedJedis> scanTargets() {
+        return List.of(redis);
+    }
+
+    @Override
+    public void close() {
+        redis.close();
+    }
+
+    private List<String> lockKeys(String name) {
+        return List.of(keys.lock(name), keys.info(name), keys.fence(name));
+    }
+
+    private List<String> refreshKeys(Lease l) {
+        return List.of(keys.lock(l.name()), keys.info(l.name()));
+    }
+
+    private static List<String> refreshArgs(Lease l) {
+        return List.of(l.token(), Long.toString(l.ttlMillis()));
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + t + ")";
+    }
+
+    /**
+     * Reply of a force-release.
+     *
+     * @param released whether a holder was removed
+     * @param oldToken the removed holder's token
+     * @param oldFence the removed holder's fence
+     * @param newFence the counter after the bump
+     * @param holder   the removed holder's info hash
+     */
+    public record ForceReleased(boolean released, String oldToken, long oldFence, long newFence, Map<String, String> holder) {
+    }
+}

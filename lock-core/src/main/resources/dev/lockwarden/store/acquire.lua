@@ -1,0 +1,15 @@
+-- Acquire: SET NX PX, then bump the fence and write holder info, atomically (one round trip).
+-- KEYS[1] lock, KEYS[2] info, KEYS[3] fence
+-- ARGV[1] token, ARGV[2] ttl ms, ARGV[3] fence retention ms, ARGV[4..] info field/value pairs
+-- Returns {1, fence} when acquired, {0, holder's remaining TTL in ms} when busy.
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  local fence = redis.call('INCR', KEYS[3])
+  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+  local now = redis.call('TIME')
+  local nowMs = now[1] * 1000 + math.floor(now[2] / 1000)
+  redis.call('DEL', KEYS[2])
+  redis.call('HSET', KEYS[2], 'fence', fence, 'acquiredAt', nowMs, unpack(ARGV, 4))
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  return {1, fence}
+end
+return {0, redis.call('PTTL', KEYS[1])}

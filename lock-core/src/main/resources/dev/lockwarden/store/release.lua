@@ -1,0 +1,10 @@
+-- Release: delete lock + info only if the token matches, then wake waiters in every JVM.
+-- KEYS[1] lock, KEYS[2] info
+-- ARGV[1] token, ARGV[2] release channel
+-- Returns 1 if released, 0 if the lock was not ours (expired, force-released, taken by another).
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  redis.call('PUBLISH', ARGV[2], '1')
+  return 1
+end
+return 0
