@@ -1,0 +1,194 @@
+package dev.lockwarden.testing;
+
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * A Redis Cluster of N masters (no replicas) on 127.0.0.1, formed with plain CLUSTER commands
+ * (SET-CONFIG-EPOCH, ADDSLOTS, MEET), so neither {@code redis-cli} nor Redis 7 is needed.
+ *
+ * <p>Nodes run with {@code --cluster-node-timeout 3000} so that a killed or paused master is noticed,
+ * and forgiven after it is back, within seconds. Use {@link #awaitClusterOk(Duration)} after a fault.
+ */
+public final class RedisCluster implements AutoCloseable {
+
+    /** Number of hash slots in a Redis Cluster. */
+    public static final int SLOTS = 16384;
+
+    /** How long {@link #start()} waits for the cluster to converge. */
+    public static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(1);
+
+    private final List<RedisNode> nodes;
+
+    /** A cluster of {@code masters} nodes using {@link RedisBinary#detect()}; call {@link #start()}. */
+    public RedisCluster(int masters) {
+        this(masters, RedisBinary.detect());
+    }
+
+    /** A cluster of {@code masters} nodes; {@code extraArgs} are passed to every redis-server. */
+    public RedisCluster(int masters, RedisBinary binary, String... extraArgs) {
+        if (masters < 1) {
+            throw new IllegalArgumentException("masters must be >= 1: " + masters);
+        }
+        List<String> args = new ArrayList<>(List.of("--cluster-enabled", "yes", "--cluster-node-timeout", "3000"));
+        args.addAll(List.of(extraArgs));
+        List<RedisNode> list = new ArrayList<>();
+        for (int i = 0; i < masters; i++) {
+            list.add(new RedisNode(binary, args));
+        }
+        this.nodes = List.copyOf(list);
+    }
+
+    /**
+     * Starts the nodes, splits the slots evenly between them, joins them and waits until every node
+     * reports {@code cluster_state:ok} with the same view of the cluster. Stops everything on failure.
+     *
+     * @return this cluster
+     */
+    public synchronized RedisCluster start() {
+        try {
+            for (RedisNode node : nodes) {
+                node.start();
+            }
+            int n = nodes.size();
+            for (int i = 0; i < n; i++) {
+                RedisNode node = nodes.get(i);
+                // distinct epochs up front, as redis-cli does, so no epoch collision has to be resolved
+                node.command("CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
+                int from = i * SLOTS / n;
+                int to = (i + 1) * SLOTS / n - 1;
+                List<String> cmd = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
+                for (int slot = from; slot <= to; slot++) {
+                    cmd.add(Integer.toString(slot));
+                }
+                node.command(cmd.toArray(String[]::new));
+            }
+            for (int i = 1; i < n; i++) {
+                nodes.get(0).command("CLUSTER", "MEET", RedisNode.HOST, Integer.toString(nodes.get(i).port()));
+            }
+            awaitClusterOk(FORM_TIMEOUT);
+            return this;
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /**
+     * Waits until every node reports {@code cluster_state:ok}, all slots covered, all nodes known and
+     * connected, and all nodes agree on ids, addresses and slot ownership.
+     *
+     * @throws IllegalStateException if a node is not running or the cluster is not ok within the timeout
+     */
+    public void awaitClusterOk(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String problem;
+        do {
+            problem = problem();
+            if (problem == null) {
+                return;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the cluster", e);
+            }
+        } while (System.nanoTime() < deadline);
+        throw new IllegalStateException("cluster not ok within " + timeout.toMillis() + " ms: " + problem);
+    }
+
+    /** Why the cluster is not ok yet, or null if it is. */
+    private String problem() {
+        for (RedisNode node : nodes) {
+            if (!node.isRunning()) {
+                throw new IllegalStateException("cluster node not running: " + node);
+            }
+        }
+        Set<String> firstView = null;
+        for (RedisNode node : nodes) {
+            String info;
+            String clusterNodes;
+            try {
+                info = node.command(POLL_TIMEOUT, "CLUSTER", "INFO");
+                clusterNodes = node.command(POLL_TIMEOUT, "CLUSTER", "NODES");
+            } catch (UncheckedIOException | RedisReplyException e) {
+                return node + ": " + e.getMessage();
+            }
+            for (String expected : List.of("cluster_state:ok", "cluster_slots_assigned:" + SLOTS,
+                    "cluster_slots_ok:" + SLOTS, "cluster_known_nodes:" + nodes.size())) {
+                if (!info.contains(expected + "\r\n")) {
+                    return node + " lacks " + expected + " in CLUSTER INFO:\n" + info;
+                }
+            }
+            Set<String> view = new TreeSet<>();
+            for (String line : clusterNodes.split("\n")) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                // <id> <ip:port@cport[,hostname]> <flags> <master> <ping> <pong> <epoch> <link> <slot>...
+                String[] f = line.trim().split(" ");
+                String flags = f[2];
+                if (flags.contains("fail") || flags.contains("handshake") || flags.contains("noaddr")
+                        || !"connected".equals(f[7])) {
+                    return node + " sees an unhealthy node: " + line;
+                }
+                String address = f[1].split(",")[0];
+                view.add(f[0] + " " + address + " " + String.join(" ", List.of(f).subList(8, f.length)));
+            }
+            if (firstView == null) {
+                firstView = view;
+            } else if (!firstView.equals(view)) {
+                return "nodes disagree:\n" + firstView + "\nvs " + node + ":\n" + view;
+            }
+        }
+        return null;
+    }
+
+    /** The master nodes, in slot order (node 0 owns the first slots). */
+    public List<RedisNode> nodes() {
+        return nodes;
+    }
+
+    /** Node {@code i}. */
+    public RedisNode node(int i) {
+        return nodes.get(i);
+    }
+
+    /** {@code redis://127.0.0.1:PORT} of every node, for a cluster client's seed list. */
+    public List<String> seedUris() {
+        return nodes.stream().map(RedisNode::uri).collect(Collectors.toUnmodifiableList());
+    }
+
+    /** Stops every node and deletes their temp dirs. */
+    @Override
+    public synchronized void close() {
+        RuntimeException failure = null;
+        for (RedisNode node : nodes) {
+            try {
+                node.stop();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RedisCluster" + seedUris();
+    }
+}
