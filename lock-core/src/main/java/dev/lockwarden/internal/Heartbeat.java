@@ -32,7 +32,8 @@ public final class Heartbeat implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        executor.scheduleWithFixedDelay(this::beat, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        beat(); // synchronously once, so locks taken right after start-up already show a live holder
+        executor.scheduleWithFixedDelay(this::beat, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /** Runs a callback on the background thread. */

@@ -1,0 +1,384 @@
+package dev.lockwarden.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+import dev.lockwarden.ForceReleaseResult;
+import dev.lockwarden.LockEvent;
+import dev.lockwarden.LockFilter;
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockLostEvent;
+import dev.lockwarden.LockLostException;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockNotAcquiredException;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockPage;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.PageRequest;
+import dev.lockwarden.testing.RedisServerExtension;
+
+/**
+ * The lock contract, run unchanged against every store (single node, Redlock, cluster). A
+ * subclass registers its {@link RedisServerExtension} and says how to point a builder at it.
+ */
+public abstract class AbstractLockBehaviourTest {
+    private static final LockOptions TEN_SECONDS = LockOptions.ttl(Duration.ofSeconds(10));
+
+    private final List<LockManager> managers = new ArrayList<>();
+    protected LockManager locks;
+    protected String name;
+
+    /** The servers of the subclass. */
+    protected abstract RedisServerExtension servers();
+
+    /** Points the builder at the servers (redis / redlock / cluster). */
+    protected abstract LockManager.Builder target(LockManager.Builder builder);
+
+    /** Another manager, as a second application instance would have; closed after the test. */
+    protected LockManager newManager(String application) {
+        LockManager m = target(LockManager.builder()).application(application).build();
+        managers.add(m);
+        return m;
+    }
+
+    @BeforeEach
+    void setUp(TestInfo info) {
+        servers().flushAll();
+        locks = newManager("app-a");
+        name = "test:" + info.getTestMethod().orElseThrow().getName();
+    }
+
+    @AfterEach
+    void tearDown() {
+        managers.forEach(LockManager::close);
+        managers.clear();
+    }
+
+    @Test
+    void acquireAndRelease() {
+        LockHandle h = locks.acquire(name, TEN_SECONDS);
+        assertTrue(h.isHeld());
+        assertEquals(name, h.name());
+        assertTrue(h.remainingTtl().toMillis() > 9_000, "remaining " + h.remainingTtl());
+        assertTrue(locks.inspector().get(name).isPresent());
+        h.release();
+        assertFalse(h.isHeld());
+        assertEquals(Duration.ZERO, h.remainingTtl());
+        assertTrue(locks.inspector().get(name).isEmpty());
+        h.release(); // idempotent
+        try (LockHandle again = locks.acquire(name, TEN_SECONDS)) {
+            assertTrue(again.isHeld());
+        }
+    }
+
+    @Test
+    void busyLockThrowsWithHolderRemainingTtl() {
+        LockManager other = newManager("app-b");
+        try (LockHandle h = locks.acquire(name, TEN_SECONDS)) {
+            LockNotAcquiredException e = assertThrows(LockNotAcquiredException.class, () -> other.acquire(name, TEN_SECONDS));
+            long ttl = e.holderRemainingTtl().orElseThrow().toMillis();
+            assertTrue(ttl > 5_000 && ttl <= 10_000, "holder TTL " + ttl);
+            assertEquals(name, e.lockName());
+            assertTrue(e.getMessage().contains(name), e.getMessage());
+            assertTrue(h.isHeld());
+        }
+    }
+
+    @Test
+    void tryAcquireNeverWaits() {
+        LockManager other = newManager("app-b");
+        try (LockHandle h = locks.acquire(name, TEN_SECONDS)) {
+            long t0 = System.nanoTime();
+            Optional<LockHandle> r = other.tryAcquire(name, TEN_SECONDS.waitUpTo(Duration.ofSeconds(5)));
+            assertTrue(r.isEmpty());
+            assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(1), "tryAcquire waited");
+        }
+        assertTrue(other.tryAcquire(name, TEN_SECONDS).isPresent());
+    }
+
+    @Test
+    void waiterGetsLockWhenReleased() throws Exception {
+        LockManager other = newManager("app-b");
+        LockHandle h = locks.acquire(name, TEN_SECONDS);
+        CompletableFuture<LockHandle> waiter = CompletableFuture.supplyAsync(
+                () -> other.acquire(name, TEN_SECONDS.waitUpTo(Duration.ofSeconds(10))));
+        Thread.sleep(300);
+        assertFalse(waiter.isDone(), "waiter must wait while the lock is held");
+        h.release();
+        LockHandle got = waiter.get(5, TimeUnit.SECONDS);
+        assertTrue(got.isHeld());
+        assertTrue(got.fencingToken() > h.fencingToken());
+        got.release();
+    }
+
+    @Test
+    void waitGivesUpAfterBudget() {
+        LockManager other = newManager("app-b");
+        try (LockHandle h = locks.acquire(name, TEN_SECONDS)) {
+            long t0 = System.nanoTime();
+            assertThrows(LockNotAcquiredException.class,
+                    () -> other.acquire(name, TEN_SECONDS.waitUpTo(Duration.ofMillis(400))));
+            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertTrue(waited >= 390 && waited < 3_000, "waited " + waited + " ms");
+        }
+    }
+
+    @Test
+    void lockExpiresAfterTtlWithoutRefresh() throws Exception {
+        LockManager other = newManager("app-b");
+        LockHandle h = locks.acquire(name, LockOptions.ttl(Duration.ofMillis(300)).autoRefresh(false));
+        CountDownLatch lost = new CountDownLatch(1);
+        h.onLost(e -> lost.countDown());
+        assertTrue(h.isHeld());
+        Thread.sleep(450);
+        assertFalse(h.isHeld());
+        assertThrows(LockLostException.class, h::checkHeld);
+        assertTrue(lost.await(2, TimeUnit.SECONDS), "onLost not fired on expiry");
+        try (LockHandle b = other.acquire(name, TEN_SECONDS)) {
+            assertTrue(b.fencingToken() > h.fencingToken());
+        }
+    }
+
+    @Test
+    void releaseWithStaleTokenDoesNotTouchTheNewHolder() throws Exception {
+        LockManager other = newManager("app-b");
+        LockHandle a = locks.acquire(name, LockOptions.ttl(Duration.ofMillis(200)).autoRefresh(false));
+        Thread.sleep(350);
+        LockHandle b = other.acquire(name, TEN_SECONDS);
+        a.release(); // a's token no longer matches: must not delete b's lock
+        assertTrue(b.isHeld());
+        LockInfo info = locks.inspector().get(name).orElseThrow();
+        assertEquals(b.fencingToken(), info.fencingToken());
+        assertEquals("app-b", info.holder().application());
+        assertThrows(LockNotAcquiredException.class, () -> locks.acquire(name, TEN_SECONDS));
+        b.release();
+    }
+
+    @Test
+    void sameThreadReentersWithoutRedisCall() throws Exception {
+        LockHandle outer = locks.acquire(name, TEN_SECONDS);
+        LockHandle inner = locks.acquire(name, TEN_SECONDS);
+        assertNotSame(outer, inner);
+        assertEquals(outer.fencingToken(), inner.fencingToken());
+        assertEquals(outer.fencingToken(), locks.inspector().fenceOf(name), "a nested acquire must not bump the fence");
+        CompletableFuture<Boolean> otherThread = CompletableFuture.supplyAsync(() -> locks.tryAcquire(name, TEN_SECONDS).isPresent());
+        assertFalse(otherThread.get(5, TimeUnit.SECONDS), "another thread must not reenter");
+        inner.release();
+        assertFalse(inner.isHeld());
+        assertTrue(outer.isHeld(), "releasing the nested handle keeps the lock");
+        assertTrue(locks.inspector().get(name).isPresent());
+        outer.release();
+        assertTrue(locks.inspector().get(name).isEmpty());
+    }
+
+    @Test
+    void reentrancyCanBeSwitchedOff() {
+        LockManager strict = target(LockManager.builder()).reentrant(false).build();
+        managers.add(strict);
+        try (LockHandle h = strict.acquire(name, TEN_SECONDS)) {
+            assertThrows(LockNotAcquiredException.class, () -> strict.acquire(name, TEN_SECONDS));
+        }
+    }
+
+    @Test
+    void fenceStrictlyIncreasesAcrossHoldersAndExpiry() throws Exception {
+        LockManager other = newManager("app-b");
+        long last = 0;
+        for (int i = 0; i < 5; i++) {
+            LockManager m = i % 2 == 0 ? locks : other;
+            LockHandle h = m.acquire(name, LockOptions.ttl(Duration.ofMillis(150)).autoRefresh(false));
+            assertTrue(h.fencingToken() > last, "fence " + h.fencingToken() + " after " + last);
+            last = h.fencingToken();
+            if (i % 2 == 0) {
+                h.release();
+            } else {
+                Thread.sleep(250); // let it expire instead of releasing
+            }
+        }
+        assertEquals(last, locks.inspector().fenceOf(name));
+    }
+
+    @Test
+    void watchdogKeepsLockAlivePastItsTtl() throws Exception {
+        LockManager other = newManager("app-b");
+        try (LockHandle h = locks.acquire(name, LockOptions.ttl(Duration.ofMillis(400)))) {
+            Thread.sleep(1_500);
+            assertTrue(h.isHeld(), "auto-refreshed lock lost: " + h);
+            h.checkHeld();
+            assertTrue(other.tryAcquire(name, TEN_SECONDS).isEmpty());
+            assertTrue(locks.inspector().get(name).orElseThrow().remainingTtl().toMillis() > 0);
+        }
+    }
+
+    @Test
+    void forceReleaseMakesHolderLostAndBumpsFence() throws Exception {
+        LockManager operator = newManager("dashboard");
+        LockHandle h = locks.acquire(name, LockOptions.ttl(Duration.ofMillis(600)));
+        AtomicReference<LockLostEvent> lost = new AtomicReference<>();
+        CountDownLatch lostLatch = new CountDownLatch(1);
+        h.onLost(e -> {
+            lost.set(e);
+            lostLatch.countDown();
+        });
+        ForceReleaseResult r = operator.inspector().forceRelease(name, "alice");
+        assertTrue(r.released());
+        assertEquals(h.fencingToken(), r.oldFence());
+        assertTrue(r.newFence() > r.oldFence());
+        assertTrue(lostLatch.await(2, TimeUnit.SECONDS), "holder not told within the TTL");
+        assertEquals(h.fencingToken(), lost.get().fencingToken());
+        assertFalse(h.isHeld());
+        assertThrows(LockLostException.class, h::checkHeld);
+        try (LockHandle next = operator.acquire(name, TEN_SECONDS)) {
+            assertTrue(next.fencingToken() > r.newFence() - 1);
+            assertTrue(next.fencingToken() > h.fencingToken());
+        }
+        assertFalse(operator.inspector().forceRelease("test:never-held", "alice").released());
+        assertThrows(IllegalArgumentException.class, () -> operator.inspector().forceRelease(name, " "));
+    }
+
+    @Test
+    void inspectorShowsHolder() {
+        try (LockHandle h = locks.acquire(name, TEN_SECONDS.source(LockSource.CDI, "Billing#charge"))) {
+            LockInfo info = locks.inspector().get(name).orElseThrow();
+            assertEquals("app-a", info.holder().application());
+            assertEquals(ProcessHandle.current().pid(), info.holder().pid());
+            assertEquals(Thread.currentThread().getName(), info.holder().thread());
+            assertEquals(LockSource.CDI, info.source());
+            assertEquals("Billing#charge", info.method());
+            assertEquals(h.fencingToken(), info.fencingToken());
+            assertTrue(info.holderAlive());
+            assertFalse(info.nodes().isEmpty());
+            assertTrue(info.acquiredAt().toEpochMilli() > System.currentTimeMillis() - 60_000);
+        }
+    }
+
+    @Test
+    void inspectorListsAndPagesTenThousandLocks() {
+        int total = 10_000;
+        LockOptions opts = LockOptions.ttl(Duration.ofMinutes(5)).autoRefresh(false);
+        List<LockHandle> held = new ArrayList<>(total);
+        for (int i = 0; i < total; i++) {
+            held.add(locks.acquire("bulk:" + i, opts));
+        }
+        locks.acquire("other:x", opts);
+        Set<String> seen = new HashSet<>();
+        int pages = 0;
+        PageRequest page = PageRequest.first(500);
+        while (page != null) {
+            LockPage p = locks.inspector().list(LockFilter.prefix("bulk:"), page);
+            for (LockInfo i : p.locks()) {
+                assertTrue(i.name().startsWith("bulk:"), i.name());
+                assertEquals("app-a", i.holder().application());
+                seen.add(i.name());
+            }
+            pages++;
+            page = p.next(500).orElse(null);
+            assertTrue(pages < 1_000, "paging does not end");
+        }
+        assertEquals(total, seen.size());
+        assertTrue(pages >= 10, "expected many pages, got " + pages);
+        assertEquals(total + 1, countAll());
+        held.forEach(LockHandle::release);
+    }
+
+    private int countAll() {
+        Set<String> all = new HashSet<>();
+        PageRequest page = PageRequest.first(2_000);
+        while (page != null) {
+            LockPage p = locks.inspector().list(LockFilter.all(), page);
+            p.locks().forEach(i -> all.add(i.name()));
+            page = p.next(2_000).orElse(null);
+        }
+        return all.size();
+    }
+
+    @Test
+    void eventsAreRecorded() throws Exception {
+        locks.acquire(name, TEN_SECONDS).release();
+        List<LockEvent> events = List.of();
+        for (int i = 0; i < 50 && events.size() < 2; i++) {
+            Thread.sleep(100);
+            events = locks.inspector().events(name);
+        }
+        assertEquals(List.of("release", "acquire"), events.stream().map(LockEvent::type).toList());
+        assertEquals("app-a", events.get(0).fields().get("app"));
+    }
+
+    @Test
+    void withLockRunsBodyAndReleases() {
+        String result = locks.withLock(name, TEN_SECONDS, () -> {
+            assertTrue(locks.inspector().get(name).isPresent());
+            return "done";
+        });
+        assertEquals("done", result);
+        assertTrue(locks.inspector().get(name).isEmpty());
+        assertThrows(IllegalStateException.class, () -> locks.withLock(name, TEN_SECONDS, () -> {
+            throw new IllegalStateException("boom");
+        }));
+        assertTrue(locks.inspector().get(name).isEmpty(), "released after the body threw");
+    }
+
+    @Test
+    void handleCanBeReleasedFromAnotherThread() throws Exception {
+        LockHandle h = locks.acquire(name, TEN_SECONDS);
+        CompletableFuture.runAsync(h::release).get(5, TimeUnit.SECONDS);
+        assertFalse(h.isHeld());
+        assertTrue(locks.inspector().get(name).isEmpty());
+        // the acquiring thread's reentrancy entry is gone too: a new acquire is a real one
+        try (LockHandle again = locks.acquire(name, TEN_SECONDS)) {
+            assertTrue(again.fencingToken() > h.fencingToken());
+        }
+    }
+
+    @Test
+    void pubSubWakesWaiterLongBeforeTheRetryInterval() throws Exception {
+        LockManager other = newManager("app-b");
+        // the fallback sleep is >= 0.75 * 5 s / 4 = 937 ms: only the release message can be faster
+        LockOptions waiting = TEN_SECONDS.waitUpTo(Duration.ofSeconds(20)).retryInterval(Duration.ofSeconds(5));
+        for (int round = 0; round < 3; round++) {
+            LockHandle h = locks.acquire(name, TEN_SECONDS);
+            CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
+                LockHandle got = other.acquire(name, waiting);
+                long t = System.nanoTime();
+                got.release();
+                return t;
+            });
+            Thread.sleep(600);
+            assertFalse(acquiredAt.isDone());
+            long releasedAt = System.nanoTime();
+            h.release();
+            long latencyMs = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(10, TimeUnit.SECONDS) - releasedAt);
+            assertTrue(latencyMs < 300, "round " + round + ": waiter took " + latencyMs + " ms after the release");
+        }
+    }
+
+    @Test
+    void lockNamesAreValidated() {
+        assertThrows(IllegalArgumentException.class, () -> locks.acquire(" ", TEN_SECONDS));
+        assertThrows(IllegalArgumentException.class, () -> locks.acquire(null, TEN_SECONDS));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> locks.acquire("x".repeat(600), TEN_SECONDS));
+        assertTrue(e.getMessage().contains("600") && e.getMessage().contains("512"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> locks.acquire("a{b}", TEN_SECONDS));
+        assertTrue(e.getMessage().contains("a{b}") && e.getMessage().contains("hash tag"), e.getMessage());
+    }
+}

@@ -1,0 +1,22 @@
+package dev.lockwarden.contract;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.LockManager;
+import dev.lockwarden.testing.RedisServerExtension;
+
+/** The lock contract on one redis-server. */
+class SingleNodeLockBehaviourTest extends AbstractLockBehaviourTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
+    @Override
+    protected RedisServerExtension servers() {
+        return REDIS;
+    }
+
+    @Override
+    protected LockManager.Builder target(LockManager.Builder builder) {
+        return builder.redis(REDIS.uri());
+    }
+}
