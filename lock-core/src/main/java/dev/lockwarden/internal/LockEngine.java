@@ -110,12 +110,15 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         try {
             return store.tryAcquire(lease, info);
         } catch (LockStoreException e) {
-            // The reply may have been lost after Redis granted the lock: give our token back if we can.
-            try {
-                store.release(lease);
-            } catch (RuntimeException ignored) {
-                // unreachable: the lock, if granted, expires with its TTL
-            }
+            // The reply may have been lost after Redis granted the lock: give our token back if we
+            // can, in the background so the caller learns of the failure at once.
+            dispatch(() -> {
+                try {
+                    store.release(lease);
+                } catch (RuntimeException ignored) {
+                    // unreachable: the lock, if granted, expires with its TTL
+                }
+            });
             throw e;
         }
     }

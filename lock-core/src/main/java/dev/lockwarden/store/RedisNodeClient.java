@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 
 import dev.lockwarden.LockStoreException;
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -23,6 +24,7 @@ public class RedisNodeClient implements AutoCloseable {
     private static final LuaScript RELEASE = LuaScript.load(RedisNodeClient.class, "release.lua");
     private static final LuaScript REFRESH = LuaScript.load(RedisNodeClient.class, "refresh.lua");
     private static final LuaScript FORCE_RELEASE = LuaScript.load(RedisNodeClient.class, "force-release.lua");
+    private static final LuaScript RAISE_FENCE = LuaScript.load(RedisNodeClient.class, "raise-fence.lua");
 
     private final UnifiedJedis redis;
     private final String address;
@@ -93,9 +95,19 @@ public class RedisNodeClient implements AutoCloseable {
         return ours;
     }
 
+    /**
+     * Redlock phase 2: raises the fence counter to at least {@code fence} (see raise-fence.lua); an
+     * empty {@code token} only raises. True if the lock on this node is still held with {@code token}.
+     */
+    public boolean raiseFence(String name, String token, long fence) {
+        Object reply = call("raise the fence of '" + name + "'", () -> RAISE_FENCE.run(redis, lockKeys(name),
+                List.of(token, Long.toString(fence), fenceRetentionMillis)));
+        return Long.valueOf(1L).equals(reply);
+    }
+
     /** Deletes a lock whoever holds it and bumps its fence (see force-release.lua). */
     public ForceReleased forceRelease(String name) {
-        List<?> reply = (List<?>) call("force-release '" + name + "'", () -> FORCE_RELEASE.run(redis,
+        List<?> reply = (List<?>) callOnce("force-release '" + name + "'", () -> FORCE_RELEASE.run(redis,
                 lockKeys(name), List.of(keys.releasedChannel(name), fenceRetentionMillis)));
         if (((Long) reply.get(0)) == 0L) {
             return new ForceReleased(false, null, 0, currentFence(name), Map.of());
@@ -114,8 +126,31 @@ public class RedisNodeClient implements AutoCloseable {
         return v == null ? 0 : Long.parseLong(v);
     }
 
-    /** Runs a Redis call, turning every Jedis failure into a {@link LockStoreException} naming this node. */
+    /**
+     * Runs an idempotent Redis call, turning every Jedis failure into a {@link LockStoreException}
+     * naming this node. A broken connection is retried once on a fresh one: after a Redis restart
+     * every idle pooled connection is dead, so the pool's idle connections are dropped first.
+     */
     public <T> T call(String what, Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (JedisConnectionException first) {
+            if (isTimeout(first)) {
+                return callOnce(what, () -> {
+                    throw first; // a stalled server: retrying would only double the wait
+                });
+            }
+            dropIdleConnections();
+            return callOnce(what, action);
+        } catch (JedisException e) {
+            return callOnce(what, () -> {
+                throw e;
+            });
+        }
+    }
+
+    /** Runs a call that must not be repeated (e.g. force-release), mapping failures like {@link #call}. */
+    public <T> T callOnce(String what, Supplier<T> action) {
         try {
             return action.get();
         } catch (JedisConnectionException e) {
@@ -123,6 +158,17 @@ public class RedisNodeClient implements AutoCloseable {
                     + ". Check that Redis runs there and the URI is right.", e);
         } catch (JedisException e) {
             throw new LockStoreException("Redis " + address + " failed to " + what + ": " + rootMessage(e), e);
+        }
+    }
+
+    /** Drops idle pooled connections (they are all dead after a server restart); no-op for other clients. */
+    protected void dropIdleConnections() {
+        if (redis instanceof RedisClient c) {
+            try {
+                c.getPool().clear();
+            } catch (RuntimeException ignored) {
+                // best effort
+            }
         }
     }
 
@@ -158,6 +204,15 @@ public class RedisNodeClient implements AutoCloseable {
 
     private static List<String> refreshArgs(Lease l) {
         return List.of(l.token(), Long.toString(l.ttlMillis()));
+    }
+
+    private static boolean isTimeout(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String rootMessage(Throwable e) {

@@ -1,0 +1,37 @@
+package dev.lockwarden.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.testing.RedisServerExtension;
+
+/** Every Lua script resource loads into a real Redis under the SHA1 we compute and run with EVALSHA. */
+class LuaScriptsTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
+    @Test
+    void shaOfEachScriptMatchesTheServer() {
+        for (String name : List.of("acquire.lua", "release.lua", "refresh.lua", "force-release.lua")) {
+            LuaScript s = LuaScript.load(RedisNodeClient.class, name);
+            assertEquals(s.sha1(), REDIS.node(0).command("SCRIPT", "LOAD", s.source()), name);
+        }
+    }
+
+    @Test
+    void evalshaFallsBackToEvalAfterScriptFlush() {
+        try (redis.clients.jedis.RedisClient c = redis.clients.jedis.RedisClient.create(REDIS.node(0).host(), REDIS.node(0).port())) {
+            RedisNodeClient node = new RedisNodeClient(c, "test", new KeySpace("lock:"), 60_000);
+            REDIS.node(0).command("SCRIPT", "FLUSH");
+            Lease lease = new Lease("lua:one", "tok", 5_000);
+            assertEquals(true, node.acquire(lease, java.util.Map.of()).acquired());
+            REDIS.node(0).command("SCRIPT", "FLUSH");
+            assertEquals(true, node.refresh(List.of(lease))[0]); // pipelined EVALSHA → NOSCRIPT → EVAL
+            assertEquals(true, node.release(lease));
+        }
+    }
+}
