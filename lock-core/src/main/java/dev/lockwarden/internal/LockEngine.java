@@ -34,6 +34,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private final EventRecorder events;
     private final Heartbeat heartbeat;
     private final Reentrancy reentrancy = new Reentrancy();
+    private volatile boolean closed;
 
     public LockEngine(LockStore store, KeySpace keys, boolean reentrant, String application, JvmIdentity id,
                       long eventsMaxLen) {
@@ -55,6 +56,9 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     /** Acquires, waiting up to {@code options.waitUpTo()}; busy → {@link LockNotAcquiredException}. */
     public LockHandle acquire(String name, LockOptions options) {
         LockNames.check(name);
+        if (closed) {
+            throw new IllegalStateException("LockManager is closed: cannot acquire '" + name + "'");
+        }
         if (reentrant) {
             LockHandle nested = reentrancy.nested(name);
             if (nested != null) {
@@ -188,6 +192,13 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
 
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (DefaultLockHandle h : watchdog.active()) {
+            h.release(); // an application shutting down gives its locks back instead of leaving them to expire
+        }
         wakeups.close();
         watchdog.close();
         events.close();

@@ -55,6 +55,11 @@ public final class Watchdog implements AutoCloseable {
         handles.remove(h);
     }
 
+    /** The handles currently watched (held locks of this manager). */
+    public List<DefaultLockHandle> active() {
+        return new ArrayList<>(handles);
+    }
+
     /** Pipelined refresh batches sent so far. */
     public long batches() {
         return batches.get();

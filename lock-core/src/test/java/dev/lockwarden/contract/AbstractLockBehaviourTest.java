@@ -373,6 +373,16 @@ public abstract class AbstractLockBehaviourTest {
     }
 
     @Test
+    void closingTheManagerReleasesItsLocks() {
+        LockManager shortLived = newManager("short-lived");
+        shortLived.acquire(name, TEN_SECONDS);
+        shortLived.acquire(name + ":2", TEN_SECONDS.autoRefresh(false));
+        shortLived.close();
+        assertTrue(locks.inspector().get(name).isEmpty());
+        assertTrue(locks.inspector().get(name + ":2").isEmpty());
+    }
+
+    @Test
     void lockNamesAreValidated() {
         assertThrows(IllegalArgumentException.class, () -> locks.acquire(" ", TEN_SECONDS));
         assertThrows(IllegalArgumentException.class, () -> locks.acquire(null, TEN_SECONDS));
