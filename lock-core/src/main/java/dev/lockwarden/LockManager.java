@@ -259,7 +259,7 @@ public final class LockManager implements AutoCloseable {
             ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections);
             LockStore store = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
             LockEngine engine = new LockEngine(store, keys, reentrant, app, JvmIdentity.create(), eventsMaxLen);
-            LockInspector inspector = new RedisLockInspector(store.nodes().get(0), auditMaxLen);
+            LockInspector inspector = new RedisLockInspector(store.nodes(), auditMaxLen);
             return new LockManager(engine, inspector, defaults, app);
         }
 

@@ -1,6 +1,5 @@
 package dev.lockwarden.inspect;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,13 +8,12 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.lockwarden.ForceReleaseResult;
-import dev.lockwarden.HolderInfo;
 import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockFilter;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockInspector;
 import dev.lockwarden.LockPage;
-import dev.lockwarden.LockSource;
+import dev.lockwarden.LockStoreException;
 import dev.lockwarden.PageRequest;
 import dev.lockwarden.internal.LockNames;
 import dev.lockwarden.store.KeySpace;
@@ -30,49 +28,64 @@ import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.resps.StreamEntry;
 
 /**
- * {@link LockInspector} over one Redis deployment (single node or cluster): SCAN (never KEYS) over
- * every scan target, then one pipelined round trip per page for holder info, TTLs and heartbeats.
- * The page cursor is {@code <target index>:<SCAN cursor>}.
+ * {@link LockInspector} over one Redis deployment (single node or cluster) or over the independent
+ * nodes of a Redlock: SCAN (never KEYS) over every scan target of every node, then pipelined reads
+ * per page ({@link LockReader}). The page cursor is {@code <target index>:<SCAN cursor>}. Over
+ * Redlock a lock shows when a majority of nodes hold it, with those nodes in {@link LockInfo#nodes()},
+ * and force-release goes to every node.
  */
 public final class RedisLockInspector implements LockInspector {
     private static final int EVENTS_SCANNED = 2_000;
     private static final int EVENTS_RETURNED = 100;
 
-    private final RedisNodeClient node;
+    private final List<RedisNodeClient> nodes;
     private final KeySpace keys;
     private final long auditMaxLen;
+    private final LockReader reader;
+    private final int quorum;
 
+    /** Over a single node or a cluster. */
     public RedisLockInspector(RedisNodeClient node, long auditMaxLen) {
-        this.node = node;
-        this.keys = node.keys();
+        this(List.of(node), auditMaxLen);
+    }
+
+    /** Over the nodes of a store: one for a single node or a cluster, N for Redlock. */
+    public RedisLockInspector(List<RedisNodeClient> nodes, long auditMaxLen) {
+        this.nodes = List.copyOf(nodes);
+        this.keys = nodes.get(0).keys();
         this.auditMaxLen = auditMaxLen;
+        this.reader = new LockReader(this.nodes);
+        this.quorum = nodes.size() / 2 + 1;
     }
 
     @Override
     public LockPage list(LockFilter filter, PageRequest page) {
-        List<UnifiedJedis> targets = node.scanTargets();
+        List<Target> targets = targets();
         Cursor cursor = Cursor.parse(page.cursor(), targets.size());
         ScanParams params = new ScanParams().match(keys.lockPattern(filter.namePrefix())).count(Math.max(page.size(), 100));
         List<String> names = new ArrayList<>();
         int target = cursor.target();
         String scan = cursor.scan();
         while (names.size() < page.size() && target < targets.size()) {
-            UnifiedJedis t = targets.get(target);
+            Target t = targets.get(target);
             String from = scan;
-            ScanResult<String> r = node.call("list locks", () -> t.scan(from, params));
+            ScanResult<String> r = t.node().call("list locks", () -> t.redis().scan(from, params));
+            List<String> found = new ArrayList<>();
             for (String key : r.getResult()) {
                 String name = keys.nameOf(key);
                 if (name != null && key.equals(keys.lock(name))) {
-                    names.add(name);
+                    found.add(name);
                 }
             }
+            names.addAll(notOnEarlierNodes(t.nodeIndex(), found));
             scan = r.getCursor();
             if ("0".equals(scan)) {
                 target++;
+                scan = "0";
             }
         }
         List<LockInfo> infos = new ArrayList<>();
-        for (LockInfo i : read(names)) {
+        for (LockInfo i : reader.read(names)) {
             if (filter.application() == null || filter.application().equals(i.holder().application())) {
                 infos.add(i);
             }
@@ -81,16 +94,74 @@ public final class RedisLockInspector implements LockInspector {
         return new LockPage(infos, next);
     }
 
-    @Override
-    public Optional<LockInfo> get(String name) {
-        LockNames.check(name);
-        List<LockInfo> r = read(List.of(name));
-        return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
+    /** Every node's scan targets, in node order (a down Redlock node is skipped). */
+    private List<Target> targets() {
+        List<Target> out = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            RedisNodeClient node = nodes.get(i);
+            try {
+                for (UnifiedJedis t : node.scanTargets()) {
+                    out.add(new Target(i, node, t));
+                }
+            } catch (LockStoreException e) {
+                if (nodes.size() == 1) {
+                    throw e;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Over Redlock a lock sits on several nodes: keep a name only on the first node scanned that has it. */
+    private List<String> notOnEarlierNodes(int nodeIndex, List<String> names) {
+        List<String> keep = new ArrayList<>(names);
+        for (int i = 0; i < nodeIndex && !keep.isEmpty(); i++) {
+            RedisNodeClient earlier = nodes.get(i);
+            List<String> candidates = List.copyOf(keep);
+            try {
+                List<Response<Boolean>> exists = new ArrayList<>();
+                earlier.call("list locks", () -> {
+                    try (AbstractPipeline p = earlier.redis().pipelined()) {
+                        candidates.forEach(n -> exists.add(p.exists(keys.lock(n))));
+                        p.sync();
+                    }
+                    return null;
+                });
+                keep.clear();
+                for (int k = 0; k < candidates.size(); k++) {
+                    if (!exists.get(k).get()) {
+                        keep.add(candidates.get(k));
+                    }
+                }
+            } catch (LockStoreException e) {
+                // that node is down, so it was not listed either: keep the names
+            }
+        }
+        return keep;
     }
 
     @Override
+    public Optional<LockInfo> get(String name) {
+        LockNames.check(name);
+        List<LockInfo> r = reader.read(List.of(name));
+        return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
+    }
+
+    /** The highest counter of the nodes that answer (a majority must). */
+    @Override
     public long fenceOf(String name) {
-        return node.currentFence(LockNames.check(name));
+        LockNames.check(name);
+        long max = 0;
+        List<String> failures = new ArrayList<>();
+        for (RedisNodeClient node : nodes) {
+            try {
+                max = Math.max(max, node.currentFence(name));
+            } catch (LockStoreException e) {
+                failures.add(e.getMessage());
+            }
+        }
+        requireMajority("read the fence of '" + name + "'", failures);
+        return max;
     }
 
     @Override
@@ -99,36 +170,99 @@ public final class RedisLockInspector implements LockInspector {
         if (operator == null || operator.isBlank()) {
             throw new IllegalArgumentException("force-release of '" + name + "' needs the operator's name for the audit record");
         }
-        RedisNodeClient.ForceReleased r = node.forceRelease(name);
-        if (!r.released()) {
-            return new ForceReleaseResult(name, false, 0, r.newFence(), null);
+        List<String> failures = new ArrayList<>();
+        RedisNodeClient.ForceReleased released = null;
+        long oldFence = 0;
+        long newFence = 0;
+        for (RedisNodeClient node : nodes) {
+            try {
+                RedisNodeClient.ForceReleased r = node.forceRelease(name);
+                newFence = Math.max(newFence, r.newFence());
+                if (r.released()) {
+                    oldFence = Math.max(oldFence, r.oldFence());
+                    released = released == null ? r : released;
+                }
+            } catch (LockStoreException e) {
+                failures.add(e.getMessage());
+            }
+        }
+        requireMajority("force-release '" + name + "'", failures);
+        if (nodes.size() > 1) {
+            raiseEverywhere(name, newFence);
+        }
+        if (released == null) {
+            return new ForceReleaseResult(name, false, 0, newFence, null);
         }
         Map<String, String> audit = new HashMap<>();
         audit.put("name", name);
         audit.put("operator", operator);
         audit.put("at", Long.toString(System.currentTimeMillis()));
-        audit.put("oldToken", r.oldToken());
-        audit.put("oldFence", Long.toString(r.oldFence()));
-        audit.put("newFence", Long.toString(r.newFence()));
-        r.holder().forEach((k, v) -> audit.putIfAbsent("holder." + k, v));
-        StreamEntryID id = node.call("write audit record for '" + name + "'", () -> node.redis().xadd(KeySpace.AUDIT,
-                XAddParams.xAddParams().maxLen(auditMaxLen).approximateTrimming(), audit));
-        node.call("write event", () -> node.redis().xadd(KeySpace.EVENTS, XAddParams.xAddParams(),
-                Map.of("type", "force-release", "name", name, "fence", Long.toString(r.oldFence()),
-                        "operator", operator, "at", audit.get("at"))));
-        return new ForceReleaseResult(name, true, r.oldFence(), r.newFence(), id.toString());
+        audit.put("oldToken", released.oldToken());
+        audit.put("oldFence", Long.toString(oldFence));
+        audit.put("newFence", Long.toString(newFence));
+        released.holder().forEach((k, v) -> audit.putIfAbsent("holder." + k, v));
+        String auditId = null;
+        for (RedisNodeClient node : nodes) {
+            try {
+                StreamEntryID id = node.call("write audit record for '" + name + "'", () -> node.redis().xadd(KeySpace.AUDIT,
+                        XAddParams.xAddParams().maxLen(auditMaxLen).approximateTrimming(), audit));
+                node.call("write event", () -> node.redis().xadd(KeySpace.EVENTS, XAddParams.xAddParams(),
+                        Map.of("type", "force-release", "name", name, "fence", audit.get("oldFence"),
+                                "operator", operator, "at", audit.get("at"))));
+                auditId = auditId == null ? id.toString() : auditId;
+            } catch (LockStoreException e) {
+                if (nodes.size() == 1) {
+                    throw e;
+                }
+            }
+        }
+        return new ForceReleaseResult(name, true, oldFence, newFence, auditId);
     }
 
+    /** Redlock: lift every node's counter to the highest one, so no node lags behind a force-release. */
+    private void raiseEverywhere(String name, long fence) {
+        for (RedisNodeClient node : nodes) {
+            try {
+                node.raiseFence(name, "", fence);
+            } catch (LockStoreException e) {
+                // down: a node restarted empty is covered by the majority argument in docs/redlock.md
+            }
+        }
+    }
+
+    private void requireMajority(String what, List<String> failures) {
+        if (failures.isEmpty()) {
+            return;
+        }
+        if (nodes.size() == 1 || nodes.size() - failures.size() < quorum) {
+            throw new LockStoreException("cannot " + what + ": " + failures.size() + " of " + nodes.size()
+                    + " Redis nodes failed: " + String.join("; ", failures));
+        }
+    }
+
+    /** Events of the first node that answers (every client writes its events to its first node). */
     @Override
     public List<LockEvent> events(String name) {
         LockNames.check(name);
+        LockStoreException failure = null;
+        for (RedisNodeClient node : nodes) {
+            try {
+                return events(node, name);
+            } catch (LockStoreException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        throw failure;
+    }
+
+    private static List<LockEvent> events(RedisNodeClient node, String name) {
         List<StreamEntry> entries = node.call("read events", () ->
                 node.redis().xrevrange(KeySpace.EVENTS, (StreamEntryID) null, (StreamEntryID) null, EVENTS_SCANNED));
         List<LockEvent> out = new ArrayList<>();
         for (StreamEntry e : entries) {
             Map<String, String> f = e.getFields();
             if (name.equals(f.get("name"))) {
-                long at = parseLong(f.get("at"), e.getID().getTime());
+                long at = LockReader.parseLong(f.get("at"), e.getID().getTime());
                 out.add(new LockEvent(e.getID().toString(), f.getOrDefault("type", "?"), name, Instant.ofEpochMilli(at), f));
                 if (out.size() == EVENTS_RETURNED) {
                     break;
@@ -138,73 +272,7 @@ public final class RedisLockInspector implements LockInspector {
         return out;
     }
 
-    /** Reads info + TTL of each name, then the holders' heartbeats: two pipelined round trips. */
-    private List<LockInfo> read(List<String> names) {
-        if (names.isEmpty()) {
-            return List.of();
-        }
-        UnifiedJedis redis = node.redis();
-        List<Response<Map<String, String>>> infos = new ArrayList<>(names.size());
-        List<Response<Long>> ttls = new ArrayList<>(names.size());
-        node.call("read lock info", () -> {
-            try (AbstractPipeline p = redis.pipelined()) {
-                for (String n : names) {
-                    infos.add(p.hgetAll(keys.info(n)));
-                    ttls.add(p.pttl(keys.lock(n)));
-                }
-                p.sync();
-            }
-            return null;
-        });
-        List<Map<String, String>> found = new ArrayList<>();
-        List<Long> foundTtl = new ArrayList<>();
-        List<String> foundNames = new ArrayList<>();
-        for (int i = 0; i < names.size(); i++) {
-            long ttl = ttls.get(i).get();
-            if (ttl == -2) {
-                continue; // released between SCAN and now
-            }
-            foundNames.add(names.get(i));
-            found.add(infos.get(i).get());
-            foundTtl.add(ttl);
-        }
-        List<Response<Boolean>> alive = new ArrayList<>(found.size());
-        node.call("read heartbeats", () -> {
-            try (AbstractPipeline p = redis.pipelined()) {
-                for (Map<String, String> info : found) {
-                    alive.add(p.exists(KeySpace.jvmKey(info.getOrDefault("jvm", "-"))));
-                }
-                p.sync();
-            }
-            return null;
-        });
-        List<LockInfo> out = new ArrayList<>(found.size());
-        for (int i = 0; i < found.size(); i++) {
-            out.add(toInfo(foundNames.get(i), found.get(i), foundTtl.get(i), alive.get(i).get()));
-        }
-        return out;
-    }
-
-    private LockInfo toInfo(String name, Map<String, String> f, long ttl, boolean alive) {
-        HolderInfo holder = new HolderInfo(f.getOrDefault("app", ""), f.getOrDefault("host", ""),
-                parseLong(f.get("pid"), 0), f.getOrDefault("thread", ""), f.getOrDefault("jvm", ""));
-        LockSource source;
-        try {
-            source = LockSource.valueOf(f.getOrDefault("source", "API"));
-        } catch (IllegalArgumentException e) {
-            source = LockSource.API;
-        }
-        return new LockInfo(name, holder, source, f.getOrDefault("method", ""),
-                Instant.ofEpochMilli(parseLong(f.get("acquiredAt"), 0)), Duration.ofMillis(Math.max(ttl, 0)),
-                parseLong(f.get("fence"), 0), List.of(node.address()), alive);
-    }
-
-    private static long parseLong(String s, long fallback) {
-        try {
-            return s == null ? fallback : Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
+    private record Target(int nodeIndex, RedisNodeClient node, UnifiedJedis redis) {
     }
 
     private record Cursor(int target, String scan) {

@@ -1,0 +1,173 @@
+package dev.lockwarden.inspect;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.lockwarden.HolderInfo;
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.LockStoreException;
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisNodeClient;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+
+/**
+ * Reads the state of named locks from every node: one pipelined round trip per node for token,
+ * holder info and TTL, then one for the holders' heartbeats. A lock counts as held when a majority
+ * of the nodes (the only node, for a single node or a cluster) hold the same token; {@link LockInfo#nodes()}
+ * names them. Nodes that do not answer are skipped while a majority still can.
+ */
+final class LockReader {
+    private final List<RedisNodeClient> nodes;
+    private final KeySpace keys;
+    private final int quorum;
+
+    LockReader(List<RedisNodeClient> nodes) {
+        this.nodes = nodes;
+        this.keys = nodes.get(0).keys();
+        this.quorum = nodes.size() / 2 + 1;
+    }
+
+    /** One node's view of one lock. */
+    private record View(int node, String token, Map<String, String> info, long ttl) {
+    }
+
+    List<LockInfo> read(List<String> names) {
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        List<List<View>> perName = new ArrayList<>();
+        names.forEach(n -> perName.add(new ArrayList<>()));
+        List<String> failures = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            try {
+                List<View> views = readNode(i, names);
+                for (int k = 0; k < names.size(); k++) {
+                    if (views.get(k).token() != null) {
+                        perName.get(k).add(views.get(k));
+                    }
+                }
+            } catch (LockStoreException e) {
+                failures.add(e.getMessage());
+            }
+        }
+        if (nodes.size() - failures.size() < quorum) {
+            throw new LockStoreException("cannot read locks: " + failures.size() + " of " + nodes.size()
+                    + " Redis nodes failed: " + String.join("; ", failures));
+        }
+        List<String> heldNames = new ArrayList<>();
+        List<List<View>> held = new ArrayList<>();
+        for (int k = 0; k < names.size(); k++) {
+            List<View> majority = majority(perName.get(k));
+            if (majority != null) {
+                heldNames.add(names.get(k));
+                held.add(majority);
+            }
+        }
+        return withHeartbeats(heldNames, held);
+    }
+
+    private List<View> readNode(int i, List<String> names) {
+        RedisNodeClient node = nodes.get(i);
+        List<Response<String>> tokens = new ArrayList<>(names.size());
+        List<Response<Map<String, String>>> infos = new ArrayList<>(names.size());
+        List<Response<Long>> ttls = new ArrayList<>(names.size());
+        node.call("read lock info", () -> {
+            try (AbstractPipeline p = node.redis().pipelined()) {
+                for (String n : names) {
+                    tokens.add(p.get(keys.lock(n)));
+                    infos.add(p.hgetAll(keys.info(n)));
+                    ttls.add(p.pttl(keys.lock(n)));
+                }
+                p.sync();
+            }
+            return null;
+        });
+        List<View> out = new ArrayList<>(names.size());
+        for (int k = 0; k < names.size(); k++) {
+            out.add(new View(i, tokens.get(k).get(), infos.get(k).get(), ttls.get(k).get()));
+        }
+        return out;
+    }
+
+    /** The views sharing the most common token, if a majority of all nodes hold it. */
+    private List<View> majority(List<View> views) {
+        Map<String, List<View>> byToken = new LinkedHashMap<>();
+        for (View v : views) {
+            byToken.computeIfAbsent(v.token(), t -> new ArrayList<>()).add(v);
+        }
+        for (List<View> group : byToken.values()) {
+            if (group.size() >= quorum) {
+                return group;
+            }
+        }
+        return null;
+    }
+
+    /** Reads each holder's heartbeat on the first node holding its lock: one pipelined round trip per node. */
+    private List<LockInfo> withHeartbeats(List<String> names, List<List<View>> held) {
+        List<Response<Boolean>> alive = new ArrayList<>(java.util.Collections.nCopies(held.size(), null));
+        for (int i = 0; i < nodes.size(); i++) {
+            int nodeIndex = i;
+            List<Integer> here = new ArrayList<>();
+            for (int k = 0; k < held.size(); k++) {
+                if (held.get(k).get(0).node() == nodeIndex) {
+                    here.add(k);
+                }
+            }
+            if (here.isEmpty()) {
+                continue;
+            }
+            RedisNodeClient node = nodes.get(nodeIndex);
+            node.call("read heartbeats", () -> {
+                try (AbstractPipeline p = node.redis().pipelined()) {
+                    for (int k : here) {
+                        String jvm = held.get(k).get(0).info().getOrDefault("jvm", "-");
+                        alive.set(k, p.exists(KeySpace.jvmKey(jvm)));
+                    }
+                    p.sync();
+                }
+                return null;
+            });
+        }
+        List<LockInfo> out = new ArrayList<>(names.size());
+        for (int k = 0; k < names.size(); k++) {
+            out.add(toInfo(names.get(k), held.get(k), alive.get(k).get()));
+        }
+        return out;
+    }
+
+    private LockInfo toInfo(String name, List<View> views, boolean alive) {
+        Map<String, String> f = views.get(0).info();
+        long ttl = Long.MAX_VALUE;
+        List<String> where = new ArrayList<>();
+        for (View v : views) {
+            ttl = Math.min(ttl, v.ttl());
+            where.add(nodes.get(v.node()).address());
+        }
+        HolderInfo holder = new HolderInfo(f.getOrDefault("app", ""), f.getOrDefault("host", ""),
+                parseLong(f.get("pid"), 0), f.getOrDefault("thread", ""), f.getOrDefault("jvm", ""));
+        LockSource source;
+        try {
+            source = LockSource.valueOf(f.getOrDefault("source", "API"));
+        } catch (IllegalArgumentException e) {
+            source = LockSource.API;
+        }
+        return new LockInfo(name, holder, source, f.getOrDefault("method", ""),
+                Instant.ofEpochMilli(parseLong(f.get("acquiredAt"), 0)), Duration.ofMillis(Math.max(ttl, 0)),
+                parseLong(f.get("fence"), 0), where, alive);
+    }
+
+    static long parseLong(String s, long fallback) {
+        try {
+            return s == null ? fallback : Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+}

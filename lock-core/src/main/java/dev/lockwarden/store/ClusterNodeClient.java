@@ -1,0 +1,69 @@
+package dev.lockwarden.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.lockwarden.config.RedisUri;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * {@link RedisNodeClient} on a Redis Cluster. Scripts and pipelines go through Jedis' cluster
+ * client, which routes each by its hash-tagged keys (all keys of one lock share a slot). SCAN, which
+ * is per node, visits every master through a small client per master, created on first use and
+ * kept while the master is part of the cluster.
+ */
+public final class ClusterNodeClient extends RedisNodeClient {
+    private final RedisClusterClient cluster;
+    private final RedisUri seed;
+    private final ConnectionSettings settings;
+    private final Map<String, RedisClient> masters = new ConcurrentHashMap<>();
+
+    public ClusterNodeClient(RedisClusterClient cluster, String address, RedisUri seed, ConnectionSettings settings,
+                             KeySpace keys, long fenceRetentionMillis) {
+        super(cluster, address, keys, fenceRetentionMillis);
+        this.cluster = cluster;
+        this.seed = seed;
+        this.settings = settings;
+    }
+
+    /** One connection per master, in a stable (address) order, so a page cursor stays meaningful. */
+    @Override
+    public List<UnifiedJedis> scanTargets() {
+        List<String> addresses = new ArrayList<>(cluster.getClusterNodes().keySet());
+        addresses.sort(null);
+        masters.keySet().removeIf(a -> {
+            if (addresses.contains(a)) {
+                return false;
+            }
+            masters.get(a).close();
+            return true;
+        });
+        List<UnifiedJedis> out = new ArrayList<>();
+        for (String a : addresses) {
+            RedisClient c = masters.computeIfAbsent(a, this::clientOf);
+            String role = call("read the role of cluster node " + a, () -> c.info("replication"));
+            if (role.contains("role:master")) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    private RedisClient clientOf(String address) {
+        HostAndPort hp = HostAndPort.from(address);
+        return RedisClients.single(new RedisUri(hp.getHost(), hp.getPort(), seed.user(), seed.password(), 0,
+                seed.tls()), new ConnectionSettings(settings.timeout(), 2));
+    }
+
+    @Override
+    public void close() {
+        masters.values().forEach(RedisClient::close);
+        masters.clear();
+        super.close();
+    }
+}

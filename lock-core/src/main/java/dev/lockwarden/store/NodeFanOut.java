@@ -1,0 +1,153 @@
+package dev.lockwarden.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import dev.lockwarden.LockStoreException;
+
+/**
+ * Runs one call on every node in parallel and waits a bounded time for the answers. Each node has
+ * its own small thread pool, so a stalled node (paused, or behind a black-holed network) only ties up
+ * its own threads; a call that waited in a node's queue past its deadline is skipped instead of sent,
+ * so a stall never builds a backlog that hits the node when it comes back.
+ */
+final class NodeFanOut implements AutoCloseable {
+    private final List<RedisNodeClient> nodes;
+    private final List<ThreadPoolExecutor> executors = new ArrayList<>();
+
+    NodeFanOut(List<RedisNodeClient> nodes, int threadsPerNode) {
+        this.nodes = List.copyOf(nodes);
+        for (int i = 0; i < nodes.size(); i++) {
+            int index = i;
+            ThreadPoolExecutor ex = new ThreadPoolExecutor(threadsPerNode, threadsPerNode, 30, TimeUnit.SECONDS,
+                    new LinkedBlockingQueue<>(), r -> {
+                        Thread t = new Thread(r, "lockwarden-redlock-node-" + index);
+                        t.setDaemon(true);
+                        return t;
+                    });
+            ex.allowCoreThreadTimeOut(true);
+            executors.add(ex);
+        }
+    }
+
+    /**
+     * The answer of one node: a value, or the failure (an error or no answer in time), or neither when
+     * the outcome was decided before this node answered ({@code pending}).
+     */
+    record Reply<T>(int node, T value, LockStoreException error, boolean pending) {
+        Reply(int node, T value, LockStoreException error) {
+            this(node, value, error, false);
+        }
+
+        boolean ok() {
+            return error == null && !pending;
+        }
+    }
+
+    /**
+     * Calls {@code action} on every node and returns one reply per node, in node order. Returns as soon
+     * as the outcome is decided — {@code need} replies satisfy {@code good}, or so many did not that
+     * {@code need} is out of reach — or when every node answered, or after {@code timeoutMillis}.
+     * With {@code need <= 0} it waits for every node (or the timeout).
+     * Nodes that had not answered by the timeout get a timeout error, those not needed for an early
+     * decision a pending reply; their calls finish in the background.
+     */
+    <T> List<Reply<T>> call(String what, Function<RedisNodeClient, T> action, long timeoutMillis,
+                            Predicate<T> good, int need) {
+        int n = nodes.size();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        Tally<T> tally = new Tally<>(n, good, need);
+        for (int i = 0; i < n; i++) {
+            int index = i;
+            RedisNodeClient node = nodes.get(i);
+            try {
+                executors.get(i).execute(() -> {
+                    if (System.nanoTime() - deadline > 0) {
+                        tally.put(new Reply<>(index, null, late(node, what, timeoutMillis)));
+                        return; // the caller gave up on this node already: do not send a stale call
+                    }
+                    try {
+                        tally.put(new Reply<>(index, action.apply(node), null));
+                    } catch (LockStoreException e) {
+                        tally.put(new Reply<>(index, null, e));
+                    } catch (RuntimeException e) {
+                        tally.put(new Reply<>(index, null, new LockStoreException("Redis " + node.address()
+                                + " failed to " + what + ": " + e, e)));
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                tally.put(new Reply<>(index, null, new LockStoreException("lock store is closed (" + what + ")", e)));
+            }
+        }
+        boolean decided = false;
+        try {
+            decided = tally.done.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        List<Reply<T>> out = tally.snapshot();
+        for (int i = 0; i < n; i++) {
+            if (out.get(i) == null) {
+                out.set(i, decided ? new Reply<>(i, null, null, true)
+                        : new Reply<>(i, null, late(nodes.get(i), what, timeoutMillis)));
+            }
+        }
+        return out;
+    }
+
+    private static LockStoreException late(RedisNodeClient node, String what, long timeoutMillis) {
+        return new LockStoreException("Redis " + node.address() + " did not answer within " + timeoutMillis
+                + " ms (" + what + "): the node is slow, paused or unreachable");
+    }
+
+    List<RedisNodeClient> nodes() {
+        return nodes;
+    }
+
+    @Override
+    public void close() {
+        executors.forEach(ThreadPoolExecutor::shutdown);
+    }
+
+    /** Collects replies and opens the latch once the outcome is decided. */
+    private static final class Tally<T> {
+        final CountDownLatch done = new CountDownLatch(1);
+        private final List<Reply<T>> replies;
+        private final Predicate<T> good;
+        private final int need;
+        private int answered;
+        private int yes;
+
+        Tally(int n, Predicate<T> good, int need) {
+            this.replies = new ArrayList<>(java.util.Collections.nCopies(n, null));
+            this.good = good;
+            this.need = need;
+        }
+
+        synchronized void put(Reply<T> r) {
+            if (replies.get(r.node()) != null) {
+                return;
+            }
+            replies.set(r.node(), r);
+            answered++;
+            if (r.ok() && good.test(r.value())) {
+                yes++;
+            }
+            int n = replies.size();
+            boolean decided = need > 0 && (yes >= need || (answered - yes) > n - need);
+            if (answered == n || decided) {
+                done.countDown();
+            }
+        }
+
+        synchronized List<Reply<T>> snapshot() {
+            return new ArrayList<>(replies);
+        }
+    }
+}

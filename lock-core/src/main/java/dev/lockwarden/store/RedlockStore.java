@@ -1,0 +1,206 @@
+package dev.lockwarden.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import dev.lockwarden.LockStoreException;
+import dev.lockwarden.internal.Drift;
+import dev.lockwarden.store.NodeFanOut.Reply;
+
+/**
+ * Redlock over N independent Redis nodes (N odd, at least 3). Every call fans out to all nodes in
+ * parallel with a short per-node timeout; a lock is ours while a majority of nodes holds our token.
+ * <p>
+ * Fencing tokens stay strictly increasing with a two-phase maximum: phase 1 (the acquire script)
+ * INCRs the counter on each node, the token is the maximum {@code m} of those, and phase 2 raises
+ * the counter on a majority to at least {@code m} before the token is handed out. Any later
+ * acquirer's majority shares a node with that majority, so its token exceeds {@code m}. Why this
+ * holds and what it assumes: {@code docs/redlock.md}.
+ */
+public final class RedlockStore implements LockStore {
+    /**
+     * Lower bound of the per-node timeout, so short TTLs do not turn scheduling jitter, a GC pause or
+     * a fresh connection into "node down" (a majority of those would fail the attempt).
+     */
+    static final long MIN_NODE_TIMEOUT_MILLIS = 100;
+
+    private final NodeFanOut fanOut;
+    private final int quorum;
+    private final long callTimeoutMillis;
+
+    /**
+     * @param nodes             the independent nodes (odd count, at least 3)
+     * @param threadsPerNode    parallel calls per node (normally the connection pool size)
+     * @param callTimeoutMillis bound of calls that are not on the acquire path (release, inspection)
+     */
+    public RedlockStore(List<RedisNodeClient> nodes, int threadsPerNode, long callTimeoutMillis) {
+        checkNodeCount(nodes.size());
+        this.fanOut = new NodeFanOut(nodes, threadsPerNode);
+        this.quorum = nodes.size() / 2 + 1;
+        this.callTimeoutMillis = callTimeoutMillis;
+    }
+
+    /** Rejects node counts Redlock cannot use safely. */
+    public static void checkNodeCount(int n) {
+        if (n < 3 || n % 2 == 0) {
+            throw new IllegalArgumentException("redlock(...) got " + n + " Redis URI(s); it needs an odd number of"
+                    + " independent nodes, at least 3 (5 recommended), so that two majorities always share a node");
+        }
+    }
+
+    /** How long one acquire step waits for a node: about 5 % of the TTL, at least 100 ms, at most half the TTL. */
+    public static long nodeTimeoutMillis(long ttlMillis) {
+        return Math.max(1, Math.min(Math.max(MIN_NODE_TIMEOUT_MILLIS, ttlMillis / 20), ttlMillis / 2));
+    }
+
+    /** Nodes that must agree: N/2 + 1. */
+    public int quorum() {
+        return quorum;
+    }
+
+    @Override
+    public AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo) {
+        long start = System.nanoTime();
+        long nodeTimeout = nodeTimeoutMillis(lease.ttlMillis());
+        String what = "acquire '" + lease.name() + "'";
+        List<Reply<AcquireResult>> phase1 = fanOut.call(what, n -> n.acquire(lease, holderInfo), nodeTimeout,
+                AcquireResult::acquired, quorum);
+        long fence = 0;
+        int acquired = 0;
+        List<Long> busyTtls = new ArrayList<>();
+        for (Reply<AcquireResult> r : phase1) {
+            if (r.ok() && r.value().acquired()) {
+                acquired++;
+                fence = Math.max(fence, r.value().fence());
+            } else if (r.ok() && r.value().holderTtlMillis() >= 0) {
+                busyTtls.add(r.value().holderTtlMillis());
+            }
+        }
+        List<? extends Reply<?>> failedStep = phase1;
+        if (acquired >= quorum) {
+            long m = fence;
+            List<Reply<Boolean>> phase2 = fanOut.call("raise the fence of '" + lease.name() + "'",
+                    n -> n.raiseFence(lease.name(), lease.token(), m), nodeTimeout, Boolean::booleanValue, quorum);
+            long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            long validity = lease.ttlMillis() - elapsed - Drift.millis(lease.ttlMillis());
+            if (count(phase2) >= quorum && validity > 0) {
+                // Every key was set after start, so the lock is valid until start + ttl - drift: report that
+                // span from the attempt start, as AcquireResult defines it (the engine takes drift off again).
+                return AcquireResult.acquired(m, lease.ttlMillis() - Drift.millis(lease.ttlMillis()));
+            }
+            failedStep = phase2;
+        }
+        releaseEverywhere(lease, nodeTimeout);
+        if (errors(failedStep) > fanOut.nodes().size() - quorum) {
+            throw quorumImpossible(what, failedStep);
+        }
+        return AcquireResult.busy(median(busyTtls));
+    }
+
+    @Override
+    public boolean release(Lease lease) {
+        List<Reply<Boolean>> r = fanOut.call("release '" + lease.name() + "'", n -> n.release(lease),
+                callTimeoutMillis, Boolean::booleanValue, quorum);
+        if (errors(r) > fanOut.nodes().size() - quorum) {
+            throw quorumImpossible("release '" + lease.name() + "'", r);
+        }
+        return count(r) >= quorum;
+    }
+
+    @Override
+    public boolean[] refresh(List<Lease> leases) {
+        boolean[] ours = new boolean[leases.size()];
+        if (leases.isEmpty()) {
+            return ours;
+        }
+        long minTtl = leases.stream().mapToLong(Lease::ttlMillis).min().orElseThrow();
+        long timeout = Math.max(nodeTimeoutMillis(minTtl), minTtl / 10);
+        String what = "refresh " + leases.size() + " lock(s)";
+        List<Reply<boolean[]>> replies = fanOut.call(what, n -> n.refresh(leases), timeout, x -> true, 0);
+        if (errors(replies) > fanOut.nodes().size() - quorum) {
+            throw quorumImpossible(what, replies);
+        }
+        for (int i = 0; i < ours.length; i++) {
+            int confirmed = 0;
+            for (Reply<boolean[]> r : replies) {
+                if (r.ok() && r.value()[i]) {
+                    confirmed++;
+                }
+            }
+            ours[i] = confirmed >= quorum;
+        }
+        return ours;
+    }
+
+    @Override
+    public List<RedisNodeClient> nodes() {
+        return fanOut.nodes();
+    }
+
+    @Override
+    public String describe() {
+        return "redlock" + fanOut.nodes().stream().map(RedisNodeClient::address).collect(Collectors.toList());
+    }
+
+    @Override
+    public void close() {
+        fanOut.close();
+        fanOut.nodes().forEach(RedisNodeClient::close);
+    }
+
+    /** Gives back a failed attempt's partial holds on every node, waiting at most one node timeout. */
+    private void releaseEverywhere(Lease lease, long nodeTimeout) {
+        fanOut.call("release '" + lease.name() + "' after a failed attempt", n -> n.release(lease), nodeTimeout,
+                x -> true, 0);
+    }
+
+    private static int count(List<Reply<Boolean>> replies) {
+        int yes = 0;
+        for (Reply<Boolean> r : replies) {
+            if (r.ok() && r.value()) {
+                yes++;
+            }
+        }
+        return yes;
+    }
+
+    private static int errors(List<? extends Reply<?>> replies) {
+        int n = 0;
+        for (Reply<?> r : replies) {
+            if (r.error() != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private LockStoreException quorumImpossible(String what, List<? extends Reply<?>> replies) {
+        List<String> reasons = new ArrayList<>();
+        for (Reply<?> r : replies) {
+            if (r.error() != null) {
+                reasons.add(r.error().getMessage());
+            }
+        }
+        LockStoreException e = new LockStoreException("Redlock cannot " + what + ": " + reasons.size() + " of "
+                + replies.size() + " nodes failed and " + quorum + " must agree. Bring nodes back up (or check the"
+                + " URIs); failures: " + String.join("; ", reasons));
+        for (Reply<?> r : replies) {
+            if (r.error() != null) {
+                e.addSuppressed(r.error());
+            }
+        }
+        return e;
+    }
+
+    private static long median(List<Long> values) {
+        if (values.isEmpty()) {
+            return -1;
+        }
+        List<Long> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted.get(sorted.size() / 2);
+    }
+}

@@ -1,0 +1,22 @@
+package dev.lockwarden.contract;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.LockManager;
+import dev.lockwarden.testing.RedisServerExtension;
+
+/** The lock contract on a 3-master Redis Cluster. */
+class ClusterLockBehaviourTest extends AbstractLockBehaviourTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.cluster(3);
+
+    @Override
+    protected RedisServerExtension servers() {
+        return REDIS;
+    }
+
+    @Override
+    protected LockManager.Builder target(LockManager.Builder builder) {
+        return builder.cluster(REDIS.uris().toArray(String[]::new));
+    }
+}
