@@ -1,0 +1,45 @@
+package dev.lockwarden.examples;
+
+import java.util.Optional;
+
+import dev.lockwarden.config.Settings;
+import dev.lockwarden.testing.RedisNode;
+
+/**
+ * The Redis the demo talks to: the one named by {@code lockwarden.redis} / {@code LOCKWARDEN_REDIS}
+ * if set, else a private redis-server it starts on a free loopback port (the Debian one if
+ * installed, otherwise the binary shipped inside embedded-redis) and stops at the end.
+ */
+final class DemoRedis implements AutoCloseable {
+    private final RedisNode started;
+    private final String uri;
+
+    private DemoRedis(RedisNode started, String uri) {
+        this.started = started;
+        this.uri = uri;
+    }
+
+    static DemoRedis start() {
+        Optional<Settings.Source> configured = Settings.fromSystem().raw(Settings.REDIS);
+        if (configured.isPresent()) {
+            return new DemoRedis(null, configured.get().value());
+        }
+        RedisNode node = new RedisNode().start();
+        return new DemoRedis(node, node.uri());
+    }
+
+    String uri() {
+        return uri;
+    }
+
+    String describe() {
+        return started == null ? uri + " (configured)" : uri + " (started for this demo: " + started.binary().path() + ")";
+    }
+
+    @Override
+    public void close() {
+        if (started != null) {
+            started.close();
+        }
+    }
+}
