@@ -1,0 +1,171 @@
+package dev.lockwarden.redlock;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockStoreException;
+import dev.lockwarden.testing.RedisServerExtension;
+
+/**
+ * Redlock under node faults on 5 real redis-server processes: SIGKILL, SIGSTOP and restarts with
+ * empty data. The extension revives every node before each test.
+ */
+class RedlockFaultTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(5);
+
+    private static final LockOptions ONE_SECOND = LockOptions.ttl(Duration.ofSeconds(1));
+
+    private final List<LockManager> managers = new ArrayList<>();
+    private LockManager locks;
+    private LockManager other;
+    private String name;
+    private long lastFence;
+
+    @BeforeEach
+    void setUp(TestInfo info) {
+        REDIS.flushAll();
+        locks = manager("app-a");
+        other = manager("app-b");
+        name = "fault:" + info.getTestMethod().orElseThrow().getName();
+        lastFence = 0;
+    }
+
+    @AfterEach
+    void tearDown() {
+        managers.forEach(LockManager::close);
+    }
+
+    private LockManager manager(String app) {
+        LockManager m = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).application(app)
+                .timeout(Duration.ofSeconds(1)).build();
+        managers.add(m);
+        return m;
+    }
+
+    /** Takes and gives back the lock once, checking that its fence is above every earlier one. */
+    private void takeAndCheckFence(LockManager m) {
+        try (LockHandle h = m.acquire(name, ONE_SECOND.waitUpTo(Duration.ofSeconds(2)))) {
+            assertTrue(h.fencingToken() > lastFence, "fence " + h.fencingToken() + " after " + lastFence);
+            lastFence = h.fencingToken();
+        }
+    }
+
+    @Test
+    void twoOfFiveKilledAcquisitionsContinue() throws Exception {
+        LockHandle held = locks.acquire(name, ONE_SECOND);
+        lastFence = held.fencingToken();
+        REDIS.node(1).kill();
+        REDIS.node(3).kill();
+        Thread.sleep(1_500); // past the TTL: only refreshes confirmed by the 3 live nodes keep it
+        assertTrue(held.isHeld(), "a majority still holds it: " + held);
+        assertTrue(other.tryAcquire(name, ONE_SECOND).isEmpty(), "3 of 5 hold it: busy, not an error");
+        held.release();
+        for (int i = 0; i < 20; i++) {
+            takeAndCheckFence(i % 2 == 0 ? locks : other);
+        }
+    }
+
+    @Test
+    void threeOfFiveKilledAcquireFailsWithStoreExceptionAndHolderLosesTheLock() throws Exception {
+        LockHandle held = locks.acquire(name, ONE_SECOND);
+        CountDownLatch lost = new CountDownLatch(1);
+        held.onLost(e -> lost.countDown());
+        REDIS.node(0).kill();
+        REDIS.node(2).kill();
+        REDIS.node(4).kill();
+        LockOptions waiting = ONE_SECOND.waitUpTo(Duration.ofSeconds(2));
+        for (String n : List.of(name, name + ":free")) {
+            long t0 = System.nanoTime();
+            LockStoreException e = assertThrows(LockStoreException.class, () -> other.acquire(n, waiting));
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertTrue(ms < 2_000, "failed after " + ms + " ms, beyond the 2 s wait budget");
+            assertTrue(e.getMessage().contains("3 of 5 nodes failed"), e.getMessage());
+        }
+        assertTrue(lost.await(3, TimeUnit.SECONDS), "the holder still believes it holds the lock: " + held);
+        assertFalse(held.isHeld());
+    }
+
+    @Test
+    void pausedNodesDoNotStallCallers() throws Exception {
+        REDIS.node(0).pause();
+        REDIS.node(2).pause();
+        LockOptions twoSeconds = LockOptions.ttl(Duration.ofSeconds(2));
+        long worst = 0;
+        for (int i = 0; i < 10; i++) {
+            long t0 = System.nanoTime();
+            LockHandle h = (i % 2 == 0 ? locks : other).acquire(name, twoSeconds);
+            long acquired = System.nanoTime();
+            assertTrue(other.tryAcquire(name, twoSeconds).isEmpty() || i % 2 == 1, "busy while held");
+            long t1 = System.nanoTime();
+            h.release();
+            long released = System.nanoTime();
+            worst = Math.max(worst, Math.max(acquired - t0, released - t1));
+            assertTrue(h.fencingToken() > lastFence, "fence " + h.fencingToken() + " after " + lastFence);
+            lastFence = h.fencingToken();
+        }
+        long worstMs = TimeUnit.NANOSECONDS.toMillis(worst);
+        System.out.println("paused nodes: slowest acquire/release " + worstMs + " ms (per-node timeout 100 ms)");
+        assertTrue(worstMs < 1_000, "a paused node stalled a caller for " + worstMs + " ms");
+    }
+
+    @Test
+    void nodesRestartedEmptyAfterTheMaxTtlCauseNoViolation() throws Exception {
+        LockHandle a = locks.acquire(name, ONE_SECOND);
+        lastFence = a.fencingToken();
+        REDIS.node(0).kill();
+        REDIS.node(1).kill();
+        Thread.sleep(1_200); // the prescribed delay: at least the longest TTL in use
+        REDIS.node(0).restart();
+        REDIS.node(1).restart();
+        // The two empty nodes would grant the lock, but 2 of 5 is no majority: A still holds it.
+        assertTrue(other.tryAcquire(name, ONE_SECOND).isEmpty(), "B got a lock A still holds");
+        assertTrue(a.isHeld(), "A lost a lock 3 of 5 nodes still hold: " + a);
+        a.release();
+        // Their fence counters restarted at 0, but every majority includes a node that kept its counter.
+        for (int i = 0; i < 10; i++) {
+            takeAndCheckFence(i % 2 == 0 ? other : locks);
+        }
+    }
+
+    @Test
+    void fenceStaysStrictlyIncreasingAcrossKillsPausesAndRestarts() throws Exception {
+        takeAndCheckFence(locks);
+        REDIS.node(3).kill();
+        takeAndCheckFence(other);
+        REDIS.node(1).pause();
+        takeAndCheckFence(locks);
+        REDIS.node(1).resume();
+        takeAndCheckFence(other);
+        Thread.sleep(1_100);
+        REDIS.node(3).restart();
+        takeAndCheckFence(locks);
+        REDIS.node(0).kill();
+        REDIS.node(4).kill();
+        takeAndCheckFence(other);
+        Thread.sleep(1_100);
+        REDIS.node(0).restart();
+        REDIS.node(4).restart();
+        REDIS.node(2).kill();
+        REDIS.node(3).kill();
+        takeAndCheckFence(locks);
+        takeAndCheckFence(other);
+        assertTrue(locks.inspector().fenceOf(name) >= lastFence);
+    }
+}
