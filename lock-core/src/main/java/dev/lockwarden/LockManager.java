@@ -13,6 +13,7 @@ import dev.lockwarden.config.Settings;
 import dev.lockwarden.inspect.RedisLockInspector;
 import dev.lockwarden.internal.JvmIdentity;
 import dev.lockwarden.internal.LockEngine;
+import dev.lockwarden.metrics.MeteredInspector;
 import dev.lockwarden.store.ConnectionSettings;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.LockStore;
@@ -259,7 +260,7 @@ public final class LockManager implements AutoCloseable {
             ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections);
             LockStore store = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
             LockEngine engine = new LockEngine(store, keys, reentrant, app, JvmIdentity.create(), eventsMaxLen);
-            LockInspector inspector = new RedisLockInspector(store.nodes(), auditMaxLen);
+            LockInspector inspector = new MeteredInspector(new RedisLockInspector(store.nodes(), auditMaxLen), engine.metrics());
             return new LockManager(engine, inspector, defaults, app);
         }
 

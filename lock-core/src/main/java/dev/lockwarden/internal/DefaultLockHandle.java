@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -28,6 +29,7 @@ public final class DefaultLockHandle implements LockHandle {
     private final HandleOwner manager;
     private final AtomicInteger state = new AtomicInteger(HELD);
     private final List<Consumer<LockLostEvent>> listeners = new CopyOnWriteArrayList<>();
+    private final long acquiredNanos = System.nanoTime();
     private volatile long validUntilNanos;
     private volatile String lostReason;
     /** Watchdog-only: when the next refresh is due. */
@@ -134,6 +136,11 @@ public final class DefaultLockHandle implements LockHandle {
 
     public long validUntilNanos() {
         return validUntilNanos;
+    }
+
+    /** How long this handle has existed (for hold-time metrics). */
+    public long heldMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - acquiredNanos);
     }
 
     public Thread owner() {

@@ -12,6 +12,7 @@ import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
+import dev.lockwarden.metrics.LockMetrics;
 import dev.lockwarden.store.AcquireResult;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.Lease;
@@ -34,6 +35,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private final EventRecorder events;
     private final Heartbeat heartbeat;
     private final Reentrancy reentrancy = new Reentrancy();
+    private final LockMetrics metrics;
     private volatile boolean closed;
 
     public LockEngine(LockStore store, KeySpace keys, boolean reentrant, String application, JvmIdentity id,
@@ -47,7 +49,8 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         base.put("pid", Long.toString(id.pid()));
         base.put("jvm", id.jvmId());
         this.holderBase = Map.copyOf(base);
-        this.watchdog = new Watchdog(store);
+        this.metrics = new LockMetrics(application, id.jvmId());
+        this.watchdog = new Watchdog(store, metrics);
         this.wakeups = new WakeupBus(store.nodes().get(0).redis(), KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
         this.events = new EventRecorder(store.nodes().get(0).redis(), Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
         this.heartbeat = new Heartbeat(store.nodes(), id.jvmId(), application + "@" + id.host() + ":" + id.pid());
@@ -65,6 +68,22 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 return nested;
             }
         }
+        metrics.count(name, LockMetrics.Event.ATTEMPT);
+        long begin = System.nanoTime();
+        try {
+            return acquireFromStore(name, options);
+        } catch (LockNotAcquiredException e) {
+            metrics.count(name, LockMetrics.Event.BUSY);
+            throw e;
+        } catch (LockStoreException e) {
+            metrics.count(name, LockMetrics.Event.STORE_ERROR);
+            throw e;
+        } finally {
+            metrics.waited(name, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
+        }
+    }
+
+    private LockHandle acquireFromStore(String name, LockOptions options) {
         Lease lease = new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
         Map<String, String> info = holderInfo(options);
         long start = System.nanoTime();
@@ -134,6 +153,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
             reentrancy.register(h);
         }
         watchdog.register(h);
+        metrics.acquired(lease.name());
         events.record("acquire", lease.name(), r.fence(), "thread", Thread.currentThread().getName());
         return h;
     }
@@ -156,6 +176,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     public void released(DefaultLockHandle h) {
         watchdog.unregister(h); // before the round trip: no renewal may outlive the release
         reentrancy.forget(h);
+        metrics.ended(h.name(), h.heldMillis());
         try {
             boolean wasOurs = store.release(h.lease());
             events.record(wasOurs ? "release" : "release-late", h.name(), h.fencingToken());
@@ -169,6 +190,8 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     public void lost(DefaultLockHandle h, LockLostEvent e) {
         watchdog.unregister(h);
         reentrancy.forget(h);
+        metrics.count(h.name(), LockMetrics.Event.LOST);
+        metrics.ended(h.name(), h.heldMillis());
         LOG.log(System.Logger.Level.WARNING, "lock '" + h.name() + "' (fence " + h.fencingToken() + ") lost: " + e.reason());
         events.record("lost", h.name(), h.fencingToken(), "reason", e.reason());
     }
@@ -184,6 +207,10 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
 
     public Watchdog watchdog() {
         return watchdog;
+    }
+
+    public LockMetrics metrics() {
+        return metrics;
     }
 
     public EventRecorder events() {
@@ -204,5 +231,6 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         events.close();
         heartbeat.close();
         store.close();
+        metrics.close();
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.lockwarden.metrics.LockMetrics;
 import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.LockStore;
 
@@ -26,6 +27,7 @@ public final class Watchdog implements AutoCloseable {
     private static final long RETRY_AFTER_FAILURE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final LockStore store;
+    private final LockMetrics metrics;
     private final Set<DefaultLockHandle> handles = ConcurrentHashMap.newKeySet();
     private final Object signal = new Object();
     private final Thread thread;
@@ -33,8 +35,9 @@ public final class Watchdog implements AutoCloseable {
     private final AtomicLong refreshed = new AtomicLong();
     private volatile boolean closed;
 
-    public Watchdog(LockStore store) {
+    public Watchdog(LockStore store, LockMetrics metrics) {
         this.store = store;
+        this.metrics = metrics;
         this.thread = new Thread(this::run, "lockwarden-watchdog");
         thread.setDaemon(true);
         thread.start();
@@ -138,6 +141,7 @@ public final class Watchdog implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "refresh of " + due.size() + " lock(s) failed; retrying until their TTL runs out: " + e.getMessage());
             for (DefaultLockHandle h : due) {
+                metrics.count(h.name(), LockMetrics.Event.REFRESH_FAILURE);
                 h.nextRefreshNanos = System.nanoTime() + RETRY_AFTER_FAILURE_NANOS
                         + TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis()) / 6;
             }
@@ -147,6 +151,7 @@ public final class Watchdog implements AutoCloseable {
             DefaultLockHandle h = due.get(i);
             long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
             if (ours[i]) {
+                metrics.count(h.name(), LockMetrics.Event.REFRESH);
                 h.confirmed(start, ttl - Drift.nanos(h.lease().ttlMillis()));
                 h.nextRefreshNanos = start + ttl / 3;
             } else {

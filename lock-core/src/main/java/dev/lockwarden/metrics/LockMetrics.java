@@ -1,0 +1,139 @@
+package dev.lockwarden.metrics;
+
+import java.lang.management.ManagementFactory;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * Per-group lock counters (see {@link LockStats}), exported over JMX. Groups are capped at
+ * {@value #MAX_GROUPS}; further groups count under {@code "(other)"}, so unbounded lock names
+ * cannot exhaust memory.
+ */
+public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
+    static final int MAX_GROUPS = 500;
+    private static final String OTHER = "(other)";
+
+    private final Map<String, Counters> groups = new ConcurrentHashMap<>();
+    private final ObjectName objectName;
+
+    /** What is counted; one adder per event kind. */
+    public enum Event { ATTEMPT, ACQUIRED, BUSY, STORE_ERROR, REFRESH, REFRESH_FAILURE, LOST, FORCE_RELEASED }
+
+    private static final class Counters {
+        final LongAdder[] events = new LongAdder[Event.values().length];
+        final LongAdder waitMillis = new LongAdder();
+        final LongAdder holdMillis = new LongAdder();
+        final LongAdder held = new LongAdder();
+
+        Counters() {
+            for (int i = 0; i < events.length; i++) {
+                events[i] = new LongAdder();
+            }
+        }
+
+        LockStats snapshot() {
+            return new LockStats(get(Event.ATTEMPT), get(Event.ACQUIRED), get(Event.BUSY), get(Event.STORE_ERROR),
+                    waitMillis.sum(), holdMillis.sum(), held.sum(), get(Event.REFRESH), get(Event.REFRESH_FAILURE),
+                    get(Event.LOST), get(Event.FORCE_RELEASED));
+        }
+
+        long get(Event e) {
+            return events[e.ordinal()].sum();
+        }
+    }
+
+    public LockMetrics(String application, String jvmId) {
+        this.objectName = register(application, jvmId);
+    }
+
+    public void count(String lockName, Event e) {
+        group(lockName).events[e.ordinal()].increment();
+    }
+
+    public void waited(String lockName, long millis) {
+        group(lockName).waitMillis.add(millis);
+    }
+
+    public void acquired(String lockName) {
+        Counters c = group(lockName);
+        c.events[Event.ACQUIRED.ordinal()].increment();
+        c.held.increment();
+    }
+
+    /** A held lock ended (released or lost) after {@code heldMillis}. */
+    public void ended(String lockName, long heldMillis) {
+        Counters c = group(lockName);
+        c.held.decrement();
+        c.holdMillis.add(heldMillis);
+    }
+
+    @Override
+    public Map<String, LockStats> getByGroup() {
+        Map<String, LockStats> out = new TreeMap<>();
+        groups.forEach((k, v) -> out.put(k, v.snapshot()));
+        return out;
+    }
+
+    @Override
+    public LockStats getTotal() {
+        long[] sum = new long[11];
+        for (Counters c : groups.values()) {
+            LockStats s = c.snapshot();
+            long[] v = {s.getAttempts(), s.getAcquired(), s.getBusy(), s.getStoreErrors(), s.getWaitMillisTotal(),
+                    s.getHoldMillisTotal(), s.getHeldNow(), s.getRefreshes(), s.getRefreshFailures(), s.getLost(),
+                    s.getForceReleased()};
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += v[i];
+            }
+        }
+        return new LockStats(sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7], sum[8], sum[9], sum[10]);
+    }
+
+    /** The JMX name, or null if registration failed (e.g. no platform MBean server). */
+    public ObjectName objectName() {
+        return objectName;
+    }
+
+    private Counters group(String lockName) {
+        int colon = lockName.indexOf(':');
+        String g = colon > 0 ? lockName.substring(0, colon) : lockName;
+        Counters c = groups.get(g);
+        if (c != null) {
+            return c;
+        }
+        if (groups.size() >= MAX_GROUPS) {
+            return groups.computeIfAbsent(OTHER, k -> new Counters());
+        }
+        return groups.computeIfAbsent(g, k -> new Counters());
+    }
+
+    private ObjectName register(String application, String jvmId) {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName name = new ObjectName("dev.lockwarden:type=LockManager,application=" + ObjectName.quote(application)
+                    + ",id=" + jvmId);
+            server.registerMBean(this, name);
+            return name;
+        } catch (JMException | RuntimeException e) {
+            System.getLogger(LockMetrics.class.getName()).log(System.Logger.Level.DEBUG, "JMX registration failed", e);
+            return null;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (objectName != null) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(objectName);
+            } catch (JMException | RuntimeException ignored) {
+                // already gone
+            }
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package dev.lockwarden.metrics;
+
+import java.util.Map;
+
+/**
+ * JMX view of one {@code LockManager}'s counters, registered as
+ * {@code dev.lockwarden:type=LockManager,application=<app>,id=<jvm id>}.
+ */
+public interface LockMetricsMXBean {
+    /** Counters per lock-name group (name up to the first ':'). */
+    Map<String, LockStats> getByGroup();
+
+    /** Counters over all locks. */
+    LockStats getTotal();
+}

@@ -1,0 +1,52 @@
+package dev.lockwarden.metrics;
+
+import java.util.List;
+import java.util.Optional;
+
+import dev.lockwarden.ForceReleaseResult;
+import dev.lockwarden.LockEvent;
+import dev.lockwarden.LockFilter;
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockInspector;
+import dev.lockwarden.LockPage;
+import dev.lockwarden.PageRequest;
+
+/** Counts force-releases made through an inspector; everything else passes through. */
+public final class MeteredInspector implements LockInspector {
+    private final LockInspector delegate;
+    private final LockMetrics metrics;
+
+    public MeteredInspector(LockInspector delegate, LockMetrics metrics) {
+        this.delegate = delegate;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public LockPage list(LockFilter filter, PageRequest page) {
+        return delegate.list(filter, page);
+    }
+
+    @Override
+    public Optional<LockInfo> get(String name) {
+        return delegate.get(name);
+    }
+
+    @Override
+    public long fenceOf(String name) {
+        return delegate.fenceOf(name);
+    }
+
+    @Override
+    public ForceReleaseResult forceRelease(String name, String operator) {
+        ForceReleaseResult r = delegate.forceRelease(name, operator);
+        if (r.released()) {
+            metrics.count(name, LockMetrics.Event.FORCE_RELEASED);
+        }
+        return r;
+    }
+
+    @Override
+    public List<LockEvent> events(String name) {
+        return delegate.events(name);
+    }
+}
