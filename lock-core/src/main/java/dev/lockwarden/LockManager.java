@@ -8,6 +8,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import javax.net.ssl.SSLSocketFactory;
+
 import dev.lockwarden.config.RedisUri;
 import dev.lockwarden.config.Settings;
 import dev.lockwarden.inspect.RedisLockInspector;
@@ -132,6 +134,7 @@ public final class LockManager implements AutoCloseable {
         private long eventsMaxLen = 100_000;
         private long auditMaxLen = 100_000;
         private Settings settings = Settings.fromSystem();
+        private SSLSocketFactory sslSocketFactory;
 
         private Builder() {
         }
@@ -226,6 +229,15 @@ public final class LockManager implements AutoCloseable {
             return this;
         }
 
+        /**
+         * TLS trust (and client keys) for {@code rediss://} URIs, e.g. from an {@code SSLContext} over
+         * your CA; default: the JVM's trust store ({@code javax.net.ssl.trustStore}).
+         */
+        public Builder tls(SSLSocketFactory factory) {
+            this.sslSocketFactory = Objects.requireNonNull(factory, "tls socket factory");
+            return this;
+        }
+
         /** Where unset values come from (default: system properties and environment). */
         public Builder settings(Settings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
@@ -257,7 +269,7 @@ public final class LockManager implements AutoCloseable {
             if (eventsMaxLen < 1 || auditMaxLen < 1) {
                 throw new IllegalArgumentException("eventsMaxLen and auditMaxLen must be at least 1");
             }
-            ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections);
+            ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections, sslSocketFactory);
             LockStore store = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
             LockEngine engine = new LockEngine(store, keys, reentrant, app, JvmIdentity.create(), eventsMaxLen);
             LockInspector inspector = new MeteredInspector(new RedisLockInspector(store.nodes(), auditMaxLen), engine.metrics());

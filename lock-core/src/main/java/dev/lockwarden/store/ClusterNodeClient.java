@@ -57,7 +57,7 @@ public final class ClusterNodeClient extends RedisNodeClient {
     private RedisClient clientOf(String address) {
         HostAndPort hp = HostAndPort.from(address);
         return RedisClients.single(new RedisUri(hp.getHost(), hp.getPort(), seed.user(), seed.password(), 0,
-                seed.tls()), new ConnectionSettings(settings.timeout(), 2));
+                seed.tls()), new ConnectionSettings(settings.timeout(), 2, settings.sslSocketFactory()));
     }
 
     @Override

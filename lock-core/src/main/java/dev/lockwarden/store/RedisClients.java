@@ -20,6 +20,9 @@ public final class RedisClients {
                 .database(uri.database())
                 .ssl(uri.tls())
                 .clientName("lockwarden");
+        if (uri.tls() && s.sslSocketFactory() != null) {
+            b.sslSocketFactory(s.sslSocketFactory());
+        }
         if (uri.password() != null) {
             b.user(uri.user()).password(uri.password());
         }
