@@ -102,8 +102,15 @@ final class NodeFanOut implements AutoCloseable {
     }
 
     private static LockStoreException late(RedisNodeClient node, String what, long timeoutMillis) {
-        return new LockStoreException("Redis " + node.address() + " did not answer within " + timeoutMillis
+        return new NodeTimeoutException("Redis " + node.address() + " did not answer within " + timeoutMillis
                 + " ms (" + what + "): the node is slow, paused or unreachable");
+    }
+
+    /** A node did not answer in time: it may be slow (or this JVM stalled) rather than down. */
+    static final class NodeTimeoutException extends LockStoreException {
+        NodeTimeoutException(String message) {
+            super(message);
+        }
     }
 
     List<RedisNodeClient> nodes() {

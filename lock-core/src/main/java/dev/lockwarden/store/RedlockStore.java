@@ -61,8 +61,26 @@ public final class RedlockStore implements LockStore {
         return quorum;
     }
 
+    /**
+     * One Redlock attempt. If it failed only because nodes were slow (timeouts, e.g. a GC pause or a
+     * starved CPU here rather than dead nodes), it is repeated once at once: a transient stall should
+     * not surface as "quorum impossible" while dead nodes still fail fast.
+     */
     @Override
     public AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo) {
+        try {
+            return attempt(lease, holderInfo);
+        } catch (SlowQuorumException e) {
+            try {
+                return attempt(lease, holderInfo);
+            } catch (SlowQuorumException again) {
+                again.addSuppressed(e);
+                throw again;
+            }
+        }
+    }
+
+    private AcquireResult attempt(Lease lease, Map<String, String> holderInfo) {
         long start = System.nanoTime();
         long nodeTimeout = nodeTimeoutMillis(lease.ttlMillis());
         String what = "acquire '" + lease.name() + "'";
@@ -184,15 +202,24 @@ public final class RedlockStore implements LockStore {
                 reasons.add(r.error().getMessage());
             }
         }
-        LockStoreException e = new LockStoreException("Redlock cannot " + what + ": " + reasons.size() + " of "
+        boolean slow = replies.stream().anyMatch(r -> r.error() instanceof NodeFanOut.NodeTimeoutException);
+        String message = "Redlock cannot " + what + ": " + reasons.size() + " of "
                 + replies.size() + " nodes failed and " + quorum + " must agree. Bring nodes back up (or check the"
-                + " URIs); failures: " + String.join("; ", reasons));
+                + " URIs); failures: " + String.join("; ", reasons);
+        LockStoreException e = slow ? new SlowQuorumException(message) : new LockStoreException(message);
         for (Reply<?> r : replies) {
             if (r.error() != null) {
                 e.addSuppressed(r.error());
             }
         }
         return e;
+    }
+
+    /** Quorum missed because some nodes did not answer in time (they may be slow rather than down). */
+    private static final class SlowQuorumException extends LockStoreException {
+        SlowQuorumException(String message) {
+            super(message);
+        }
     }
 
     private static long median(List<Long> values) {
