@@ -1,0 +1,72 @@
+package dev.lockwarden.redlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.ForceReleaseResult;
+import dev.lockwarden.LockFilter;
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.PageRequest;
+import dev.lockwarden.testing.RedisNode;
+import dev.lockwarden.testing.RedisServerExtension;
+
+/** The inspector over Redlock: which nodes hold a lock, each lock listed once, force-release on every node. */
+class RedlockInspectorTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(5);
+
+    private static final LockOptions TEN_SECONDS = LockOptions.ttl(Duration.ofSeconds(10));
+    private LockManager locks;
+
+    @BeforeEach
+    void setUp() {
+        REDIS.flushAll();
+        locks = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).timeout(Duration.ofSeconds(1)).build();
+    }
+
+    @AfterEach
+    void tearDown() {
+        locks.close();
+    }
+
+    @Test
+    void showsTheNodesHoldingEachLockAndListsItOnce() {
+        try (LockHandle h = locks.acquire("insp:a", TEN_SECONDS); LockHandle g = locks.acquire("insp:b", TEN_SECONDS)) {
+            LockInfo info = locks.inspector().get("insp:a").orElseThrow();
+            assertEquals(new HashSet<>(REDIS.uris()), new HashSet<>(info.nodes()));
+            assertEquals(h.fencingToken(), info.fencingToken());
+            List<LockInfo> listed = locks.inspector().list(LockFilter.prefix("insp:"), PageRequest.first(100)).locks();
+            assertEquals(2, listed.size(), "each lock once, not once per node: " + listed);
+
+            REDIS.node(2).kill();
+            List<String> after = locks.inspector().get("insp:a").orElseThrow().nodes();
+            assertEquals(4, after.size(), after.toString());
+            assertTrue(!after.contains(REDIS.node(2).uri()));
+        }
+    }
+
+    @Test
+    void forceReleaseReachesEveryNode() {
+        LockHandle h = locks.acquire("insp:stuck", TEN_SECONDS);
+        ForceReleaseResult r = locks.inspector().forceRelease("insp:stuck", "alice");
+        assertTrue(r.released());
+        assertEquals(h.fencingToken(), r.oldFence());
+        for (RedisNode node : REDIS.nodes()) {
+            assertEquals("0", node.command("EXISTS", "lock:{insp:stuck}"), node + " still holds it");
+            assertEquals(Long.toString(r.newFence()), node.command("GET", "lock:{insp:stuck}:fence"), node.toString());
+        }
+        assertTrue(locks.inspector().get("insp:stuck").isEmpty());
+    }
+}
