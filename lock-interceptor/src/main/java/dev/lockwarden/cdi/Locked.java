@@ -1,0 +1,63 @@
+package dev.lockwarden.cdi;
+
+import static java.lang.annotation.ElementType.METHOD;
+import static java.lang.annotation.ElementType.TYPE;
+import static java.lang.annotation.RetentionPolicy.RUNTIME;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.Target;
+
+import dev.lockwarden.OnBusy;
+import jakarta.enterprise.util.Nonbinding;
+import jakarta.interceptor.InterceptorBinding;
+
+/**
+ * Runs the annotated method of a CDI bean under a distributed lock.
+ *
+ * <pre>{@code
+ * @Locked("payment:{paymentId}")                       // needs javac -parameters; or "payment:{0}"
+ * public Receipt charge(String paymentId, long cents) { ... }
+ *
+ * @Locked(value = "report:daily", ttl = "10m", onBusy = OnBusy.SKIP)
+ * public void dailyReport() { ... }                    // runs on one node only; the others skip
+ * }</pre>
+ *
+ * <p>Every attribute is validated when the CDI container starts: a bad template or duration fails
+ * deployment with a message naming {@code Class#method} and the fix. On a type, the annotation
+ * applies to every business method of the bean that has no {@code @Locked} of its own.
+ *
+ * @see LockContext
+ */
+@Inherited
+@Documented
+@InterceptorBinding
+@Retention(RUNTIME)
+@Target({METHOD, TYPE})
+public @interface Locked {
+
+    /**
+     * Lock name template: literals plus placeholders naming a parameter by index ({@code {0}}) or
+     * by name ({@code {paymentId}}, needs {@code -parameters}), optionally with a property path
+     * ({@code {order.id}}).
+     */
+    @Nonbinding
+    String value();
+
+    /** Lease TTL such as {@code 30s}, {@code 2m} or {@code PT30S}; empty = the LockManager's default ({@code lockwarden.ttl}, 30s). */
+    @Nonbinding
+    String ttl() default "";
+
+    /** How long to wait for a busy lock ({@code 0s} = not at all); empty = the LockManager's default ({@code lockwarden.wait}, 0s). */
+    @Nonbinding
+    String waitUpTo() default "";
+
+    /** What to do when the lock stays busy: throw {@link dev.lockwarden.LockNotAcquiredException} or skip the body. */
+    @Nonbinding
+    OnBusy onBusy() default OnBusy.FAIL;
+
+    /** Whether the watchdog keeps the lock alive while the method runs. */
+    @Nonbinding
+    boolean autoRefresh() default true;
+}

@@ -1,0 +1,102 @@
+package dev.lockwarden.cdi;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.AnnotatedMethod;
+import jakarta.enterprise.inject.spi.AnnotatedType;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
+import jakarta.enterprise.inject.spi.DefinitionException;
+import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
+import jakarta.enterprise.inject.spi.ProcessManagedBean;
+import jakarta.enterprise.inject.spi.ProcessSyntheticAnnotatedType;
+import jakarta.interceptor.Interceptor;
+
+/**
+ * Portable extension behind {@link Locked @Locked}: registers the interceptor, {@link LockContext}
+ * and the default {@link LockManagerProducer} (so this jar needs no {@code beans.xml}), validates
+ * every {@code @Locked} method of every managed bean at deployment and caches what the interceptor
+ * needs per (bean class, method). Problems fail deployment through {@code addDefinitionError}, one
+ * per problem, each naming {@code Class#method(params)} and the fix.
+ */
+public class LockedExtension implements Extension {
+    private static final List<Class<?>> OWN_BEANS = List.of(LockedInterceptor.class, LockContext.class, LockManagerProducer.class);
+
+    private record Key(Class<?> beanClass, Method method) {
+    }
+
+    private final Map<Key, LockedMethod> methods = new ConcurrentHashMap<>();
+
+    void registerOwnBeans(@Observes BeforeBeanDiscovery event, BeanManager beanManager) {
+        for (Class<?> type : OWN_BEANS) {
+            event.addAnnotatedType(beanManager.createAnnotatedType(type), LockedExtension.class.getName() + "#" + type.getSimpleName());
+        }
+    }
+
+    /** Our beans come from {@link #registerOwnBeans} only: drop copies found in a bean archive (shaded jars, WARs). */
+    <T> void vetoDiscoveredCopies(@Observes ProcessAnnotatedType<T> event) {
+        if (OWN_BEANS.contains(event.getAnnotatedType().getJavaClass())
+                && !(event instanceof ProcessSyntheticAnnotatedType<T> synthetic && synthetic.getSource() == this)) {
+            event.veto();
+        }
+    }
+
+    <T> void validate(@Observes ProcessManagedBean<T> event) {
+        AnnotatedType<T> type = event.getAnnotatedBeanClass();
+        if (type.isAnnotationPresent(Interceptor.class)) {
+            return;
+        }
+        Class<?> beanClass = event.getBean().getBeanClass();
+        Locked onType = type.getAnnotation(Locked.class);
+        for (AnnotatedMethod<? super T> annotated : type.getMethods()) {
+            Method method = annotated.getJavaMember();
+            Locked locked = annotated.getAnnotation(Locked.class);
+            if (locked == null && onType != null && isBusinessMethod(method)) {
+                locked = onType; // a type-level @Locked covers every business method
+            }
+            if (locked != null) {
+                LockedMethod meta = LockedMethod.create(beanClass, method, locked,
+                        problem -> event.addDefinitionError(new DefinitionException(problem)));
+                if (meta != null) {
+                    methods.put(new Key(beanClass, method), meta);
+                }
+            }
+        }
+    }
+
+    /**
+     * Metadata of one intercepted method; built on first use (and validated then) when the bean did
+     * not pass through {@link #validate}, e.g. an instance made by an {@code InterceptionFactory}.
+     *
+     * @throws IllegalStateException the annotation is invalid (the message names the method and the fix)
+     */
+    LockedMethod metadata(Class<?> beanClass, Method method, Supplier<Locked> binding) {
+        LockedMethod meta = methods.get(new Key(beanClass, method));
+        if (meta != null) {
+            return meta;
+        }
+        return methods.computeIfAbsent(new Key(beanClass, method), key -> {
+            List<String> problems = new ArrayList<>();
+            LockedMethod created = LockedMethod.create(beanClass, method, binding.get(), problems::add);
+            if (created == null) {
+                throw new IllegalStateException(String.join("; ", problems));
+            }
+            return created;
+        });
+    }
+
+    /** Methods a type-level interceptor binding applies to. */
+    private static boolean isBusinessMethod(Method m) {
+        int mods = m.getModifiers();
+        return !Modifier.isStatic(mods) && !Modifier.isPrivate(mods) && !m.isSynthetic() && !m.isBridge()
+                && m.getDeclaringClass() != Object.class;
+    }
+}

@@ -1,0 +1,127 @@
+package dev.lockwarden.cdi;
+
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Parameter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+import dev.lockwarden.KeyTemplate;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.OnBusy;
+import dev.lockwarden.config.Durations;
+
+/**
+ * What the interceptor needs for one {@code @Locked} method, parsed and validated once.
+ *
+ * @param id        {@code com.x.Billing#charge}, recorded as the holder's method on the dashboard
+ * @param key       the parsed lock name template
+ * @param ttl       explicit TTL, or null for the LockManager's default
+ * @param waitUpTo  explicit wait budget, or null for the LockManager's default
+ * @param onBusy    FAIL or SKIP
+ * @param skipValue what SKIP returns: null, or the primitive default
+ */
+record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo, boolean autoRefresh,
+                    OnBusy onBusy, Object skipValue) {
+
+    /** Options for one call, on top of the manager's defaults (lockwarden.ttl / lockwarden.wait). */
+    LockOptions options(LockOptions defaults) {
+        return LockOptions.ttl(ttl != null ? ttl : defaults.ttl())
+                .waitUpTo(waitUpTo != null ? waitUpTo : defaults.waitUpTo())
+                .autoRefresh(autoRefresh)
+                .source(LockSource.CDI, id);
+    }
+
+    /**
+     * Validates {@code locked} on {@code method} of bean class {@code beanClass}; reports each problem
+     * (naming {@code Class#method(params)} and the fix) and returns null if there was any.
+     */
+    static LockedMethod create(Class<?> beanClass, Method method, Locked locked, Consumer<String> report) {
+        String where = signature(beanClass, method);
+        List<String> found = new ArrayList<>();
+        Consumer<String> problems = found::add;
+        int mods = method.getModifiers();
+        if (Modifier.isPrivate(mods) || Modifier.isStatic(mods)) {
+            problems.accept("@Locked on " + where + " has no effect: CDI never intercepts "
+                    + (Modifier.isPrivate(mods) ? "private" : "static") + " methods. Make it a "
+                    + (Modifier.isPrivate(mods) ? "public, protected or package-private" : "non-static")
+                    + " method of the bean, or remove @Locked");
+        }
+        if (Modifier.isFinal(mods)) {
+            problems.accept("@Locked on " + where + ": the container cannot intercept a final method. Remove 'final' from it,"
+                    + " or remove @Locked");
+        }
+        if (Modifier.isFinal(beanClass.getModifiers())) {
+            problems.accept("@Locked on " + where + ": class " + beanClass.getName() + " is final, so the container cannot"
+                    + " intercept it. Remove 'final' from the class, or remove @Locked");
+        }
+        KeyTemplate key = null;
+        try {
+            key = KeyTemplate.parse(locked.value(), parameterNames(method));
+        } catch (IllegalArgumentException e) {
+            problems.accept("@Locked(\"" + locked.value() + "\") on " + where + ": " + e.getMessage()
+                    + (hasNames(method) ? "" : ". Parameter names are missing: compile with javac -parameters"));
+        }
+        Duration ttl = duration(locked.ttl(), "@Locked(ttl) on " + where, problems);
+        if (ttl != null) {
+            check(() -> LockOptions.ttl(ttl), "@Locked(ttl) on " + where, problems);
+        }
+        Duration wait = duration(locked.waitUpTo(), "@Locked(waitUpTo) on " + where, problems);
+        if (wait != null) {
+            check(() -> LockOptions.defaults().waitUpTo(wait), "@Locked(waitUpTo) on " + where, problems);
+        }
+        if (!found.isEmpty()) {
+            found.forEach(report);
+            return null;
+        }
+        String id = beanClass.getName() + "#" + method.getName();
+        return new LockedMethod(id, key, ttl, wait, locked.autoRefresh(), locked.onBusy(), defaultValue(method.getReturnType()));
+    }
+
+    /** {@code com.x.Billing#charge(String, long)}. */
+    static String signature(Class<?> beanClass, Method method) {
+        return beanClass.getName() + "#" + method.getName() + Arrays.stream(method.getParameterTypes())
+                .map(Class::getSimpleName).collect(Collectors.joining(", ", "(", ")"));
+    }
+
+    private static Duration duration(String text, String where, Consumer<String> problems) {
+        if (text.isEmpty()) {
+            return null; // inherit the LockManager's default
+        }
+        try {
+            return Durations.parse(text, where);
+        } catch (IllegalArgumentException e) {
+            problems.accept(e.getMessage());
+            return null;
+        }
+    }
+
+    private static void check(Runnable validation, String where, Consumer<String> problems) {
+        try {
+            validation.run();
+        } catch (IllegalArgumentException e) {
+            problems.accept(where + ": " + e.getMessage());
+        }
+    }
+
+    private static List<String> parameterNames(Method method) {
+        return Arrays.stream(method.getParameters()).map(Parameter::getName).toList();
+    }
+
+    private static boolean hasNames(Method method) {
+        return Arrays.stream(method.getParameters()).allMatch(Parameter::isNamePresent);
+    }
+
+    private static Object defaultValue(Class<?> type) {
+        if (!type.isPrimitive() || type == void.class) {
+            return null;
+        }
+        return Array.get(Array.newInstance(type, 1), 0);
+    }
+}

@@ -1,0 +1,54 @@
+package dev.lockwarden.cdi;
+
+import java.util.ArrayDeque;
+
+import dev.lockwarden.LockHandle;
+
+/**
+ * Static access to the lock held by the current {@link Locked @Locked} invocation, for code that
+ * is not a CDI bean. Beans can inject {@link LockContext} instead.
+ *
+ * <pre>{@code
+ * long fence = Locks.current().fencingToken();
+ * }</pre>
+ */
+public final class Locks {
+    private static final ThreadLocal<ArrayDeque<LockHandle>> STACK = new ThreadLocal<>();
+
+    private Locks() {
+    }
+
+    /**
+     * The innermost lock held by a {@code @Locked} method running on this thread.
+     *
+     * @throws IllegalStateException when no {@code @Locked} method is running on this thread
+     */
+    public static LockHandle current() {
+        ArrayDeque<LockHandle> stack = STACK.get();
+        if (stack == null || stack.isEmpty()) {
+            throw new IllegalStateException("no @Locked method is running on thread '" + Thread.currentThread().getName()
+                    + "': call LockContext.current() / Locks.current() only inside a @Locked method (or code it calls on"
+                    + " the same thread), or take the lock yourself with LockManager.acquire(...)");
+        }
+        return stack.peek();
+    }
+
+    static void push(LockHandle handle) {
+        ArrayDeque<LockHandle> stack = STACK.get();
+        if (stack == null) {
+            stack = new ArrayDeque<>(4);
+            STACK.set(stack);
+        }
+        stack.push(handle);
+    }
+
+    static void pop() {
+        ArrayDeque<LockHandle> stack = STACK.get();
+        if (stack != null) {
+            stack.pop();
+            if (stack.isEmpty()) {
+                STACK.remove(); // no leak on pooled threads
+            }
+        }
+    }
+}
