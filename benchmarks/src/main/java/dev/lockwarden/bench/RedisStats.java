@@ -1,0 +1,81 @@
+package dev.lockwarden.bench;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import redis.clients.jedis.Jedis;
+
+/**
+ * Command counters of one Redis server ({@code INFO commandstats}). Redis also counts the commands a
+ * Lua script runs inside it, so two figures come out of a delta: every command executed, and the
+ * commands clients sent (script calls, pub/sub, plain commands of script-less clients).
+ */
+final class RedisStats {
+    /** Commands only ever sent by clients in these benchmarks, never run inside a script. */
+    private static final Set<String> CLIENT_ONLY = Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall",
+            "subscribe", "unsubscribe", "psubscribe", "punsubscribe", "ssubscribe", "sunsubscribe", "ping",
+            "xadd", "script|load", "script", "client|setname", "client", "hello", "select", "auth", "scan", "info");
+
+    private RedisStats() {
+    }
+
+    /** calls per command name, e.g. {@code evalsha -> 1234}. */
+    static Map<String, Long> snapshot(int port) {
+        try (Jedis j = new Jedis("127.0.0.1", port, 5_000)) {
+            return parse(j.info("commandstats"));
+        }
+    }
+
+    static Map<String, Long> parse(String info) {
+        Map<String, Long> calls = new HashMap<>();
+        for (String line : info.split("\r?\n")) {
+            if (!line.startsWith("cmdstat_")) {
+                continue;
+            }
+            int colon = line.indexOf(':');
+            String name = line.substring("cmdstat_".length(), colon);
+            for (String kv : line.substring(colon + 1).split(",")) {
+                if (kv.startsWith("calls=")) {
+                    calls.put(name, Long.parseLong(kv.substring(6)));
+                }
+            }
+        }
+        return calls;
+    }
+
+    static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> d = new HashMap<>();
+        after.forEach((k, v) -> {
+            long x = v - before.getOrDefault(k, 0L);
+            if (x > 0 && !k.equals("info")) {
+                d.put(k, x);
+            }
+        });
+        return d;
+    }
+
+    static long total(Map<String, Long> delta) {
+        return delta.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * Commands clients sent: script calls and pub/sub, plus the {@code plain} commands that the
+     * contender sends itself (e.g. {@code set} and {@code del} for a script-less client).
+     */
+    static long clientSent(Map<String, Long> delta, Set<String> plain) {
+        long n = 0;
+        for (Map.Entry<String, Long> e : delta.entrySet()) {
+            if (CLIENT_ONLY.contains(e.getKey()) || plain.contains(e.getKey())) {
+                n += e.getValue();
+            }
+        }
+        return n;
+    }
+
+    static void flushAll(int port) {
+        try (Jedis j = new Jedis("127.0.0.1", port, 30_000)) {
+            j.flushAll();
+        }
+    }
+}
