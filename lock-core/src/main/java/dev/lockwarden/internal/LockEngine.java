@@ -84,7 +84,6 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     }
 
     private LockHandle acquireFromStore(String name, LockOptions options) {
-        Lease lease = new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
         Map<String, String> info = holderInfo(options);
         long start = System.nanoTime();
         long deadline = start + options.waitUpTo().toNanos();
@@ -95,6 +94,9 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                     ticket.reset();
                 }
                 long t0 = System.nanoTime();
+                // a fresh token per attempt: a late release of a timed-out attempt can never
+                // delete what a later attempt took on a node that was stalled in between
+                Lease lease = new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
                 AcquireResult r = attempt(lease, info);
                 if (r.acquired()) {
                     return granted(lease, r, t0, options.autoRefresh());
