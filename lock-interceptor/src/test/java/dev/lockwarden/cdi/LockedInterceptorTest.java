@@ -1,0 +1,272 @@
+package dev.lockwarden.cdi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.EmptyAsset;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockLostException;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockNotAcquiredException;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.cdi.beans.Inside;
+import dev.lockwarden.cdi.beans.NightlyJobs;
+import dev.lockwarden.cdi.beans.Order;
+import dev.lockwarden.cdi.beans.PaymentService;
+import dev.lockwarden.cdi.beans.Probe;
+import dev.lockwarden.testing.RedisServerExtension;
+import jakarta.inject.Inject;
+
+/**
+ * {@code @Locked} in a real CDI container (Weld through Arquillian) against a real redis-server. The
+ * default producer builds the LockManager from the {@code lockwarden.*} system properties set here.
+ */
+@ExtendWith(ArquillianExtension.class)
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class LockedInterceptorTest {
+    private static final int THREADS = 8;
+
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.nodes(1);
+
+    /** Another client, as if in another JVM: its locks contend with the container's. */
+    private static LockManager otherJvm;
+
+    @Inject
+    PaymentService payments;
+    @Inject
+    NightlyJobs jobs;
+    @Inject
+    Probe probe;
+    @Inject
+    LockContext lockContext;
+    @Inject
+    LockManager locks;
+
+    @Deployment
+    static JavaArchive deployment() {
+        return ShrinkWrap.create(JavaArchive.class, "locked-test.jar")
+                .addPackage(PaymentService.class.getPackage())
+                .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
+    }
+
+    @BeforeAll
+    static void pointAtRedis() {
+        System.setProperty("lockwarden.redis", redis.uri());
+        System.setProperty("lockwarden.application", "interceptor-test");
+        otherJvm = LockManager.builder().redis(redis.uri()).application("other-jvm").build();
+    }
+
+    @AfterAll
+    static void cleanUp() {
+        System.clearProperty("lockwarden.redis");
+        System.clearProperty("lockwarden.application");
+        otherJvm.close();
+    }
+
+    /**
+     * Called first by every test: Arquillian's JUnit 5 adapter skips {@code @BeforeEach} methods with
+     * local containers such as Weld embedded (arquillian/arquillian-core#861).
+     */
+    private void fresh() {
+        redis.flushAll();
+        probe.reset();
+    }
+
+    @Test
+    void concurrentCallsForOneKeyNeverOverlap() throws Exception {
+        fresh();
+        List<String> results = runConcurrently(() -> payments.charge("TX-1"));
+
+        assertEquals(THREADS, results.size());
+        results.forEach(r -> assertEquals("charged TX-1", r));
+        assertEquals(THREADS, probe.runs(), "every caller waited its turn (waitUpTo = 10s)");
+        assertEquals(1, probe.maxActive(), "bodies overlapped under one lock name");
+        assertTrue(locks.inspector().fenceOf("payment:TX-1") >= THREADS, "one fencing token per acquisition");
+    }
+
+    @Test
+    void differentKeysRunInParallel() throws Exception {
+        fresh();
+        var counter = new java.util.concurrent.atomic.AtomicInteger();
+        runConcurrently(() -> payments.charge("TX-" + counter.incrementAndGet()));
+
+        assertTrue(probe.maxActive() > 1, "distinct lock names must not serialize: max overlap " + probe.maxActive());
+    }
+
+    @Test
+    void skipRunsTheBodyOnceAndSkipsBusyCallers() throws Exception {
+        fresh();
+        List<Boolean> results = runConcurrently(() -> payments.chargeIfFree("TX-2"));
+
+        long skipped = results.stream().filter(ran -> !ran).count();
+        assertTrue(skipped > 0, "some callers must have found the lock busy and skipped");
+        assertEquals(THREADS - skipped, probe.runs(), "skipped callers must not run the body");
+        assertTrue(probe.runs() < THREADS);
+        assertEquals(1, probe.maxActive());
+    }
+
+    @Test
+    void skipReturnsNullOrThePrimitiveDefaultWithoutRunningTheBody() {
+        fresh();
+        try (LockHandle held = otherJvm.acquire("slot:A", LockOptions.ttl(Duration.ofSeconds(10)));
+             LockHandle held2 = otherJvm.acquire("payment:TX-3", LockOptions.ttl(Duration.ofSeconds(10)))) {
+            assertEquals(0, payments.countIfFree("A"));
+            assertEquals(null, payments.describeIfFree("TX-3"));
+            assertFalse(payments.chargeIfFree("TX-3"));
+        }
+        assertEquals(0, probe.runs());
+        assertEquals(42, payments.countIfFree("A"), "free again after the other holder released");
+    }
+
+    @Test
+    void failThrowsLockNotAcquiredWhenHeldElsewhere() {
+        fresh();
+        try (LockHandle held = otherJvm.acquire("payment:TX-4", LockOptions.ttl(Duration.ofSeconds(10)))) {
+            var busy = assertThrows(LockNotAcquiredException.class, () -> payments.failFast("TX-4"));
+            assertEquals("payment:TX-4", busy.lockName());
+            assertTrue(busy.holderRemainingTtl().isPresent());
+        }
+        assertEquals(0, probe.runs());
+        payments.failFast("TX-4");
+        assertEquals(1, probe.runs());
+    }
+
+    @Test
+    void lockIsReleasedAfterReturnAndAfterThrow() {
+        fresh();
+        payments.charge("TX-5");
+        assertTrue(locks.inspector().get("payment:TX-5").isEmpty(), "released after a normal return");
+        assertReleased("payment:TX-5");
+
+        var boom = assertThrows(IllegalStateException.class, () -> payments.explode("TX-6"));
+        assertEquals("boom TX-6", boom.getMessage(), "the body's exception passes through unchanged");
+        assertTrue(locks.inspector().get("payment:TX-6").isEmpty(), "released after the body threw");
+        assertReleased("payment:TX-6");
+    }
+
+    @Test
+    void lockContextAndLocksGiveTheHandleWithItsFencingToken() {
+        fresh();
+        Inside first = payments.inside("TX-7");
+        Inside second = payments.inside("TX-7");
+
+        assertSame(first.fromContext(), first.fromLocks(), "LockContext and Locks see the same handle");
+        assertEquals("payment:TX-7", first.fromContext().name());
+        assertTrue(first.heldInside());
+        assertTrue(first.fenceInside() > 0);
+        assertTrue(second.fenceInside() > first.fenceInside(), "fencing tokens increase per acquisition");
+        assertEquals(second.fenceInside(), locks.inspector().fenceOf("payment:TX-7"));
+        assertFalse(first.fromContext().isHeld(), "released when the method returned");
+    }
+
+    @Test
+    void holderInfoShowsCdiSourceAndMethod() {
+        fresh();
+        Inside inside = payments.inside("TX-8");
+
+        LockInfo info = inside.info().orElseThrow(() -> new AssertionError("lock not visible in Redis while held"));
+        assertEquals(LockSource.CDI, info.source());
+        assertEquals(PaymentService.class.getName() + "#inside", info.method());
+        assertEquals("interceptor-test", info.holder().application(), "the default producer read lockwarden.application");
+        assertEquals(inside.thread(), info.holder().thread());
+        assertEquals(inside.fenceInside(), info.fencingToken());
+        assertTrue(info.remainingTtl().compareTo(Duration.ofSeconds(10)) > 0, "ttl = \"20s\" applied: " + info.remainingTtl());
+    }
+
+    @Test
+    void nestedCallsSeeTheInnermostLock() {
+        fresh();
+        assertEquals("order:O-1 > line:O-1 > order:O-1", payments.nested(new Order("O-1")));
+    }
+
+    @Test
+    void outsideALockedMethodCurrentThrows() {
+        fresh();
+        var fromContext = assertThrows(IllegalStateException.class, () -> lockContext.current());
+        assertTrue(fromContext.getMessage().contains("no @Locked method is running"), fromContext.getMessage());
+        assertThrows(IllegalStateException.class, Locks::current);
+        payments.inside("TX-9");
+        assertThrows(IllegalStateException.class, Locks::current, "the stack is empty again after the call");
+    }
+
+    @Test
+    void typeLevelLockedCoversEveryMethodAndMethodLevelWins() {
+        fresh();
+        assertEquals("jobs:nightly", jobs.report());
+        assertEquals("jobs:cleanup", jobs.named("cleanup"));
+        try (LockHandle held = otherJvm.acquire("jobs:nightly", LockOptions.ttl(Duration.ofSeconds(10)))) {
+            assertEquals(null, jobs.report(), "type-level onBusy = SKIP");
+        }
+    }
+
+    @Test
+    void nullKeyArgumentNamesTheMethod() {
+        fresh();
+        var e = assertThrows(IllegalArgumentException.class, () -> payments.charge(null));
+        assertTrue(e.getMessage().contains(PaymentService.class.getName() + "#charge"), e.getMessage());
+        assertEquals(0, probe.runs());
+    }
+
+    @Test
+    void lockLostWhileRunningIsReportedAfterTheBody() {
+        fresh();
+        var lost = assertThrows(LockLostException.class, () -> payments.loseLockWhileRunning("L-1"));
+        assertTrue(lost.getMessage().contains("lease:L-1"), lost.getMessage());
+    }
+
+    private void assertReleased(String name) {
+        try (LockHandle again = otherJvm.tryAcquire(name, LockOptions.ttl(Duration.ofSeconds(5)))
+                .orElseThrow(() -> new AssertionError(name + " is still held after the method ended"))) {
+            assertTrue(again.isHeld());
+        }
+    }
+
+    /** Runs {@code call} on {@link #THREADS} threads released together; returns every result. */
+    private static <T> List<T> runConcurrently(Callable<T> call) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            CyclicBarrier start = new CyclicBarrier(THREADS);
+            List<Future<T>> futures = new ArrayList<>();
+            for (int i = 0; i < THREADS; i++) {
+                futures.add(pool.submit(() -> {
+                    start.await(5, TimeUnit.SECONDS);
+                    return call.call();
+                }));
+            }
+            List<T> results = new ArrayList<>();
+            for (Future<T> f : futures) {
+                results.add(f.get(20, TimeUnit.SECONDS));
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
