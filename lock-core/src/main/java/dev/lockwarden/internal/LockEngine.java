@@ -17,6 +17,7 @@ import dev.lockwarden.store.AcquireResult;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.LockStore;
+import dev.lockwarden.store.RedisNodeClient;
 
 /**
  * Takes and gives back locks for one {@code LockManager}: the acquire/wait loop, reentrancy, and
@@ -51,7 +52,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         this.holderBase = Map.copyOf(base);
         this.metrics = new LockMetrics(application, id.jvmId());
         this.watchdog = new Watchdog(store, metrics);
-        this.wakeups = new WakeupBus(store.nodes().get(0).redis(), KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
+        this.wakeups = new WakeupBus(store.nodes().stream().map(RedisNodeClient::redis).toList(), KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
         this.events = new EventRecorder(store.nodes().get(0).redis(), Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
         this.heartbeat = new Heartbeat(store.nodes(), id.jvmId(), application + "@" + id.host() + ":" + id.pid());
     }

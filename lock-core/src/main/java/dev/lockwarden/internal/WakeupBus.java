@@ -1,6 +1,7 @@
 package dev.lockwarden.internal;
 
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -18,7 +19,7 @@ import redis.clients.jedis.UnifiedJedis;
 public final class WakeupBus implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WakeupBus.class.getName());
 
-    private final UnifiedJedis redis;
+    private final List<UnifiedJedis> sources;
     private final String controlChannel;
     private final Map<String, Channel> channels = new ConcurrentHashMap<>();
     private final Object wire = new Object();
@@ -26,8 +27,12 @@ public final class WakeupBus implements AutoCloseable {
     private volatile Thread thread;
     private volatile boolean closed;
 
-    public WakeupBus(UnifiedJedis redis, String controlChannel) {
-        this.redis = redis;
+    /**
+     * @param sources nodes that all receive every release message (one node; each Redlock node; a
+     *                cluster client); the bus listens on one and moves to the next when it fails
+     */
+    public WakeupBus(List<UnifiedJedis> sources, String controlChannel) {
+        this.sources = List.copyOf(sources);
         this.controlChannel = controlChannel;
     }
 
@@ -114,6 +119,7 @@ public final class WakeupBus implements AutoCloseable {
 
     private void run() {
         long backoff = 50;
+        int source = 0;
         while (!closed) {
             Listener l = new Listener();
             try {
@@ -128,7 +134,7 @@ public final class WakeupBus implements AutoCloseable {
                 String[] all = new String[subs.length + 1];
                 all[0] = controlChannel;
                 System.arraycopy(subs, 0, all, 1, subs.length);
-                redis.subscribe(l, all); // blocks until unsubscribed or the connection drops
+                sources.get(source % sources.size()).subscribe(l, all); // blocks until unsubscribed or the connection drops
                 backoff = 50;
             } catch (RuntimeException e) {
                 if (closed) {
@@ -138,8 +144,11 @@ public final class WakeupBus implements AutoCloseable {
                 for (Channel c : channels.values()) {
                     c.wakeAll(); // anything may have been released while we were deaf
                 }
-                sleep(backoff);
-                backoff = Math.min(1000, backoff * 2);
+                source++; // try the next node: with Redlock any node hears every release
+                if (source % sources.size() == 0) {
+                    sleep(backoff);
+                    backoff = Math.min(1000, backoff * 2);
+                }
             } finally {
                 synchronized (wire) {
                     if (current == l) {
