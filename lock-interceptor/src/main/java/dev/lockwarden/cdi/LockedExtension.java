@@ -41,10 +41,21 @@ public class LockedExtension implements Extension {
         }
     }
 
-    /** Our beans come from {@link #registerOwnBeans} only: drop copies found in a bean archive (shaded jars, WARs). */
-    <T> void vetoDiscoveredCopies(@Observes ProcessAnnotatedType<T> event) {
-        if (OWN_BEANS.contains(event.getAnnotatedType().getJavaClass())
-                && !(event instanceof ProcessSyntheticAnnotatedType<T> synthetic && synthetic.getSource() == this)) {
+    // Our beans come from registerOwnBeans only: drop copies found in a bean archive (shaded jars, WARs).
+    void vetoInterceptorCopy(@Observes ProcessAnnotatedType<LockedInterceptor> event) {
+        vetoUnlessOurs(event);
+    }
+
+    void vetoContextCopy(@Observes ProcessAnnotatedType<LockContext> event) {
+        vetoUnlessOurs(event);
+    }
+
+    void vetoProducerCopy(@Observes ProcessAnnotatedType<LockManagerProducer> event) {
+        vetoUnlessOurs(event);
+    }
+
+    private void vetoUnlessOurs(ProcessAnnotatedType<?> event) {
+        if (!(event instanceof ProcessSyntheticAnnotatedType<?> synthetic && synthetic.getSource() == this)) {
             event.veto();
         }
     }
@@ -59,12 +70,15 @@ public class LockedExtension implements Extension {
         for (AnnotatedMethod<? super T> annotated : type.getMethods()) {
             Method method = annotated.getJavaMember();
             Locked locked = annotated.getAnnotation(Locked.class);
-            if (locked == null && onType != null && isBusinessMethod(method)) {
+            boolean fromType = locked == null && onType != null && isBusinessMethod(method);
+            if (fromType) {
                 locked = onType; // a type-level @Locked covers every business method
             }
             if (locked != null) {
+                String origin = fromType ? " (from the @Locked on class " + type.getJavaClass().getName()
+                        + ": give this method its own @Locked, or make the class-level one fit every method)" : "";
                 LockedMethod meta = LockedMethod.create(beanClass, method, locked,
-                        problem -> event.addDefinitionError(new DefinitionException(problem)));
+                        problem -> event.addDefinitionError(new DefinitionException(problem + origin)));
                 if (meta != null) {
                     methods.put(new Key(beanClass, method), meta);
                 }

@@ -1,0 +1,111 @@
+package dev.lockwarden.cdi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jboss.weld.environment.se.Weld;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.Test;
+
+import dev.lockwarden.cdi.broken.BadTemplate;
+import dev.lockwarden.cdi.broken.BadTtl;
+import dev.lockwarden.cdi.broken.BadWait;
+import dev.lockwarden.cdi.broken.FinalLocked;
+import dev.lockwarden.cdi.broken.PrivateLocked;
+import dev.lockwarden.cdi.broken.StaticLocked;
+import dev.lockwarden.cdi.broken.TypeLevelBadTemplate;
+import dev.lockwarden.cdi.broken.ValidBean;
+
+/**
+ * A bad {@code @Locked} fails CDI deployment with a message naming {@code Class#method(params)} and
+ * the fix. Boots Weld SE on one deliberately broken bean class at a time; no Redis is needed since
+ * nothing is invoked.
+ */
+class DeploymentValidationTest {
+    private static final AtomicInteger CONTAINERS = new AtomicInteger();
+
+    @Test
+    void unknownPlaceholderFailsDeployment() {
+        String message = deploymentError(BadTemplate.class);
+        assertTrue(message.contains(BadTemplate.class.getName() + "#charge(String)"), message);
+        assertTrue(message.contains("'{nope}' names no parameter; parameters are [paymentId]"), message);
+    }
+
+    @Test
+    void invalidTtlFailsDeployment() {
+        String message = deploymentError(BadTtl.class);
+        assertTrue(message.contains("@Locked(ttl) on " + BadTtl.class.getName() + "#charge(String) = '10 parsecs' is not a duration"),
+                message);
+        assertTrue(message.contains("write e.g. 500ms, 30s"), message);
+    }
+
+    @Test
+    void everyProblemIsReported() {
+        String message = deploymentError(BadWait.class);
+        assertTrue(message.contains("@Locked(ttl) on " + BadWait.class.getName() + "#charge(String): ttl PT48H is longer than"), message);
+        assertTrue(message.contains("@Locked(waitUpTo) on " + BadWait.class.getName() + "#charge(String) = 'soon' is not a duration"),
+                message);
+    }
+
+    @Test
+    void privateStaticAndFinalMethodsAreRejected() {
+        String priv = deploymentError(PrivateLocked.class);
+        assertTrue(priv.contains(PrivateLocked.class.getName() + "#work() has no effect: CDI never intercepts private methods"), priv);
+        String stat = deploymentError(StaticLocked.class);
+        assertTrue(stat.contains(StaticLocked.class.getName() + "#work() has no effect: CDI never intercepts static methods"), stat);
+        String fin = deploymentError(FinalLocked.class);
+        assertTrue(fin.contains(FinalLocked.class.getName() + "#work(): the container cannot intercept a final method. Remove 'final'"),
+                fin);
+    }
+
+    @Test
+    void typeLevelTemplateIsCheckedForEveryMethod() {
+        String message = deploymentError(TypeLevelBadTemplate.class);
+        assertTrue(message.contains(TypeLevelBadTemplate.class.getName() + "#refund()"), message);
+        assertTrue(message.contains("refers to parameter 0 but the method has 0 parameter(s)"), message);
+        assertTrue(message.contains("from the @Locked on class " + TypeLevelBadTemplate.class.getName()
+                + ": give this method its own @Locked"), message);
+        assertTrue(!message.contains("#debit("), "debit(String) is valid: " + message);
+    }
+
+    @Test
+    void validBeanDeploys() {
+        try (WeldContainer container = weld(ValidBean.class).initialize()) {
+            assertEquals(ValidBean.class, container.select(ValidBean.class).get().getClass().getSuperclass(),
+                    "the bean is intercepted (a Weld subclass)");
+        }
+    }
+
+    @Test
+    void ourBeansFoundInABeanArchiveAreNotRegisteredTwice() {
+        try (WeldContainer container = weld(ValidBean.class)
+                .addBeanClasses(LockedInterceptor.class, LockContext.class, LockManagerProducer.class).initialize()) {
+            assertTrue(container.select(dev.lockwarden.LockManager.class).isResolvable(), "one default LockManager producer");
+            assertTrue(container.select(LockContext.class).isResolvable(), "one LockContext");
+        }
+    }
+
+    private static Weld weld(Class<?> beanClass) {
+        return new Weld("locked-validation-" + CONTAINERS.incrementAndGet())
+                .disableDiscovery()
+                .addBeanClasses(beanClass)
+                .addExtension(new LockedExtension());
+    }
+
+    /** Boots Weld on {@code beanClass}; returns the deployment error message (with its causes). */
+    private static String deploymentError(Class<?> beanClass) {
+        RuntimeException e = assertThrows(RuntimeException.class, () -> weld(beanClass).initialize().close(),
+                beanClass.getSimpleName() + " must fail deployment");
+        assertTrue(e instanceof jakarta.enterprise.inject.spi.DeploymentException
+                        || e instanceof jakarta.enterprise.inject.spi.DefinitionException,
+                "expected a CDI deployment/definition error, got " + e);
+        StringBuilder all = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            all.append(t.getMessage()).append('\n');
+        }
+        return all.toString();
+    }
+}
