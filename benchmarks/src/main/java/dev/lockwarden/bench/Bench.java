@@ -24,6 +24,13 @@ final class Bench {
         this.deadlineNanos = System.nanoTime() + config.budget().toNanos();
     }
 
+    /** The single node and the Redlock nodes. */
+    List<Integer> allPorts() {
+        List<Integer> l = new ArrayList<>(redlock);
+        l.add(0, single);
+        return l;
+    }
+
     /** Sets each contender up; those that cannot run are remembered with their reason. */
     List<Contender> setUp(List<Contender> all) {
         List<Contender> ok = new ArrayList<>();

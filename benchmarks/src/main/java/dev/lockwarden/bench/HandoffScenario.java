@@ -74,11 +74,7 @@ final class HandoffScenario {
 
     /** Counters summed over every server (a Redlock contender talks to five). */
     private static Map<String, Long> snapshotAll(Bench b) {
-        Map<String, Long> sum = new java.util.HashMap<>(RedisStats.snapshot(b.single));
-        for (int p : b.redlock) {
-            RedisStats.snapshot(p).forEach((k, v) -> sum.merge(k, v, Long::sum));
-        }
-        return sum;
+        return RedisStats.snapshot(b.allPorts());
     }
 
     private record Outcome(LoadRunner.Result result, Histogram handoff) {

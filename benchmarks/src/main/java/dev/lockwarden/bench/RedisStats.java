@@ -17,6 +17,9 @@ final class RedisStats {
             "subscribe", "unsubscribe", "psubscribe", "punsubscribe", "ssubscribe", "sunsubscribe", "ping",
             "xadd", "script|load", "script", "client|setname", "client", "hello", "select", "auth", "scan", "info");
 
+    /** Suffix of the entries holding the microseconds Redis spent in a command. */
+    static final String USEC = "#usec";
+
     private RedisStats() {
     }
 
@@ -38,6 +41,8 @@ final class RedisStats {
             for (String kv : line.substring(colon + 1).split(",")) {
                 if (kv.startsWith("calls=")) {
                     calls.put(name, Long.parseLong(kv.substring(6)));
+                } else if (kv.startsWith("usec=")) {
+                    calls.put(name + USEC, Long.parseLong(kv.substring(5)));
                 }
             }
         }
@@ -48,15 +53,38 @@ final class RedisStats {
         Map<String, Long> d = new HashMap<>();
         after.forEach((k, v) -> {
             long x = v - before.getOrDefault(k, 0L);
-            if (x > 0 && !k.equals("info")) {
+            if (x > 0 && !k.startsWith("info")) {
                 d.put(k, x);
             }
         });
         return d;
     }
 
+    /** Every command executed, including those run inside scripts. */
     static long total(Map<String, Long> delta) {
-        return delta.values().stream().mapToLong(Long::longValue).sum();
+        return delta.entrySet().stream().filter(e -> !e.getKey().endsWith(USEC)).mapToLong(Map.Entry::getValue).sum();
+    }
+
+    /** Microseconds Redis spent executing (top-level calls; a script's time includes its inner commands). */
+    static long usec(Map<String, Long> delta, Set<String> plain) {
+        long n = 0;
+        for (Map.Entry<String, Long> e : delta.entrySet()) {
+            String k = e.getKey();
+            String cmd = k.endsWith(USEC) ? k.substring(0, k.length() - USEC.length()) : null;
+            if (cmd != null && (CLIENT_ONLY.contains(cmd) || plain.contains(cmd))) {
+                n += e.getValue();
+            }
+        }
+        return n;
+    }
+
+    /** Counters summed over several servers. */
+    static Map<String, Long> snapshot(java.util.List<Integer> ports) {
+        Map<String, Long> sum = new HashMap<>();
+        for (int p : ports) {
+            snapshot(p).forEach((k, v) -> sum.merge(k, v, Long::sum));
+        }
+        return sum;
     }
 
     /**

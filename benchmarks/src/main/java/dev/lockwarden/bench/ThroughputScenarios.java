@@ -18,7 +18,8 @@ final class ThroughputScenarios {
 
     static void distinctKeys(Bench b, List<Contender> all, List<Contender> ok, int threads, String scenario)
             throws InterruptedException {
-        Map<Contender, LoadRunner.Result> res = measure(b, ok, threads, scenario, c -> {
+        Map<Contender, Map<String, Long>> commands = new LinkedHashMap<>();
+        Map<Contender, LoadRunner.Result> res = measure(b, ok, threads, scenario, commands, c -> {
             String prefix = "s" + scenario + ":" + Integer.toHexString(System.identityHashCode(c)) + ":";
             return (t, i) -> c.cycle(prefix + t + ":" + i);
         });
@@ -27,7 +28,7 @@ final class ThroughputScenarios {
         RedisLimit.Result lim = threads == 1 ? b.limit1 : b.limit16;
         double limit = lim == null ? 0 : lim.cycles();
         Table t = new Table("contender", "cycles/s", "p50 µs", "p99 µs", "p99.9 µs", "× snippet",
-                "× Redis limit", "errors");
+                "× Redis limit", "commands sent / cycle", "all commands / cycle", "Redis CPU µs / cycle", "errors");
         for (Contender c : all) {
             LoadRunner.Result r = res.get(c);
             if (r == null) {
@@ -35,8 +36,13 @@ final class ThroughputScenarios {
                 continue;
             }
             double cps = r.successesPerSecond();
+            Map<String, Long> d = commands.getOrDefault(c, Map.of());
+            double n = Math.max(1, r.successes());
+            Bench.progress("scenario " + scenario + ": " + c.name() + " Redis commands over " + r.successes() + " cycles: "
+                    + new java.util.TreeMap<>(d));
             t.row(c.name(), Table.num(cps), Table.num(r.micros(50)), Table.num(r.micros(99)), Table.num(r.micros(99.9)),
-                    Table.ratio(cps, base), Table.ratio(cps, limit), errors(r));
+                    Table.ratio(cps, base), Table.ratio(cps, limit), Table.num(RedisStats.clientSent(d, c.plainCommands()) / n),
+                    Table.num(RedisStats.total(d) / n), Table.num(RedisStats.usec(d, c.plainCommands()) / n), errors(r));
         }
         if (lim != null) {
             t.row("Redis limit: redis-benchmark -c " + threads + " SET+GET (2 round trips)", Table.num(limit), "", "", "", Table.ratio(limit, base), "1.00×", "");
@@ -47,7 +53,7 @@ final class ThroughputScenarios {
 
     static void oneKeyNonBlocking(Bench b, List<Contender> all, List<Contender> ok, int threads) throws InterruptedException {
         Map<Contender, LongAdder> overlaps = new LinkedHashMap<>();
-        Map<Contender, LoadRunner.Result> res = measure(b, ok, threads, "3", c -> {
+        Map<Contender, LoadRunner.Result> res = measure(b, ok, threads, "3", new LinkedHashMap<>(), c -> {
             String key = "s3:" + Integer.toHexString(System.identityHashCode(c));
             AtomicInteger inside = new AtomicInteger();
             LongAdder overlap = overlaps.computeIfAbsent(c, x -> new LongAdder());
@@ -80,6 +86,7 @@ final class ThroughputScenarios {
 
     /** Warm-up per contender, then interleaved measuring rounds. */
     private static Map<Contender, LoadRunner.Result> measure(Bench b, List<Contender> ok, int threads, String scenario,
+                                                            Map<Contender, Map<String, Long>> commands,
                                                             java.util.function.Function<Contender, LoadRunner.Op> ops)
             throws InterruptedException {
         Map<Contender, LoadRunner.Op> opOf = new LinkedHashMap<>();
@@ -98,8 +105,11 @@ final class ThroughputScenarios {
         for (int round = 0; round < b.config.rounds() && !b.outOfTime(); round++) {
             for (Contender c : order) {
                 Bench.progress("scenario " + scenario + ": round " + (round + 1) + " " + c.name());
+                Map<String, Long> before = RedisStats.snapshot(b.allPorts());
                 LoadRunner.Result r = LoadRunner.run("s" + scenario, threads, b.measureSlice(), b.config.maxOpsPerThread(), opOf.get(c));
+                Map<String, Long> delta = RedisStats.delta(before, RedisStats.snapshot(b.allPorts()));
                 res.merge(c, r, LoadRunner.Result::plus);
+                delta.forEach((k, v) -> commands.computeIfAbsent(c, x -> new java.util.HashMap<>()).merge(k, v, Long::sum));
             }
         }
         return res;
