@@ -1,0 +1,51 @@
+package dev.lockwarden.agent;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+
+/**
+ * Puts {@code dev.lockwarden.agent.bootstrap.LockBridge} on the bootstrap class path, so advice
+ * inlined into classes of any class loader (web apps, plugins) resolves it. The bridge uses JDK
+ * types only; everything else stays in the agent jar on the system class path.
+ */
+final class BootstrapBridge {
+    private static final String DIR = "dev/lockwarden/agent/bootstrap/";
+    private static final String[] CLASSES = {"LockBridge", "LockBridge$Dispatcher", "LockBridge$Skip"};
+    private static final String MARKER = "lockwarden.agent.bridge";
+
+    private BootstrapBridge() {
+    }
+
+    static synchronized void inject(Instrumentation inst) throws IOException {
+        if (System.getProperty(MARKER) != null) {
+            return;
+        }
+        Path jar = Files.createTempFile("lockwarden-agent-bridge", ".jar");
+        jar.toFile().deleteOnExit();
+        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file)) {
+            for (String c : CLASSES) {
+                out.putNextEntry(new JarEntry(DIR + c + ".class"));
+                out.write(read(DIR + c + ".class"));
+                out.closeEntry();
+            }
+        }
+        inst.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
+        System.setProperty(MARKER, jar.toString());
+    }
+
+    private static byte[] read(String resource) throws IOException {
+        try (InputStream in = BootstrapBridge.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException(resource + " is missing from the agent jar (rebuild lock-agent)");
+            }
+            return in.readAllBytes();
+        }
+    }
+}

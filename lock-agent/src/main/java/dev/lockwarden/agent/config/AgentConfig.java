@@ -1,0 +1,18 @@
+package dev.lockwarden.agent.config;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A parsed, valid lock-agent config file.
+ *
+ * @param file     the file it came from (for messages)
+ * @param settings {@code lockwarden.*} settings given in the file (full property names)
+ * @param rules    the lock rules, in file order
+ */
+public record AgentConfig(String file, Map<String, String> settings, List<LockRule> rules) {
+    public AgentConfig {
+        settings = Map.copyOf(settings);
+        rules = List.copyOf(rules);
+    }
+}

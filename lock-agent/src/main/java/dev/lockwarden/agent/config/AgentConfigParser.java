@@ -1,0 +1,186 @@
+package dev.lockwarden.agent.config;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.config.Durations;
+
+/**
+ * Parses the lock-agent config file. One entry per line; blank lines and lines starting with
+ * {@code #} are ignored.
+ *
+ * <pre>
+ * # settings (same names as the lockwarden.* system properties, without the prefix)
+ * redis = redis://127.0.0.1:6379
+ * application = billing
+ * # rules: Class#method[(parameter types)] key="template" [ttl=..] [wait=..] [onBusy=FAIL|SKIP] [autoRefresh=true|false]
+ * com.acme.Billing#charge(java.lang.String, long) key="payment:{0}" ttl=30s wait=0s onBusy=FAIL
+ * </pre>
+ *
+ * <p>The parser is strict and reports every problem of the file at once in one
+ * {@link AgentConfigException}, each as {@code file:line: problem — fix}.
+ */
+public final class AgentConfigParser {
+    private static final Pattern SETTING = Pattern.compile("^([A-Za-z][A-Za-z0-9.-]*)\\s*=(.*)$");
+
+    private final String file;
+    private final List<String> problems = new ArrayList<>();
+    private final Map<String, String> settings = new LinkedHashMap<>();
+    private final Map<String, Integer> settingLines = new LinkedHashMap<>();
+    private final List<LockRule> rules = new ArrayList<>();
+    private final Map<String, Integer> ruleLines = new LinkedHashMap<>();
+
+    private AgentConfigParser(String file) {
+        this.file = file;
+    }
+
+    /** Reads and parses {@code path}. */
+    public static AgentConfig parse(Path path) throws AgentConfigException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new AgentConfigException(path.toString(), List.of(path + ": cannot read the file (" + e
+                    + ") — check the path given as -javaagent:lock-agent.jar=config=/path/to/locks.conf"));
+        }
+        return parse(path.toString(), lines);
+    }
+
+    /** Parses the lines of a config file; {@code file} names it in messages. */
+    public static AgentConfig parse(String file, List<String> lines) throws AgentConfigException {
+        AgentConfigParser p = new AgentConfigParser(file);
+        for (int i = 0; i < lines.size(); i++) {
+            p.line(i + 1, lines.get(i));
+        }
+        return p.finish();
+    }
+
+    private AgentConfig finish() throws AgentConfigException {
+        if (rules.isEmpty() && problems.isEmpty()) {
+            problems.add(file + ": no lock rules — add a line such as "
+                    + "com.acme.Billing#charge(java.lang.String) key=\"payment:{0}\" ttl=30s onBusy=FAIL");
+        }
+        boolean multi = settings.containsKey("lockwarden.redlock") || settings.containsKey("lockwarden.cluster");
+        if (settings.containsKey("lockwarden.redlock") && settings.containsKey("lockwarden.cluster")) {
+            problems.add(file + ":" + settingLines.get("lockwarden.cluster")
+                    + ": both redlock and cluster are set — choose one topology");
+        } else if (multi && settings.containsKey("lockwarden.redis")) {
+            problems.add(file + ":" + settingLines.get("lockwarden.redis")
+                    + ": redis is set together with redlock/cluster — keep only one topology");
+        }
+        if (!problems.isEmpty()) {
+            throw new AgentConfigException(file, problems);
+        }
+        return new AgentConfig(file, settings, rules);
+    }
+
+    private void line(int number, String raw) {
+        String line = raw.strip();
+        if (line.isEmpty() || line.startsWith("#")) {
+            return;
+        }
+        String where = file + ":" + number;
+        Matcher m = SETTING.matcher(line);
+        if (m.matches()) {
+            setting(where, number, m.group(1), m.group(2).strip());
+        } else {
+            RuleLine.parse(where, line, problems).ifPresent(r -> addRule(number, r));
+        }
+    }
+
+    private void setting(String where, int number, String name, String value) {
+        String full = name.startsWith("lockwarden.") ? name : "lockwarden." + name;
+        Optional<String> problem = SettingCheck.check(full, value);
+        if (problem.isPresent()) {
+            problems.add(where + ": " + problem.get());
+            return;
+        }
+        Integer first = settingLines.putIfAbsent(full, number);
+        if (first != null) {
+            problems.add(where + ": setting '" + name + "' is already set on line " + first + " — keep one of them");
+            return;
+        }
+        settings.put(full, value);
+    }
+
+    private void addRule(int number, LockRule rule) {
+        String exact = rule.spec().replace(" ", "");
+        String any = rule.methodId();
+        Integer first = ruleLines.get(exact);
+        if (first != null) {
+            problems.add(rule.where() + ": duplicate rule for " + rule.spec() + " (first on line " + first
+                    + ") — remove one of them");
+            return;
+        }
+        Integer overlap = rule.parameterTypes().isEmpty()
+                ? ruleLines.entrySet().stream().filter(e -> e.getKey().startsWith(any + "(")).map(Map.Entry::getValue).findFirst().orElse(null)
+                : ruleLines.get(any);
+        if (overlap != null) {
+            problems.add(rule.where() + ": rule for " + rule.spec() + " overlaps the rule on line " + overlap
+                    + " (a rule without parameter types covers every overload) — remove one or list parameter types on both");
+            return;
+        }
+        ruleLines.put(exact, number);
+        rules.add(rule);
+    }
+
+    /** Validates the value of one setting line. */
+    static final class SettingCheck {
+        static final List<String> NAMES = List.of("redis", "redlock", "cluster", "application", "key-prefix", "ttl",
+                "wait", "fence-retention");
+
+        private SettingCheck() {
+        }
+
+        static Optional<String> check(String full, String value) {
+            String name = full.substring("lockwarden.".length());
+            if (!NAMES.contains(name)) {
+                return Optional.of("unknown setting '" + name + "'" + Suggest.of(name, NAMES)
+                        + " — use one of " + String.join(", ", NAMES));
+            }
+            if (value.isEmpty()) {
+                return Optional.of("setting '" + name + "' has no value — write e.g. " + example(name));
+            }
+            try {
+                switch (name) {
+                    case "redis" -> dev.lockwarden.config.RedisUri.parse(value);
+                    case "redlock", "cluster" -> {
+                        for (String u : value.split(",")) {
+                            dev.lockwarden.config.RedisUri.parse(u.strip());
+                        }
+                    }
+                    case "ttl" -> LockOptions.ttl(Durations.parse(value, name));
+                    case "wait" -> LockOptions.defaults().waitUpTo(Durations.parse(value, name));
+                    case "fence-retention" -> Durations.parse(value, name);
+                    default -> {
+                        // application, key-prefix: any text
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                return Optional.of(name + ": " + e.getMessage() + " — write e.g. " + example(name));
+            }
+            return Optional.empty();
+        }
+
+        private static String example(String name) {
+            return switch (name) {
+                case "redis" -> "redis = redis://127.0.0.1:6379";
+                case "redlock", "cluster" -> name + " = redis://h1:6379,redis://h2:6379,redis://h3:6379";
+                case "ttl" -> "ttl = 30s";
+                case "wait" -> "wait = 0s";
+                case "fence-retention" -> "fence-retention = 7d";
+                default -> name + " = billing";
+            };
+        }
+    }
+}
