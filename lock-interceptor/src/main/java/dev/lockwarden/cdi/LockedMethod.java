@@ -66,7 +66,7 @@ record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo,
             key = KeyTemplate.parse(locked.value(), parameterNames(method));
         } catch (IllegalArgumentException e) {
             problems.accept("@Locked(\"" + locked.value() + "\") on " + where + ": " + e.getMessage()
-                    + (hasNames(method) ? "" : ". Parameter names are missing: compile with javac -parameters"));
+                    + (hasNames(method) ? "" : ". This class was compiled without -parameters, so only indexes work"));
         }
         Duration ttl = duration(locked.ttl(), "@Locked(ttl) on " + where, problems);
         if (ttl != null) {
