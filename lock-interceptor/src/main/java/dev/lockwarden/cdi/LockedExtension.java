@@ -98,8 +98,13 @@ public class LockedExtension implements Extension {
             return meta;
         }
         return methods.computeIfAbsent(new Key(beanClass, method), key -> {
+            Locked locked = binding.get();
+            if (locked == null) {
+                throw new IllegalStateException("no @Locked binding found for " + LockedMethod.signature(beanClass, method)
+                        + ": annotate the method or its class with @Locked");
+            }
             List<String> problems = new ArrayList<>();
-            LockedMethod created = LockedMethod.create(beanClass, method, binding.get(), problems::add);
+            LockedMethod created = LockedMethod.create(beanClass, method, locked, problems::add);
             if (created == null) {
                 throw new IllegalStateException(String.join("; ", problems));
             }

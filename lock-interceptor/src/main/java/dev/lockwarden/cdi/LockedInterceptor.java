@@ -5,6 +5,7 @@ import java.lang.reflect.Method;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockNotAcquiredException;
+import dev.lockwarden.LockOptions;
 import dev.lockwarden.OnBusy;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.Intercepted;
@@ -17,7 +18,7 @@ import jakarta.interceptor.InvocationContext;
 /**
  * Runs {@link Locked @Locked} methods under their lock: renders the name, acquires, exposes the
  * handle through {@link LockContext} / {@link Locks}, runs the method and releases in all cases.
- * Busy: {@link OnBusy#FAIL} throws {@link LockNotAcquiredException}; {@link OnBusy#SKIP} returns
+ * Busy: {@link OnBusy#FAIL} throws a {@link LockNotAcquiredException} naming the method; {@link OnBusy#SKIP} returns
  * null (or the primitive default) without running the method. If the lock was lost while the
  * method ran, {@link dev.lockwarden.LockLostException} is thrown after it, as in
  * {@link LockManager#withLock}.
@@ -25,7 +26,7 @@ import jakarta.interceptor.InvocationContext;
  * <p>Priority {@code PLATFORM_BEFORE + 100}: outside {@code @Transactional} (+200), so a transaction
  * commits before its lock is released.
  */
-@Locked("")
+@Locked("") // binds to every @Locked: all its members are @Nonbinding
 @Interceptor
 @Priority(Interceptor.Priority.PLATFORM_BEFORE + 100)
 public class LockedInterceptor {
@@ -47,15 +48,16 @@ public class LockedInterceptor {
         Method method = ctx.getMethod();
         LockedMethod meta = extension.metadata(beanClass, method, () -> ctx.getInterceptorBinding(Locked.class));
         String name = lockName(meta, ctx.getParameters());
+        LockOptions options = meta.options(locks.defaultOptions());
         LockHandle handle;
         try {
-            handle = locks.acquire(name, meta.options(locks.defaultOptions()));
+            handle = locks.acquire(name, options);
         } catch (LockNotAcquiredException busy) {
             if (meta.onBusy() == OnBusy.SKIP) {
                 LOG.log(System.Logger.Level.DEBUG, () -> meta.id() + " skipped: lock '" + name + "' is busy");
                 return meta.skipValue();
             }
-            throw busy;
+            throw new LockedBusyException(meta.id(), options.waitUpTo(), busy);
         }
         try (handle) {
             Object result;

@@ -152,6 +152,9 @@ class LockedInterceptorTest {
             var busy = assertThrows(LockNotAcquiredException.class, () -> payments.failFast("TX-4"));
             assertEquals("payment:TX-4", busy.lockName());
             assertTrue(busy.holderRemainingTtl().isPresent());
+            assertTrue(busy.getMessage().startsWith("@Locked on " + PaymentService.class.getName() + "#failFast: lock 'payment:TX-4'"
+                    + " is held by another owner"), busy.getMessage());
+            assertTrue(busy.getMessage().contains("Raise @Locked(waitUpTo = ...)"), busy.getMessage());
         }
         assertEquals(0, probe.runs());
         payments.failFast("TX-4");
