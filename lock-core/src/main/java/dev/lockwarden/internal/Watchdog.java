@@ -142,8 +142,9 @@ public final class Watchdog implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "refresh of " + due.size() + " lock(s) failed; retrying until their TTL runs out: " + e.getMessage());
             for (DefaultLockHandle h : due) {
                 metrics.count(h.name(), LockMetrics.Event.REFRESH_FAILURE);
-                h.nextRefreshNanos = System.nanoTime() + RETRY_AFTER_FAILURE_NANOS
-                        + TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis()) / 6;
+                long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
+                // retry soon (the due check looks TTL/6 ahead), well before the validity runs out
+                h.nextRefreshNanos = System.nanoTime() + Math.min(RETRY_AFTER_FAILURE_NANOS, ttl / 10) + ttl / 6;
             }
             return;
         }

@@ -135,7 +135,8 @@ public final class RedlockStore implements LockStore {
             return ours;
         }
         long minTtl = leases.stream().mapToLong(Lease::ttlMillis).min().orElseThrow();
-        long timeout = Math.max(nodeTimeoutMillis(minTtl), minTtl / 10);
+        // refresh is off the caller's path: give slow nodes more time than an acquire gets
+        long timeout = Math.max(nodeTimeoutMillis(minTtl), minTtl / 5);
         String what = "refresh " + leases.size() + " lock(s)";
         List<Reply<boolean[]>> replies = fanOut.call(what, n -> n.refresh(leases), timeout, x -> true, 0);
         if (errors(replies) > fanOut.nodes().size() - quorum) {
