@@ -3,6 +3,7 @@ package dev.lockwarden.cdi;
 import java.lang.reflect.Method;
 
 import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockLostException;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
@@ -20,7 +21,7 @@ import jakarta.interceptor.InvocationContext;
  * handle through {@link LockContext} / {@link Locks}, runs the method and releases in all cases.
  * Busy: {@link OnBusy#FAIL} throws a {@link LockNotAcquiredException} naming the method; {@link OnBusy#SKIP} returns
  * null (or the primitive default) without running the method. If the lock was lost while the
- * method ran, {@link dev.lockwarden.LockLostException} is thrown after it, as in
+ * method ran, {@link LockLostException} is thrown after it, as in
  * {@link LockManager#withLock}.
  *
  * <p>Priority {@code PLATFORM_BEFORE + 100}: outside {@code @Transactional} (+200), so a transaction
@@ -67,9 +68,23 @@ public class LockedInterceptor {
             } finally {
                 Locks.pop();
             }
-            handle.checkHeld(); // the body may have overlapped another holder
+            if (!handle.isHeld()) {
+                throw lost(meta, handle); // the body may have overlapped another holder
+            }
             return result;
         }
+    }
+
+    private static LockLostException lost(LockedMethod meta, LockHandle handle) {
+        LockLostException e = new LockLostException(handle.name(), "it was lost while @Locked method " + meta.id()
+                + " ran (expired, force-released or a refresh failed), so the method may have overlapped another holder."
+                + " Guard its writes with LockContext.current().fencingToken(), keep autoRefresh on, or raise @Locked(ttl)");
+        try {
+            handle.checkHeld();
+        } catch (LockLostException why) {
+            e.initCause(why);
+        }
+        return e;
     }
 
     private static String lockName(LockedMethod meta, Object[] args) {

@@ -241,7 +241,9 @@ class LockedInterceptorTest {
     void lockLostWhileRunningIsReportedAfterTheBody() {
         fresh();
         var lost = assertThrows(LockLostException.class, () -> payments.loseLockWhileRunning("L-1"));
-        assertTrue(lost.getMessage().contains("lease:L-1"), lost.getMessage());
+        assertEquals("lease:L-1", lost.lockName());
+        assertTrue(lost.getMessage().contains("while @Locked method " + PaymentService.class.getName() + "#loseLockWhileRunning ran"),
+                lost.getMessage());
     }
 
     private void assertReleased(String name) {
