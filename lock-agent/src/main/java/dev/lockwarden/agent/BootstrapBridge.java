@@ -6,14 +6,20 @@ import java.io.OutputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 
+import net.bytebuddy.dynamic.loading.ClassInjector;
+
 /**
  * Puts {@code dev.lockwarden.agent.bootstrap.LockBridge} on the bootstrap class path, so advice
  * inlined into classes of any class loader (web apps, plugins) resolves it. The bridge uses JDK
- * types only; everything else stays in the agent jar on the system class path.
+ * types only; everything else stays in the agent jar on the system class path. The classes are
+ * defined in the boot loader directly when possible, else through a small temporary jar appended
+ * to the boot class path.
  */
 final class BootstrapBridge {
     private static final String DIR = "dev/lockwarden/agent/bootstrap/";
@@ -25,6 +31,18 @@ final class BootstrapBridge {
 
     static synchronized void inject(Instrumentation inst) throws IOException {
         if (System.getProperty(MARKER) != null) {
+            return;
+        }
+        Map<String, byte[]> classes = new LinkedHashMap<>();
+        for (String c : CLASSES) {
+            classes.put((DIR + c).replace('/', '.'), read(DIR + c + ".class"));
+        }
+        ClassInjector.UsingUnsafe.Factory unsafe = ClassInjector.UsingUnsafe.Factory.resolve(inst);
+        if (unsafe.isAvailable()) {
+            // defines the classes in the boot loader directly: appending to the boot class path
+            // would switch off class data sharing for the application's classes (slower start)
+            unsafe.make(null, null).injectRaw(classes);
+            System.setProperty(MARKER, "unsafe");
             return;
         }
         Path jar = Files.createTempFile("lockwarden-agent-bridge", ".jar");

@@ -1,0 +1,114 @@
+package com.acme.legacy;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import redis.clients.jedis.RedisClient;
+
+/**
+ * A "legacy" application with no Lockwarden code: it talks to Redis through its own (unshaded)
+ * Jedis. Modes:
+ * <ul>
+ *   <li>{@code counter HOST PORT THREADS ITERATIONS NAME} — concurrent read-modify-write increments</li>
+ *   <li>{@code policies} — SKIP/FAIL behaviour while another thread holds a lock</li>
+ *   <li>{@code plain} — calls a method once (used with a broken agent config)</li>
+ *   <li>{@code attach} — waits for a line on stdin (the test attaches the agent), then runs {@code policies}</li>
+ * </ul>
+ */
+public final class LegacyApp {
+    private LegacyApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "counter" -> counter(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]),
+                    Integer.parseInt(args[4]), args[5]);
+            case "policies" -> policies();
+            case "plain" -> System.out.println("PLAIN report=" + new Jobs().report("k") + " flag=" + new Jobs().flag("k"));
+            case "attach" -> {
+                Jobs warmUp = new Jobs(); // loads the class before the agent arrives: attach must retransform it
+                System.out.println("READY report=" + warmUp.report("warm"));
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+                policies();
+            }
+            default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+        }
+        System.out.println("DONE");
+    }
+
+    private static void counter(String host, int port, int threads, int iterations, String name) throws Exception {
+        try (RedisClient redis = RedisClient.builder().hostAndPort(host, port).build()) {
+            Counter counter = new Counter(redis);
+            List<Thread> workers = new ArrayList<>();
+            List<Throwable> errors = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Thread w = new Thread(() -> {
+                    try {
+                        for (int i = 0; i < iterations; i++) {
+                            counter.increment(name);
+                        }
+                    } catch (Throwable e) {
+                        synchronized (errors) {
+                            errors.add(e);
+                        }
+                    }
+                }, "worker-" + t);
+                workers.add(w);
+                w.start();
+            }
+            for (Thread w : workers) {
+                w.join(60_000);
+            }
+            System.out.println("ERRORS " + errors.size() + (errors.isEmpty() ? "" : " first=" + errors.get(0)));
+        }
+    }
+
+    private static void policies() throws Exception {
+        Jobs jobs = new Jobs();
+        Thread holder = new Thread(() -> {
+            try {
+                jobs.hold("k1", 3000);
+            } catch (Throwable e) {
+                System.out.println("HOLD-FAILED " + e);
+            }
+        }, "holder");
+        holder.start();
+        if (!jobs.holding.await(20, java.util.concurrent.TimeUnit.SECONDS)) {
+            System.out.println("NEVER-HELD");
+        }
+        int runsBefore = Jobs.BODY_RUNS.get();
+        System.out.println("SKIPPED report=" + jobs.report("k1") + " flag=" + jobs.flag("k1")
+                + " label=" + Jobs.label("k1") + " named=" + jobs.named("k1")
+                + " bodyRuns=" + (Jobs.BODY_RUNS.get() - runsBefore));
+        System.out.println("FREE-KEY report=" + jobs.report("k2"));
+        try {
+            jobs.charge("k1");
+            System.out.println("CHARGE ran");
+        } catch (RuntimeException e) {
+            System.out.println("CHARGE threw " + e.getClass().getName() + ": " + e.getMessage());
+        }
+        System.out.println("MISNAMED " + jobs.misnamed("k1"));
+        try {
+            jobs.fails("k3");
+        } catch (IllegalStateException e) {
+            System.out.println("FAILS threw " + e.getMessage());
+        }
+        holder.join(20_000);
+        System.out.println("AFTER report=" + jobs.report("k1") + " fails-again=" + failsAgain(jobs));
+    }
+
+    /** The lock of {@code fails} must have been released although the body threw. */
+    private static String failsAgain(Jobs jobs) {
+        try {
+            jobs.fails("k3");
+            return "no-exception";
+        } catch (IllegalStateException e) {
+            return "body";
+        } catch (RuntimeException e) {
+            return e.getClass().getSimpleName();
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package dev.lockwarden.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.sun.tools.attach.VirtualMachine;
+
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.testing.RedisServerExtension;
+
+/**
+ * The shaded agent in real separate JVMs against a real redis-server. The legacy app has no
+ * Lockwarden code and its own unshaded Jedis next to the agent's relocated one.
+ */
+class LockAgentIT {
+    private static final Duration RUN = Duration.ofSeconds(90);
+    private static final int THREADS = 4;
+    private static final int ITERATIONS = 25;
+
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.nodes(1);
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void clean() {
+        redis.flushAll();
+    }
+
+    @Test
+    void lockedCounterIsExactAcrossTwoJvms() throws Exception {
+        Path config = write("counter.conf",
+                "com.acme.legacy.Counter#increment(java.lang.String) key=\"counter:{0}\" ttl=10s wait=30s");
+        runCounters(List.of(ChildJvm.javaagent(config)), "ctr");
+        assertEquals(String.valueOf(2 * THREADS * ITERATIONS), get("ctr"), "every increment counted");
+        assertEquals("1", get("ctr:max"), "never two increments at once");
+    }
+
+    @Test
+    void withoutTheAgentUpdatesAreLost() throws Exception {
+        runCounters(List.of(), "ctr");
+        assertTrue(Long.parseLong(get("ctr")) < 2 * THREADS * ITERATIONS, "the control must lose updates: " + get("ctr"));
+        assertTrue(Long.parseLong(get("ctr:max")) > 1, "the control must overlap");
+    }
+
+    @Test
+    void skipAndFailPoliciesAndHolderInfo() throws Exception {
+        Path config = write("policies.conf", policies());
+        try (LockManager locks = LockManager.builder().redis(redis.uri()).application("agent-it").build();
+             ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(config), "-Dlockwarden.redis=" + redis.uri()), "policies")) {
+            app.awaitLine("HOLDING k1", RUN);
+            Optional<LockInfo> held = locks.inspector().get("job:k1");
+            assertTrue(held.isPresent(), "job:k1 is held while hold() runs\n" + app);
+            assertEquals(LockSource.AGENT, held.get().source());
+            assertEquals("com.acme.legacy.Jobs#hold", held.get().method());
+            assertEquals("legacy-billing", held.get().holder().application(), "application from the config file");
+            assertEquals(app.pid(), held.get().holder().pid());
+            assertEquals(0, app.waitFor(RUN), app.toString());
+            assertPolicies(app, "policies.conf:9:");
+            assertFalse(locks.inspector().get("job:k1").isPresent(), "released after hold() returned");
+        }
+    }
+
+    @Test
+    void badConfigReportsEveryProblemAndTheAppRunsUninstrumented() throws Exception {
+        Path config = write("bad.conf",
+                "# mistakes on purpose",
+                "redis = http://127.0.0.1:1",
+                "tll = 30s",
+                "com.acme.legacy.Jobs#report(java.lang.String) key=\"job:{0\" ttl=30x onBusy=WAIT",
+                "com.acme.legacy.Jobs#flag(String) key=\"job:{1}\"",
+                "com.acme.legacy.Jobs#label key=\"job:{0}\" tll=3s",
+                "com.acme.legacy.Jobs#charge key=\"job:{0}\" autoRefresh=maybe",
+                "com.acme.legacy.Jobs#hold key=\"job:{0}\"",
+                "com.acme.legacy.Jobs#hold key=\"job:{0}\"");
+        try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(config)), "plain")) {
+            assertEquals(0, app.waitFor(RUN), app.toString());
+            assertTrue(app.stdout().contains("PLAIN report=42 flag=true"), "runs un-instrumented\n" + app);
+            String err = app.stderr();
+            String f = config.toString();
+            for (String expected : List.of(
+                    f + " has 10 problems; the agent installed NOTHING",
+                    f + ":2: redis: Redis URI 'http://127.0.0.1:1' must start with redis://",
+                    f + ":3: unknown setting 'tll' (did you mean 'ttl'?)",
+                    f + ":4: lock name template \"job:{0\": '{' at position 4 is never closed",
+                    f + ":4: ttl = '30x' is not a duration",
+                    f + ":4: onBusy=WAIT is not FAIL or SKIP",
+                    f + ":5: parameter type 'String' is not fully qualified — write e.g. java.lang.String",
+                    f + ":5: lock name template \"job:{1}\": '{1}' refers to parameter 1 but the method has 1 parameter(s)",
+                    f + ":6: unknown option 'tll' (did you mean 'ttl'?)",
+                    f + ":7: autoRefresh=maybe is not true or false",
+                    f + ":9: duplicate rule for com.acme.legacy.Jobs#hold (first on line 8) — remove one of them")) {
+                assertTrue(err.contains(expected), "stderr lacks: " + expected + "\n" + app);
+            }
+            assertFalse(err.contains("rule(s) from"), "nothing installed\n" + app);
+        }
+    }
+
+    @Test
+    void attachToARunningJvmRetransformsLoadedClasses() throws Exception {
+        Path config = write("policies.conf", policies());
+        try (ChildJvm app = ChildJvm.start(List.of("-Dlockwarden.redis=" + redis.uri()), "attach")) {
+            app.awaitLine("READY report=42", RUN);
+            VirtualMachine vm = VirtualMachine.attach(String.valueOf(app.pid()));
+            try {
+                vm.loadAgent(ChildJvm.agentJar().toAbsolutePath().toString(), "config=" + config.toAbsolutePath());
+            } finally {
+                vm.detach();
+            }
+            app.send("go");
+            assertEquals(0, app.waitFor(RUN), app.toString());
+            assertTrue(app.stderr().contains("8 lock rule(s) from " + config + " active (attached)"), app.toString());
+            assertPolicies(app, "policies.conf:9:");
+        }
+    }
+
+    private static String policies() {
+        return String.join("\n",
+                "# every policy of the agent, on com.acme.legacy.Jobs",
+                "application = legacy-billing",
+                "com.acme.legacy.Jobs#hold key=\"job:{0}\" ttl=10s onBusy=FAIL",
+                "com.acme.legacy.Jobs#report(java.lang.String) key=\"job:{0}\" onBusy=SKIP",
+                "com.acme.legacy.Jobs#flag key=\"job:{key}\" onBusy=SKIP",
+                "com.acme.legacy.Jobs#label(java.lang.String) key=\"job:{0}\" onBusy=SKIP",
+                "com.acme.legacy.Jobs#named key=\"job:{jobKey}\" onBusy=SKIP",
+                "com.acme.legacy.Jobs#charge(java.lang.String) key=\"job:{0}\" wait=200ms onBusy=FAIL",
+                "com.acme.legacy.Jobs#misnamed key=\"job:{nosuch}\" onBusy=SKIP",
+                "com.acme.legacy.Jobs#fails key=\"fail:{0}\" onBusy=FAIL");
+    }
+
+    private static void assertPolicies(ChildJvm app, String misnamedWhere) {
+        String out = app.stdout();
+        assertTrue(out.contains("SKIPPED report=0 flag=false label=null named=null bodyRuns=0"), "SKIP returns defaults\n" + app);
+        assertTrue(out.contains("FREE-KEY report=42"), "another key is free\n" + app);
+        assertTrue(out.contains("CHARGE threw dev.lockwarden.agent.shaded.dev.lockwarden.LockNotAcquiredException: lock 'job:k1'"),
+                "FAIL throws into the caller\n" + app);
+        assertTrue(out.contains("MISNAMED ran"), "a rule with a bad parameter name leaves the method alone\n" + app);
+        assertTrue(app.stderr().contains(misnamedWhere + " lock name template \"job:{nosuch}\": '{nosuch}' names no parameter; parameters are [key]"),
+                "bad parameter name reported with file:line\n" + app);
+        assertTrue(out.contains("FAILS threw body failed for k3"), "the body's exception reaches the caller\n" + app);
+        assertTrue(out.contains("AFTER report=42 fails-again=body"), "locks released, also after an exception\n" + app);
+        assertTrue(out.contains("DONE"), app.toString());
+    }
+
+    private void runCounters(List<String> agent, String name) throws Exception {
+        List<String> args = new ArrayList<>(agent);
+        args.add("-Dlockwarden.redis=" + redis.uri());
+        String port = String.valueOf(redis.node(0).port());
+        try (ChildJvm a = ChildJvm.start(args, "counter", "127.0.0.1", port, "" + THREADS, "" + ITERATIONS, name);
+             ChildJvm b = ChildJvm.start(args, "counter", "127.0.0.1", port, "" + THREADS, "" + ITERATIONS, name)) {
+            for (ChildJvm app : List.of(a, b)) {
+                assertEquals(0, app.waitFor(RUN), app.toString());
+                assertTrue(app.stdout().contains("ERRORS 0"), app.toString());
+                if (!agent.isEmpty()) {
+                    assertTrue(app.stderr().contains("1 lock rule(s) from"), app.toString());
+                }
+            }
+        }
+    }
+
+    private String get(String key) {
+        return redis.node(0).command("GET", key);
+    }
+
+    private Path write(String name, String... lines) throws IOException {
+        return Files.writeString(dir.resolve(name), String.join("\n", lines) + "\n");
+    }
+}
