@@ -1,0 +1,119 @@
+package dev.lockwarden.admin;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.ee10.webapp.WebAppContext;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.resource.ResourceFactory;
+
+import dev.lockwarden.LockInspector;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.config.Settings;
+import dev.lockwarden.admin.security.UserDirectory;
+import dev.lockwarden.admin.service.AdminService;
+import dev.lockwarden.admin.ui.AdminServlet;
+
+/**
+ * The dashboard as an embedded Jetty 12 server on a loopback address. {@link #main} reads the
+ * settings, connects to Redis through {@link LockManager} and serves until the JVM stops.
+ */
+public final class AdminServer implements AutoCloseable {
+    /** Jars Jetty scans for Vaadin's annotations and initializers (others are skipped for a fast start). */
+    private static final String SCANNED = ".*/(flow-|vaadin-|admin-ui)[^/]*\\.jar$|.*/admin-ui/target/classes/.*";
+    private static final System.Logger LOG = System.getLogger(AdminServer.class.getName());
+
+    private final Server server;
+    private final Path webRoot;
+
+    private AdminServer(Server server, Path webRoot) {
+        this.server = server;
+        this.webRoot = webRoot;
+    }
+
+    /** Starts the dashboard over {@code inspector}; close it to stop. */
+    public static AdminServer start(AdminConfig config, LockInspector inspector) throws Exception {
+        Server server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost(config.bind().getHostAddress());
+        connector.setPort(config.port());
+        server.addConnector(connector);
+        Path webRoot = Files.createTempDirectory("lockwarden-admin");
+        WebAppContext context = new WebAppContext();
+        context.setContextPath("/");
+        context.setBaseResource(ResourceFactory.of(context).newResource(webRoot));
+        context.setParentLoaderPriority(true);
+        context.setAttribute("org.eclipse.jetty.server.webapp.ContainerIncludeJarPattern", SCANNED);
+        context.setConfigurationDiscovered(true);
+        context.setThrowUnavailableOnStartupException(true);
+        // production mode even where the build's token file is absent (vaadin-dev is not on the classpath)
+        context.setInitParameter("productionMode", "true");
+        context.getSessionHandler().setHttpOnly(true);
+        context.addServlet(new ServletHolder(new AdminServlet(Map.of(
+                AdminService.class, new AdminService(inspector, config.pageSize()),
+                UserDirectory.class, config.users()))), "/*");
+        server.setHandler(context);
+        AdminServer admin = new AdminServer(server, webRoot);
+        try {
+            server.start();
+        } catch (Exception e) {
+            admin.close();
+            throw e;
+        }
+        return admin;
+    }
+
+    /** The port listened on (the chosen one when configured with 0). */
+    public int port() {
+        return ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+    }
+
+    /** {@code http://<bind>:<port>/}. */
+    public URI uri() {
+        String host = ((ServerConnector) server.getConnectors()[0]).getHost();
+        return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + "/");
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.WARNING, "stopping the dashboard failed", e);
+        }
+        try (Stream<Path> files = Files.walk(webRoot)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs the dashboard; settings are described in admin-ui/README.md. */
+    public static void main(String[] args) throws Exception {
+        AdminConfig config;
+        LockManager locks;
+        try {
+            config = AdminConfig.load(Settings.fromSystem(), System.getProperties());
+            locks = LockManager.builder().application("lockwarden-admin").build();
+        } catch (IllegalArgumentException | dev.lockwarden.LockException e) {
+            System.err.println("lockwarden-admin: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        AdminServer admin = start(config, locks.inspector());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            admin.close();
+            locks.close();
+        }, "lockwarden-admin-shutdown"));
+        System.out.println("Lockwarden admin listening on " + admin.uri() + " (" + config.users().size() + " users)");
+        admin.server.join();
+    }
+}

@@ -1,0 +1,88 @@
+package dev.lockwarden.admin.security;
+
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
+
+/**
+ * Salted PBKDF2-HMAC-SHA256 password hashes in the form
+ * {@code pbkdf2-sha256$<iterations>$<base64 salt>$<base64 hash>}.
+ */
+public final class PasswordHasher {
+    /** Prefix of every hash this class writes and reads. */
+    public static final String SCHEME = "pbkdf2-sha256";
+    /** Iterations of new hashes (OWASP 2023 recommendation for PBKDF2-HMAC-SHA256). */
+    public static final int DEFAULT_ITERATIONS = 600_000;
+    private static final int SALT_BYTES = 16;
+    private static final int HASH_BITS = 256;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private PasswordHasher() {
+    }
+
+    /** A new hash with a random salt and {@link #DEFAULT_ITERATIONS}. */
+    public static String hash(char[] password) {
+        return hash(password, DEFAULT_ITERATIONS);
+    }
+
+    /** A new hash with a random salt and the given iteration count. */
+    public static String hash(char[] password, int iterations) {
+        if (iterations < 1_000) {
+            throw new IllegalArgumentException("PBKDF2 iterations " + iterations + " are too few: use at least 1000");
+        }
+        byte[] salt = new byte[SALT_BYTES];
+        RANDOM.nextBytes(salt);
+        Base64.Encoder b64 = Base64.getEncoder();
+        return SCHEME + "$" + iterations + "$" + b64.encodeToString(salt) + "$"
+                + b64.encodeToString(derive(password, salt, iterations));
+    }
+
+    /** Whether {@code password} matches {@code encoded} (constant-time comparison). */
+    public static boolean matches(char[] password, String encoded) {
+        Parsed p = parse(encoded);
+        return MessageDigest.isEqual(p.hash(), derive(password, p.salt(), p.iterations()));
+    }
+
+    /**
+     * Checks the form of a stored hash.
+     *
+     * @throws IllegalArgumentException with what is wrong (never echoes the hash)
+     */
+    public static void validate(String encoded) {
+        parse(encoded);
+    }
+
+    private static Parsed parse(String encoded) {
+        String[] parts = encoded == null ? new String[0] : encoded.split("\\$");
+        if (parts.length != 4 || !SCHEME.equals(parts[0])) {
+            throw new IllegalArgumentException("password hash is not of the form " + SCHEME
+                    + "$<iterations>$<salt>$<hash>: create one with dev.lockwarden.admin.security.HashPassword");
+        }
+        try {
+            int iterations = Integer.parseInt(parts[1]);
+            Base64.Decoder b64 = Base64.getDecoder();
+            return new Parsed(iterations, b64.decode(parts[2]), b64.decode(parts[3]));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("password hash has a bad iteration count or base64 part: "
+                    + "create one with dev.lockwarden.admin.security.HashPassword");
+        }
+    }
+
+    private static byte[] derive(char[] password, byte[] salt, int iterations) {
+        PBEKeySpec spec = new PBEKeySpec(password, salt, iterations, HASH_BITS);
+        try {
+            return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec).getEncoded();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("PBKDF2WithHmacSHA256 is not available in this JVM", e);
+        } finally {
+            spec.clearPassword();
+        }
+    }
+
+    private record Parsed(int iterations, byte[] salt, byte[] hash) {
+    }
+}

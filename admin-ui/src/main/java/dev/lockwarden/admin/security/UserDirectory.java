@@ -1,0 +1,126 @@
+package dev.lockwarden.admin.security;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+import dev.lockwarden.config.Settings;
+
+/**
+ * The dashboard's users: name, role and a salted PBKDF2 hash each. Read from a users file
+ * ({@value #USERS_FILE}, lines {@code name = ROLE:hash}) and from system properties
+ * {@code lockwarden.admin.user.<name>=ROLE:hash} (these win). Passwords never leave
+ * {@link #authenticate}.
+ */
+public final class UserDirectory {
+    /** Setting naming the users file. */
+    public static final String USERS_FILE = "lockwarden.admin.users";
+    /** Prefix of per-user system properties. */
+    public static final String USER_PROPERTY_PREFIX = "lockwarden.admin.user.";
+    private static final String FIX = "create hashes with `admin-ui/run hash` (see admin-ui/README.md)";
+
+    private final Map<String, Entry> users;
+    private final String decoyHash;
+
+    private UserDirectory(Map<String, Entry> users) {
+        if (users.isEmpty()) {
+            throw new IllegalArgumentException("no dashboard users configured: set " + USERS_FILE
+                    + " (or LOCKWARDEN_ADMIN_USERS) to a users file with lines `name = VIEWER|OPERATOR:<hash>`, or -D"
+                    + USER_PROPERTY_PREFIX + "<name>=ROLE:<hash>; for local development use admin-ui/dev-users.properties; "
+                    + FIX);
+        }
+        this.users = Map.copyOf(users);
+        this.decoyHash = users.values().iterator().next().hash();
+    }
+
+    /** Users from the {@value #USERS_FILE} file and the {@code lockwarden.admin.user.*} properties. */
+    public static UserDirectory load(Settings settings, Properties systemProperties) {
+        Map<String, Entry> users = new LinkedHashMap<>();
+        Optional<Settings.Source> file = settings.raw(USERS_FILE);
+        if (file.isPresent()) {
+            readFile(Path.of(file.get().value()), file.get().where(), users);
+        }
+        for (String key : systemProperties.stringPropertyNames()) {
+            if (key.startsWith(USER_PROPERTY_PREFIX)) {
+                String name = key.substring(USER_PROPERTY_PREFIX.length());
+                users.put(name, parse(name, systemProperties.getProperty(key), "system property " + key));
+            }
+        }
+        return new UserDirectory(users);
+    }
+
+    /** Users given directly (tests, embedding). */
+    public static UserDirectory of(Map<String, String> roleAndHashByName) {
+        Map<String, Entry> users = new LinkedHashMap<>();
+        roleAndHashByName.forEach((name, value) -> users.put(name, parse(name, value, "user '" + name + "'")));
+        return new UserDirectory(users);
+    }
+
+    /** The user if the name is known and the password matches; the check costs the same either way. */
+    public Optional<AdminUser> authenticate(String name, char[] password) {
+        Entry e = name == null ? null : users.get(name);
+        boolean matches = PasswordHasher.matches(password, e != null ? e.hash() : decoyHash);
+        return e != null && matches ? Optional.of(new AdminUser(name, e.role())) : Optional.empty();
+    }
+
+    /** Number of configured users. */
+    public int size() {
+        return users.size();
+    }
+
+    private static void readFile(Path path, String where, Map<String, Entry> users) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read the users file " + path.toAbsolutePath() + " (from " + where
+                    + "): " + e + "; point " + USERS_FILE + " at a readable file");
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            String at = "users file " + path + " line " + (i + 1);
+            int eq = line.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException(at + ": expected `name = ROLE:hash`");
+            }
+            String name = line.substring(0, eq).strip();
+            users.put(name, parse(name, line.substring(eq + 1).strip(), at));
+        }
+    }
+
+    private static Entry parse(String name, String value, String at) {
+        if (name.isBlank() || !name.matches("[A-Za-z0-9._@-]+")) {
+            throw new IllegalArgumentException(at + ": user name '" + name + "' must be letters, digits, . _ @ -");
+        }
+        int colon = value == null ? -1 : value.indexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException(at + ": expected ROLE:hash with ROLE VIEWER or OPERATOR");
+        }
+        Role role;
+        try {
+            role = Role.valueOf(value.substring(0, colon).strip());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(at + ": role '" + value.substring(0, colon).strip()
+                    + "' is unknown: use VIEWER or OPERATOR");
+        }
+        String hash = value.substring(colon + 1).strip();
+        try {
+            PasswordHasher.validate(hash);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(at + ": " + e.getMessage());
+        }
+        return new Entry(role, hash);
+    }
+
+    private record Entry(Role role, String hash) {
+    }
+}

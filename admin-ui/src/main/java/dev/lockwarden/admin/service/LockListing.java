@@ -1,0 +1,17 @@
+package dev.lockwarden.admin.service;
+
+import java.util.List;
+
+import dev.lockwarden.LockInfo;
+
+/**
+ * The locks of the first N pages of a query.
+ *
+ * @param locks the locks, in scan order
+ * @param more  whether another page can be loaded
+ */
+public record LockListing(List<LockInfo> locks, boolean more) {
+    public LockListing {
+        locks = List.copyOf(locks);
+    }
+}

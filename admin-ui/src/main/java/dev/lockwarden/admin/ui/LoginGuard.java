@@ -1,0 +1,21 @@
+package dev.lockwarden.admin.ui;
+
+import com.vaadin.flow.router.BeforeEnterEvent;
+import com.vaadin.flow.router.BeforeEnterListener;
+
+import dev.lockwarden.admin.ui.locks.LocksView;
+import dev.lockwarden.admin.ui.login.LoginView;
+
+/** Sends every navigation without a logged-in user to the login view, and logged-in users away from it. */
+final class LoginGuard implements BeforeEnterListener {
+    @Override
+    public void beforeEnter(BeforeEnterEvent event) {
+        boolean toLogin = LoginView.class.equals(event.getNavigationTarget());
+        boolean loggedIn = CurrentUser.get().isPresent();
+        if (!loggedIn && !toLogin) {
+            event.forwardTo(LoginView.class);
+        } else if (loggedIn && toLogin) {
+            event.forwardTo(LocksView.class);
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.lockwarden.admin.ui.locks;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.button.ButtonVariant;
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.component.html.H3;
+import com.vaadin.flow.component.html.H4;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+
+import dev.lockwarden.LockEvent;
+import dev.lockwarden.LockInfo;
+
+/**
+ * The selected lock: holder, fence, recent events, and the force-release button (shown to
+ * operators only; the service checks the role again).
+ */
+final class LockDetails extends VerticalLayout {
+    private final H3 title = new H3();
+    private final Span holder = new Span();
+    private final Span fence = new Span();
+    private final Span result = new Span();
+    private final Button forceRelease = new Button("Force release…");
+    private final Grid<LockEvent> events = new Grid<>();
+    private LockInfo shown;
+
+    /** @param operator whether to offer force-release; {@code onForceRelease} gets the lock as shown */
+    LockDetails(boolean operator, Consumer<LockInfo> onForceRelease) {
+        setId("details");
+        setPadding(false);
+        setWidth("32rem");
+        holder.setId("detail-holder");
+        fence.setId("detail-fence");
+        result.setId("release-result");
+        forceRelease.setId("force-release");
+        forceRelease.addThemeVariants(ButtonVariant.LUMO_ERROR, ButtonVariant.LUMO_PRIMARY);
+        forceRelease.setVisible(operator);
+        forceRelease.addClickListener(e -> Optional.ofNullable(shown).ifPresent(onForceRelease));
+        configureEvents();
+        add(title, holder, fence, forceRelease, result, new H4("Recent events"), events);
+        setVisible(false);
+    }
+
+    private void configureEvents() {
+        events.setId("events");
+        events.addThemeVariants(GridVariant.LUMO_COMPACT);
+        events.setAllRowsVisible(false);
+        events.setHeight("18rem");
+        events.addColumn(LockEvent::type).setHeader("Event").setAutoWidth(true);
+        events.addColumn(e -> Formats.time(e.at())).setHeader("At").setAutoWidth(true);
+        events.addColumn(e -> e.fields().getOrDefault("fence", "")).setHeader("Fence").setAutoWidth(true);
+        events.addColumn(e -> e.fields().getOrDefault("operator", e.fields().getOrDefault("application", "")))
+                .setHeader("By").setAutoWidth(true);
+    }
+
+    /** Shows {@code lock}, or that {@code name} is no longer held. */
+    void show(String name, Optional<LockInfo> lock) {
+        setVisible(true);
+        shown = lock.orElse(null);
+        title.setText(name);
+        forceRelease.setEnabled(lock.isPresent());
+        if (lock.isEmpty()) {
+            holder.setText("Not held any more.");
+            fence.setText("");
+            return;
+        }
+        LockInfo i = lock.get();
+        holder.setText("Holder: " + Formats.holder(i.holder()) + " (" + Formats.alive(i) + ")");
+        fence.setText("Fence " + i.fencingToken() + " · TTL " + Formats.ttl(i.remainingTtl()) + " · " + Formats.source(i));
+    }
+
+    void showEvents(List<LockEvent> recent) {
+        events.setItems(recent);
+    }
+
+    /** The outcome of the last force-release, kept until another lock is selected. */
+    void showResult(String text, boolean error) {
+        result.setText(text);
+        result.getStyle().set("color", error ? "var(--lumo-error-text-color)" : "var(--lumo-success-text-color)");
+    }
+
+    void clearResult() {
+        result.setText("");
+    }
+}

@@ -1,0 +1,57 @@
+package dev.lockwarden.admin.ui.locks;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.vaadin.flow.component.grid.ColumnTextAlign;
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.data.provider.ListDataProvider;
+import com.vaadin.flow.data.renderer.LitRenderer;
+
+import dev.lockwarden.LockInfo;
+
+/**
+ * The table of held locks. Rows are identified by lock name, so a refresh keeps the scroll position
+ * and the selected row. Name and TTL cells carry {@code data-lock} attributes for browser tests.
+ */
+final class LockGrid extends Grid<LockInfo> {
+    private final List<LockInfo> rows = new ArrayList<>();
+    private final ListDataProvider<LockInfo> data = new ListDataProvider<>(rows) {
+        @Override
+        public Object getId(LockInfo item) {
+            return item.name();
+        }
+    };
+
+    LockGrid() {
+        setId("locks");
+        addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
+        addColumn(LitRenderer.<LockInfo>of("<b class='lock-name' data-lock='${item.name}'>${item.name}</b>")
+                .withProperty("name", LockInfo::name)).setHeader("Lock").setAutoWidth(true).setFlexGrow(2);
+        addColumn(i -> Formats.text(i.holder().application())).setHeader("Application").setAutoWidth(true);
+        addColumn(i -> Formats.text(i.holder().host())).setHeader("Host").setAutoWidth(true);
+        addColumn(i -> i.holder().pid()).setHeader("PID").setAutoWidth(true);
+        addColumn(i -> Formats.text(i.holder().thread())).setHeader("Thread").setAutoWidth(true);
+        addColumn(Formats::source).setHeader("Source / method").setAutoWidth(true);
+        addColumn(i -> Formats.time(i.acquiredAt())).setHeader("Acquired at").setAutoWidth(true);
+        addColumn(LitRenderer.<LockInfo>of("<span class='ttl' data-lock='${item.name}'>${item.ttl}</span>")
+                .withProperty("name", LockInfo::name).withProperty("ttl", i -> Formats.ttl(i.remainingTtl())))
+                .setHeader("TTL").setAutoWidth(true).setTextAlign(ColumnTextAlign.END);
+        addColumn(LockInfo::fencingToken).setHeader("Fence").setAutoWidth(true).setTextAlign(ColumnTextAlign.END);
+        addColumn(LitRenderer.<LockInfo>of("<span class='holder-state' data-lock='${item.name}' "
+                        + "style='color:${item.color}'>${item.state}</span>")
+                .withProperty("name", LockInfo::name).withProperty("state", Formats::alive)
+                .withProperty("color", i -> i.holderAlive() ? "var(--lumo-success-text-color)" : "var(--lumo-error-text-color)"))
+                .setHeader("Holder").setAutoWidth(true);
+        addColumn(i -> String.join(", ", i.nodes())).setHeader("Nodes").setAutoWidth(true);
+        setItems(data);
+    }
+
+    /** Replaces the rows with a fresh read. */
+    void show(List<LockInfo> locks) {
+        rows.clear();
+        rows.addAll(locks);
+        data.refreshAll();
+    }
+}
