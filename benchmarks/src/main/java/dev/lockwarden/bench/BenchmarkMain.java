@@ -42,15 +42,22 @@ public final class BenchmarkMain {
                     new RedissonContender(single),
                     new ShedLockContender(single),
                     new SnippetContender(List.of(single), SnippetContender.Mode.SINGLE));
+            List<Contender> diag = List.of(
+                    new LockwardenContender("diagnostic: Lockwarden, autoRefresh(false)", List.of(single),
+                            dev.lockwarden.LockOptions.ttl(java.time.Duration.ofSeconds(30)).autoRefresh(false)),
+                    new StoreOnlyContender(single));
             List<Contender> ok = b.setUp(all);
+            List<Contender> okDiag = b.setUp(diag);
+            List<Contender> allAndDiag = concat(all, diag);
+            List<Contender> okAndDiag = concat(ok, okDiag);
             try {
                 limits(b);
                 if (cfg.runs(1) && !b.outOfTime()) {
-                    ThroughputScenarios.distinctKeys(b, all, ok, 1, "1");
+                    ThroughputScenarios.distinctKeys(b, allAndDiag, okAndDiag, 1, "1");
                     RedisStats.flushAll(single);
                 }
                 if (cfg.runs(2) && !b.outOfTime()) {
-                    ThroughputScenarios.distinctKeys(b, all, ok, cfg.threads(), "2");
+                    ThroughputScenarios.distinctKeys(b, allAndDiag, okAndDiag, cfg.threads(), "2");
                     RedisStats.flushAll(single);
                 }
                 if (cfg.runs(3) && !b.outOfTime()) {
@@ -63,7 +70,7 @@ public final class BenchmarkMain {
                     RedlockScenario.run(b, singleNodeForRedlock(all, single));
                 }
             } finally {
-                ok.forEach(Bench::safeTearDown);
+                okAndDiag.forEach(Bench::safeTearDown);
             }
             RedisStats.flushAll(single);
             if (cfg.runs(6) && !b.outOfTime()) {
@@ -80,11 +87,18 @@ public final class BenchmarkMain {
         }
     }
 
+    private static List<Contender> concat(List<Contender> a, List<Contender> b) {
+        List<Contender> l = new ArrayList<>(a);
+        l.addAll(b);
+        return l;
+    }
+
     /** Scenario 5 reuses the single-node contenders (already set up) next to the 5-node ones. */
     private static List<Contender> singleNodeForRedlock(List<Contender> all, int single) {
         List<Contender> l = new ArrayList<>();
         for (Contender c : all) {
             if (c instanceof SnippetContender || c instanceof LockwardenContender || c instanceof RedissonContender) {
+                // the diagnostic contenders are not in this list
                 l.add(c);
             }
         }

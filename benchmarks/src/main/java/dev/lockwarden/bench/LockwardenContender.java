@@ -11,16 +11,22 @@ import dev.lockwarden.LockOptions;
 
 /** Lockwarden through its public API: 30 s TTL, auto-refresh on (the defaults), fencing and holder info included. */
 final class LockwardenContender implements Contender {
-    private static final LockOptions OPTIONS = LockOptions.ttl(Duration.ofSeconds(30));
+    private static final LockOptions DEFAULTS = LockOptions.ttl(Duration.ofSeconds(30));
 
     private final String name;
     private final List<Integer> ports;
+    private final LockOptions options;
     private LockManager locks;
 
     /** One port: single node; several: Redlock. */
     LockwardenContender(String name, List<Integer> ports) {
+        this(name, ports, DEFAULTS);
+    }
+
+    LockwardenContender(String name, List<Integer> ports, LockOptions options) {
         this.name = name;
         this.ports = List.copyOf(ports);
+        this.options = options;
     }
 
     @Override
@@ -49,7 +55,7 @@ final class LockwardenContender implements Contender {
 
     @Override
     public boolean cycle(String key, Runnable body) {
-        Optional<LockHandle> h = locks.tryAcquire(key, OPTIONS);
+        Optional<LockHandle> h = locks.tryAcquire(key, options);
         if (h.isEmpty()) {
             return false;
         }
@@ -61,7 +67,7 @@ final class LockwardenContender implements Contender {
 
     @Override
     public boolean waitingCycle(String key, long maxWaitMillis, Runnable body) {
-        try (LockHandle lock = locks.acquire(key, OPTIONS.waitUpTo(Duration.ofMillis(maxWaitMillis)))) {
+        try (LockHandle lock = locks.acquire(key, options.waitUpTo(Duration.ofMillis(maxWaitMillis)))) {
             body.run();
             return true;
         } catch (LockNotAcquiredException busy) {

@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
  * (A B C A B C) so a burst of outside load hits them all alike.
  */
 final class ThroughputScenarios {
+    /** Pseudo-entry in a command delta: the client process CPU spent in the slice. */
+    private static final String CLIENT_CPU_NANOS = "client-cpu" + RedisStats.USEC;
     private ThroughputScenarios() {
     }
 
@@ -28,7 +30,8 @@ final class ThroughputScenarios {
         RedisLimit.Result lim = threads == 1 ? b.limit1 : b.limit16;
         double limit = lim == null ? 0 : lim.cycles();
         Table t = new Table("contender", "cycles/s", "p50 µs", "p99 µs", "p99.9 µs", "× snippet",
-                "× Redis limit", "commands sent / cycle", "all commands / cycle", "Redis CPU µs / cycle", "errors");
+                "× Redis limit", "commands sent / cycle", "all commands / cycle", "Redis CPU µs / cycle",
+                "client CPU µs / cycle", "errors");
         for (Contender c : all) {
             LoadRunner.Result r = res.get(c);
             if (r == null) {
@@ -42,7 +45,8 @@ final class ThroughputScenarios {
                     + new java.util.TreeMap<>(d));
             t.row(c.name(), Table.num(cps), Table.num(r.micros(50)), Table.num(r.micros(99)), Table.num(r.micros(99.9)),
                     Table.ratio(cps, base), Table.ratio(cps, limit), Table.num(RedisStats.clientSent(d, c.plainCommands()) / n),
-                    Table.num(RedisStats.total(d) / n), Table.num(RedisStats.usec(d, c.plainCommands()) / n), errors(r));
+                    Table.num(RedisStats.total(d) / n), Table.num(RedisStats.usec(d, c.plainCommands()) / n),
+                    Table.num(d.getOrDefault(CLIENT_CPU_NANOS, 0L) / 1000.0 / n), errors(r));
         }
         if (lim != null) {
             t.row("Redis limit: redis-benchmark -c " + threads + " SET+GET (2 round trips)", Table.num(limit), "", "", "", Table.ratio(limit, base), "1.00×", "");
@@ -106,8 +110,11 @@ final class ThroughputScenarios {
             for (Contender c : order) {
                 Bench.progress("scenario " + scenario + ": round " + (round + 1) + " " + c.name());
                 Map<String, Long> before = RedisStats.snapshot(b.allPorts());
+                long cpu0 = WatchdogScenario.processCpu();
                 LoadRunner.Result r = LoadRunner.run("s" + scenario, threads, b.measureSlice(), b.config.maxOpsPerThread(), opOf.get(c));
+                long cpu = WatchdogScenario.processCpu() - cpu0;
                 Map<String, Long> delta = RedisStats.delta(before, RedisStats.snapshot(b.allPorts()));
+                delta.put(CLIENT_CPU_NANOS, cpu);
                 res.merge(c, r, LoadRunner.Result::plus);
                 delta.forEach((k, v) -> commands.computeIfAbsent(c, x -> new java.util.HashMap<>()).merge(k, v, Long::sum));
             }
