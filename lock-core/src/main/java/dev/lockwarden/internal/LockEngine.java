@@ -18,6 +18,7 @@ import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.LockStore;
 import dev.lockwarden.store.RedisNodeClient;
+import dev.lockwarden.store.StoreTimeoutException;
 
 /**
  * Takes and gives back locks for one {@code LockManager}: the acquire/wait loop, reentrancy, and
@@ -26,6 +27,7 @@ import dev.lockwarden.store.RedisNodeClient;
 public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LockEngine.class.getName());
     private static final long SUBSCRIBE_WAIT_MILLIS = 1_000;
+    private static final long SLOW_STORE_RETRY_MILLIS = 50;
 
     private final LockStore store;
     private final KeySpace keys;
@@ -98,7 +100,17 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 // a fresh token per attempt: a late release of a timed-out attempt can never
                 // delete what a later attempt took on a node that was stalled in between
                 Lease lease = new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
-                AcquireResult r = attempt(lease, info);
+                AcquireResult r;
+                try {
+                    r = attempt(lease, info);
+                } catch (StoreTimeoutException slow) {
+                    long budget = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                    if (budget <= SLOW_STORE_RETRY_MILLIS) {
+                        throw slow; // no wait budget left: report it, never as "busy"
+                    }
+                    Thread.sleep(SLOW_STORE_RETRY_MILLIS); // slow, maybe not down: retry within the budget
+                    continue;
+                }
                 if (r.acquired()) {
                     return granted(lease, r, t0, options.autoRefresh());
                 }

@@ -154,6 +154,12 @@ public class RedisNodeClient implements AutoCloseable {
         try {
             return action.get();
         } catch (JedisConnectionException e) {
+            if (isTimeout(e)) {
+                StoreTimeoutException slow = new StoreTimeoutException("Redis " + address + " did not answer in time ("
+                        + what + "): " + rootMessage(e) + ". It is stalled or overloaded; raise the timeout if it is just slow.");
+                slow.initCause(e);
+                throw slow;
+            }
             throw new LockStoreException("Redis " + address + " is unreachable (" + what + "): " + rootMessage(e)
                     + ". Check that Redis runs there and the URI is right.", e);
         } catch (JedisException e) {

@@ -217,7 +217,7 @@ public final class RedlockStore implements LockStore {
     }
 
     /** Quorum missed because some nodes did not answer in time (they may be slow rather than down). */
-    private static final class SlowQuorumException extends LockStoreException {
+    private static final class SlowQuorumException extends StoreTimeoutException {
         SlowQuorumException(String message) {
             super(message);
         }
