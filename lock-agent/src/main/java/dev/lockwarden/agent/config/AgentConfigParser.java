@@ -167,7 +167,8 @@ public final class AgentConfigParser {
                     }
                 }
             } catch (IllegalArgumentException e) {
-                return Optional.of(name + ": " + e.getMessage() + " — write e.g. " + example(name));
+                String msg = e.getMessage().startsWith(name) ? e.getMessage() : name + ": " + e.getMessage();
+                return Optional.of(msg.contains("write e.g.") ? msg : msg + " — write e.g. " + example(name));
             }
             return Optional.empty();
         }

@@ -91,6 +91,12 @@ final class RuleLine {
             }
             i++;
         }
+        if (depth > 0) { // unclosed parameter list: the spec is the first word, the rest are options
+            i = 0;
+            while (i < line.length() && !Character.isWhitespace(line.charAt(i))) {
+                i++;
+            }
+        }
         return i;
     }
 

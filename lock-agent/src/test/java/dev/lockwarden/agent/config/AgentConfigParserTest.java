@@ -1,0 +1,140 @@
+package dev.lockwarden.agent.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.OnBusy;
+
+class AgentConfigParserTest {
+
+    private static AgentConfig parse(String... lines) throws AgentConfigException {
+        return AgentConfigParser.parse("locks.conf", List.of(lines));
+    }
+
+    private static List<String> problems(String... lines) {
+        return assertThrows(AgentConfigException.class, () -> parse(lines)).problems();
+    }
+
+    @Test
+    void parsesSettingsAndRules() throws Exception {
+        AgentConfig c = parse(
+                "# comment",
+                "",
+                "  redis = redis://127.0.0.1:6379",
+                "lockwarden.application=billing",
+                "com.acme.Billing#charge(java.lang.String, long[], com.acme.Outer$Inner) key=\"pay ment:{0} \\\"x\\\"\" ttl=30s wait=2s onBusy=skip autoRefresh=false",
+                "com.acme.Billing#refund key=\"refund:{id}\"");
+        assertEquals("redis://127.0.0.1:6379", c.settings().get("lockwarden.redis"));
+        assertEquals("billing", c.settings().get("lockwarden.application"));
+        LockRule charge = c.rules().get(0);
+        assertEquals("locks.conf:5", charge.where());
+        assertEquals("com.acme.Billing#charge", charge.methodId());
+        assertEquals(Optional.of(List.of("java.lang.String", "long[]", "com.acme.Outer$Inner")), charge.parameterTypes());
+        assertEquals("pay ment:{0} \"x\"", charge.key());
+        assertEquals(OnBusy.SKIP, charge.onBusy());
+        LockOptions o = charge.options(LockOptions.defaults());
+        assertEquals(Duration.ofSeconds(30), o.ttl());
+        assertEquals(Duration.ofSeconds(2), o.waitUpTo());
+        assertEquals(false, o.autoRefresh());
+        assertEquals(LockSource.AGENT, o.source());
+        assertEquals("com.acme.Billing#charge", o.method());
+        LockRule refund = c.rules().get(1);
+        assertEquals(Optional.empty(), refund.parameterTypes());
+        assertEquals(OnBusy.FAIL, refund.onBusy());
+        LockOptions d = refund.options(LockOptions.ttl(Duration.ofSeconds(7)).waitUpTo(Duration.ofSeconds(1)));
+        assertEquals(Duration.ofSeconds(7), d.ttl(), "unset TTL comes from the manager's defaults");
+        assertEquals(Duration.ofSeconds(1), d.waitUpTo());
+        assertTrue(d.autoRefresh());
+    }
+
+    @Test
+    void reportsEveryProblemWithFileLineAndFix() {
+        List<String> p = problems(
+                "ttl = 2 days",
+                "colour = blue",
+                "redis = redis://a:1",
+                "redis = redis://b:1",
+                "com.acme.X#a key=\"{0}\" onbusy=FAIL",
+                "com.acme.X#b key=\"x\" ttl=2d",
+                "com.acme.X#c(java.lang.String...) key=\"{0}\" wait=-PT1S",
+                "com.acme.X#<init> key=\"x\"",
+                "java.lang.String#length key=\"x\"",
+                "com.acme.X#d ttl=1s",
+                "com.acme.X#e(int) key=\"{a}{b}\"",
+                "com.acme.X#f key=\"x\" key=\"y\" stray",
+                "just some words",
+                "com.acme.X#g(int key=\"x\"");
+        String all = String.join("\n", p);
+        for (String expected : List.of(
+                "locks.conf:1: ttl = '2 days' is not a duration: write e.g. 500ms",
+                "locks.conf:2: unknown setting 'colour' — use one of redis, redlock, cluster",
+                "locks.conf:4: setting 'redis' is already set on line 3 — keep one of them",
+                "locks.conf:5: unknown option 'onbusy' (did you mean 'onBusy'?)",
+                "locks.conf:6: ttl PT48H is longer than PT24H",
+                "locks.conf:7: varargs parameter 'java.lang.String...' — write it as an array: java.lang.String[]",
+                "locks.conf:7: wait PT-1S is negative",
+                "locks.conf:8: constructors and static initialisers cannot be locked",
+                "locks.conf:9: class java.lang.String cannot be locked",
+                "locks.conf:10: rule for com.acme.X#d has no key — add key=",
+                "locks.conf:11: key \"{a}{b}\" names 2 parameters but 1 are listed",
+                "locks.conf:12: option key is given twice",
+                "locks.conf:12: 'stray' is not an option",
+                "locks.conf:13: 'just some words' is neither a setting (name = value) nor a rule",
+                "locks.conf:14: parameter list '(int' is not closed")) {
+            assertTrue(all.contains(expected), "missing: " + expected + "\nin:\n" + all);
+        }
+        assertEquals(15, p.size(), all);
+    }
+
+    @Test
+    void duplicateAndOverlappingRules() {
+        String all = String.join("\n", problems(
+                "com.acme.X#a(int) key=\"x\"",
+                "com.acme.X#a( int ) key=\"y\"",
+                "com.acme.X#a key=\"z\"",
+                "com.acme.X#b key=\"z\"",
+                "com.acme.X#b(long) key=\"z\""));
+        assertTrue(all.contains("locks.conf:2: duplicate rule for com.acme.X#a(int) (first on line 1)"), all);
+        assertTrue(all.contains("locks.conf:3: rule for com.acme.X#a overlaps the rule on line 1"), all);
+        assertTrue(all.contains("locks.conf:5: rule for com.acme.X#b(long) overlaps the rule on line 4"), all);
+    }
+
+    @Test
+    void templatesAreCheckedAgainstListedParameterCount() {
+        String all = String.join("\n", problems("com.acme.X#a(int) key=\"{1}\"", "com.acme.X#b() key=\"{0}\""));
+        assertTrue(all.contains("locks.conf:1: lock name template \"{1}\": '{1}' refers to parameter 1 but the method has 1 parameter(s)"), all);
+        assertTrue(all.contains("locks.conf:2: lock name template \"{0}\": '{0}' refers to parameter 0 but the method has 0 parameter(s)"), all);
+    }
+
+    @Test
+    void namedPlaceholdersWaitForTheClassToLoad() throws Exception {
+        assertEquals(1, parse("com.acme.X#a key=\"order:{order.id}:{1}\"").rules().size());
+    }
+
+    @Test
+    void emptyConfigAndTopologyConflicts() {
+        assertEquals(List.of("locks.conf: no lock rules — add a line such as "
+                + "com.acme.Billing#charge(java.lang.String) key=\"payment:{0}\" ttl=30s onBusy=FAIL"), problems("# nothing"));
+        String all = String.join("\n", problems("redis = redis://a:1", "redlock = redis://a:1,redis://b:1,redis://c:1",
+                "com.acme.X#a key=\"x\""));
+        assertTrue(all.contains("locks.conf:1: redis is set together with redlock/cluster"), all);
+    }
+
+    @Test
+    void unreadableFileNamesThePath() {
+        Path missing = Path.of("/nonexistent/locks.conf");
+        AgentConfigException e = assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse(missing));
+        assertTrue(e.getMessage().contains("/nonexistent/locks.conf: cannot read the file"), e.getMessage());
+        assertTrue(e.getMessage().contains("installed NOTHING"), e.getMessage());
+    }
+}
