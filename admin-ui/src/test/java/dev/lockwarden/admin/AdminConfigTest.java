@@ -1,0 +1,54 @@
+package dev.lockwarden.admin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+import org.junit.jupiter.api.Test;
+
+import dev.lockwarden.admin.security.PasswordHasher;
+import dev.lockwarden.config.Settings;
+
+class AdminConfigTest {
+    private final Properties sys = new Properties();
+
+    AdminConfigTest() {
+        sys.setProperty("lockwarden.admin.user.ops", "OPERATOR:" + PasswordHasher.hash("pw".toCharArray(), 10_000));
+    }
+
+    @Test
+    void defaultsAreLoopback8080() {
+        AdminConfig c = AdminConfig.load(settings(Map.of(), Map.of()), sys);
+        assertEquals("127.0.0.1", c.bind().getHostAddress());
+        assertEquals(8080, c.port());
+        assertEquals(50, c.pageSize());
+    }
+
+    @Test
+    void environmentIsRead() {
+        AdminConfig c = AdminConfig.load(settings(Map.of(), Map.of("LOCKWARDEN_ADMIN_PORT", "0")), sys);
+        assertEquals(0, c.port());
+    }
+
+    @Test
+    void errorsNameTheSettingAndTheFix() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AdminConfig.load(settings(Map.of("lockwarden.admin.port", "http"), Map.of()), sys));
+        assertTrue(e.getMessage().contains("lockwarden.admin.port") && e.getMessage().contains("whole number"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> AdminConfig.load(settings(Map.of("lockwarden.admin.port", "70000"), Map.of()), sys));
+        assertTrue(e.getMessage().contains("0..65535"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> AdminConfig.load(settings(Map.of("lockwarden.admin.bind", "8.8.8.8"), Map.of()), sys));
+        assertTrue(e.getMessage().contains("lockwarden.admin.bind") && e.getMessage().contains("loopback"), e.getMessage());
+    }
+
+    private static Settings settings(Map<String, String> props, Map<String, String> env) {
+        Map<String, String> p = new HashMap<>(props);
+        return new Settings(p::get, env);
+    }
+}

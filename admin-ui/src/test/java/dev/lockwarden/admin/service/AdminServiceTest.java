@@ -1,0 +1,155 @@
+package dev.lockwarden.admin.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.ForceReleaseResult;
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockLostEvent;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.admin.security.AdminUser;
+import dev.lockwarden.admin.security.Role;
+import dev.lockwarden.testing.RedisServerExtension;
+
+/** AdminService against a real redis-server: listing, role enforcement, audit records. */
+class AdminServiceTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
+    private static final AdminUser ALICE = new AdminUser("alice", Role.OPERATOR);
+    private static final AdminUser VICTOR = new AdminUser("victor", Role.VIEWER);
+    private static final LockOptions FIXED = LockOptions.ttl(Duration.ofSeconds(60)).autoRefresh(false);
+
+    private LockManager billing;
+    private LockManager reports;
+    private LockManager admin;
+    private AdminService service;
+
+    @BeforeEach
+    void start() {
+        REDIS.flushAll();
+        billing = LockManager.builder().redis(REDIS.uri()).application("billing").build();
+        reports = LockManager.builder().redis(REDIS.uri()).application("reports").build();
+        admin = LockManager.builder().redis(REDIS.uri()).application("lockwarden-admin").build();
+        service = new AdminService(admin.inspector(), 100);
+    }
+
+    @AfterEach
+    void stop() {
+        billing.close();
+        reports.close();
+        admin.close();
+    }
+
+    @Test
+    void listsByPrefixAndApplication() {
+        for (String n : List.of("svc:a", "svc:b", "svc:c")) {
+            billing.acquire(n, FIXED);
+        }
+        reports.acquire("svc:report", FIXED);
+        billing.acquire("other:x", FIXED);
+
+        assertEquals(Set.of("svc:a", "svc:b", "svc:c", "svc:report"), names(service.list(new LockQuery(" svc: ", ""), 1)));
+        assertEquals(Set.of("svc:report"), names(service.list(new LockQuery("svc:", "reports"), 1)));
+        LockListing all = service.list(LockQuery.all(), 1);
+        assertEquals(5, all.locks().size());
+        assertFalse(all.more());
+        LockInfo a = service.get("svc:a").orElseThrow();
+        assertEquals("billing", a.holder().application());
+        assertTrue(a.holderAlive());
+    }
+
+    @Test
+    void loadMoreFollowsTheInspectorCursorToTheEnd() {
+        for (int i = 0; i < 250; i++) {
+            billing.acquire("bulk:" + i, FIXED);
+        }
+        int pages = 1;
+        LockListing listing = service.list(LockQuery.all(), pages);
+        assertTrue(listing.more(), "250 locks do not fit one page of 100");
+        while (listing.more() && pages < 50) {
+            listing = service.list(LockQuery.all(), ++pages);
+        }
+        assertFalse(listing.more());
+        assertEquals(250, names(listing).size());
+        assertEquals(250, listing.locks().size(), "no lock listed twice");
+    }
+
+    @Test
+    void operatorForceReleaseBumpsFenceWritesAuditAndHolderLosesTheLock() throws Exception {
+        LockHandle held = billing.acquire("pay:1", LockOptions.ttl(Duration.ofSeconds(3)).autoRefresh(true));
+        CompletableFuture<LockLostEvent> lost = new CompletableFuture<>();
+        held.onLost(lost::complete);
+
+        ForceReleaseResult r = service.forceRelease("pay:1", held.fencingToken(), ALICE);
+
+        assertTrue(r.released());
+        assertEquals(held.fencingToken(), r.oldFence());
+        assertTrue(r.newFence() > r.oldFence());
+        assertNotNull(r.auditId());
+        assertTrue(service.get("pay:1").isEmpty());
+        List<String> audit = Arrays.asList(REDIS.node(0).command("XRANGE", "lockwarden:audit", r.auditId(), r.auditId()).split("\n"));
+        assertEquals("alice", audit.get(audit.indexOf("operator") + 1), "audit names the operator: " + audit);
+        assertEquals("pay:1", audit.get(audit.indexOf("name") + 1));
+        assertEquals(Long.toString(r.oldFence()), audit.get(audit.indexOf("oldFence") + 1));
+        assertEquals("billing", audit.get(audit.indexOf("holder.app") + 1), audit.toString());
+        assertTrue(service.events("pay:1").stream().anyMatch(e -> e.type().equals("force-release")
+                && "alice".equals(e.fields().get("operator"))));
+
+        LockLostEvent event = lost.get(10, TimeUnit.SECONDS);
+        assertEquals(held.fencingToken(), event.fencingToken());
+        assertFalse(held.isHeld());
+    }
+
+    @Test
+    void viewersAndAnonymousUsersAreRefusedByTheService() {
+        LockHandle held = billing.acquire("pay:2", FIXED);
+        AccessDeniedException e = assertThrows(AccessDeniedException.class,
+                () -> service.forceRelease("pay:2", held.fencingToken(), VICTOR));
+        assertTrue(e.getMessage().contains("victor") && e.getMessage().contains("OPERATOR"), e.getMessage());
+        assertThrows(AccessDeniedException.class, () -> service.forceRelease("pay:2", VICTOR));
+        assertThrows(AccessDeniedException.class, () -> service.forceRelease("pay:2", null));
+        assertEquals(held.fencingToken(), service.get("pay:2").orElseThrow().fencingToken(), "still held, fence untouched");
+        assertTrue(held.isHeld());
+        assertEquals("", REDIS.node(0).command("XRANGE", "lockwarden:audit", "-", "+"), "no audit record");
+    }
+
+    @Test
+    void aLockThatChangedHandsSinceConfirmationIsNotReleased() {
+        LockHandle first = billing.acquire("pay:3", FIXED);
+        long confirmed = first.fencingToken();
+        first.release();
+        LockHandle second = reports.acquire("pay:3", FIXED);
+
+        LockChangedException e = assertThrows(LockChangedException.class, () -> service.forceRelease("pay:3", confirmed, ALICE));
+        assertTrue(e.getMessage().contains("changed holder"), e.getMessage());
+        assertTrue(second.isHeld());
+        assertEquals(second.fencingToken(), service.get("pay:3").orElseThrow().fencingToken());
+
+        second.release();
+        assertThrows(LockChangedException.class, () -> service.forceRelease("pay:3", second.fencingToken(), ALICE));
+    }
+
+    private static Set<String> names(LockListing listing) {
+        return listing.locks().stream().map(LockInfo::name).collect(Collectors.toCollection(HashSet::new));
+    }
+}

@@ -1,0 +1,85 @@
+package dev.lockwarden.admin.ui;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/** Headless Debian Chromium driven by the Debian chromedriver (no Selenium Manager, no downloads). */
+final class Browser implements AutoCloseable {
+    static final String CHROMIUM = System.getProperty("lockwarden.test.chromium", "/usr/bin/chromium");
+    static final String CHROMEDRIVER = System.getProperty("lockwarden.test.chromedriver", "/usr/bin/chromedriver");
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    final ChromeDriver driver;
+    private final String base;
+
+    Browser(String base) {
+        for (String exe : new String[] {CHROMIUM, CHROMEDRIVER}) {
+            if (!Files.isExecutable(Path.of(exe))) {
+                fail(exe + " is missing: the dashboard browser tests need Debian's Chromium; install it with "
+                        + "`apt-get install -y chromium chromium-driver` (or point -Dlockwarden.test.chromium / "
+                        + "-Dlockwarden.test.chromedriver at the binaries)");
+            }
+        }
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM);
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--window-size=1700,950");
+        this.driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(WAIT);
+        this.base = base;
+    }
+
+    /** A fresh, logged-out start page. */
+    void open(String path) {
+        driver.manage().deleteAllCookies();
+        driver.get(base + path);
+    }
+
+    void login(String user, String password) {
+        open("");
+        WebElement name = waitFor(By.cssSelector("#vaadinLoginUsername input"));
+        name.sendKeys(user);
+        driver.findElement(By.cssSelector("#vaadinLoginPassword input")).sendKeys(password, Keys.ENTER);
+    }
+
+    WebElement waitFor(By by) {
+        return new WebDriverWait(driver, WAIT).until(ExpectedConditions.presenceOfElementLocated(by));
+    }
+
+    WebElement waitVisible(By by) {
+        return new WebDriverWait(driver, WAIT).until(ExpectedConditions.visibilityOfElementLocated(by));
+    }
+
+    void waitGone(By by) {
+        new WebDriverWait(driver, WAIT).until(ExpectedConditions.numberOfElementsToBe(by, 0));
+    }
+
+    void screenshot(Path to) throws IOException {
+        Files.createDirectories(to.getParent());
+        Files.copy(driver.getScreenshotAs(OutputType.FILE).toPath(), to, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Override
+    public void close() {
+        driver.quit();
+    }
+}
