@@ -67,6 +67,10 @@ public final class LegacyApp {
     }
 
     private static void policies() throws Exception {
+        // the host's own, unshaded Byte Buddy works next to the agent's relocated copy
+        Class<?> generated = new net.bytebuddy.ByteBuddy().subclass(Object.class).name("com.acme.legacy.Generated")
+                .make().load(LegacyApp.class.getClassLoader()).getLoaded();
+        System.out.println("HOST-BYTEBUDDY " + generated.getName());
         Jobs jobs = new Jobs();
         Thread holder = new Thread(() -> {
             try {

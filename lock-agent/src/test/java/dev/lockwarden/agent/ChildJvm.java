@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
  */
 final class ChildJvm implements AutoCloseable {
     private static final Pattern APP_JARS =
-            Pattern.compile("(jedis|commons-pool2|gson|json|slf4j-api|redis-authx-core|error_prone_annotations)-[0-9].*\\.jar");
+            Pattern.compile("(byte-buddy|jedis|commons-pool2|gson|json|slf4j-api|redis-authx-core|error_prone_annotations)-[0-9].*\\.jar");
 
     private final Process process;
     private final List<String> out = new ArrayList<>();

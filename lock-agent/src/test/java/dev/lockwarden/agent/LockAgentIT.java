@@ -121,12 +121,14 @@ class LockAgentIT {
             VirtualMachine vm = VirtualMachine.attach(String.valueOf(app.pid()));
             try {
                 vm.loadAgent(ChildJvm.agentJar().toAbsolutePath().toString(), "config=" + config.toAbsolutePath());
+                vm.loadAgent(ChildJvm.agentJar().toAbsolutePath().toString(), "config=" + config.toAbsolutePath());
             } finally {
                 vm.detach();
             }
             app.send("go");
             assertEquals(0, app.waitFor(RUN), app.toString());
-            assertTrue(app.stderr().contains("8 lock rule(s) from " + config + " active (attached)"), app.toString());
+            assertTrue(app.stderr().contains("9 lock rule(s) from " + config + " active (attached)"), app.toString());
+            assertTrue(app.stderr().contains("already installed in this JVM; ignoring the second attach"), app.toString());
             assertPolicies(app, "policies.conf:9:");
         }
     }
@@ -142,11 +144,13 @@ class LockAgentIT {
                 "com.acme.legacy.Jobs#named key=\"job:{jobKey}\" onBusy=SKIP",
                 "com.acme.legacy.Jobs#charge(java.lang.String) key=\"job:{0}\" wait=200ms onBusy=FAIL",
                 "com.acme.legacy.Jobs#misnamed key=\"job:{nosuch}\" onBusy=SKIP",
-                "com.acme.legacy.Jobs#fails key=\"fail:{0}\" onBusy=FAIL");
+                "com.acme.legacy.Jobs#fails key=\"fail:{0}\" onBusy=FAIL",
+                "com.acme.legacy.Jobs#report(int) key=\"job:{0}\"");
     }
 
     private static void assertPolicies(ChildJvm app, String misnamedWhere) {
         String out = app.stdout();
+        assertTrue(out.contains("HOST-BYTEBUDDY com.acme.legacy.Generated"), "the host's own Byte Buddy works\n" + app);
         assertTrue(out.contains("SKIPPED report=0 flag=false label=null named=null bodyRuns=0"), "SKIP returns defaults\n" + app);
         assertTrue(out.contains("FREE-KEY report=42"), "another key is free\n" + app);
         assertTrue(out.contains("CHARGE threw dev.lockwarden.agent.shaded.dev.lockwarden.LockNotAcquiredException: lock 'job:k1'"),
@@ -154,6 +158,8 @@ class LockAgentIT {
         assertTrue(out.contains("MISNAMED ran"), "a rule with a bad parameter name leaves the method alone\n" + app);
         assertTrue(app.stderr().contains(misnamedWhere + " lock name template \"job:{nosuch}\": '{nosuch}' names no parameter; parameters are [key]"),
                 "bad parameter name reported with file:line\n" + app);
+        assertTrue(app.stderr().contains(misnamedWhere.replace(":9:", ":11:") + " com.acme.legacy.Jobs has no method report(int);"
+                + " its methods named report are report(java.lang.String) — fix the rule"), "a missing overload is reported\n" + app);
         assertTrue(out.contains("FAILS threw body failed for k3"), "the body's exception reaches the caller\n" + app);
         assertTrue(out.contains("AFTER report=42 fails-again=body"), "locks released, also after an exception\n" + app);
         assertTrue(out.contains("DONE"), app.toString());
