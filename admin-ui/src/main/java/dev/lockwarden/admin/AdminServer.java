@@ -11,10 +11,12 @@ import java.util.stream.Stream;
 
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
+import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.resource.ResourceFactory;
 
+import dev.lockwarden.LockException;
 import dev.lockwarden.LockInspector;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.config.Settings;
@@ -57,6 +59,7 @@ public final class AdminServer implements AutoCloseable {
         // production mode even where the build's token file is absent (vaadin-dev is not on the classpath)
         context.setInitParameter("productionMode", "true");
         context.getSessionHandler().setHttpOnly(true);
+        context.getSessionHandler().setSameSite(HttpCookie.SameSite.LAX);
         context.addServlet(new ServletHolder(new AdminServlet(Map.of(
                 AdminService.class, new AdminService(inspector, config.pageSize()),
                 UserDirectory.class, config.users()))), "/*");
@@ -103,12 +106,21 @@ public final class AdminServer implements AutoCloseable {
         try {
             config = AdminConfig.load(Settings.fromSystem(), System.getProperties());
             locks = LockManager.builder().application("lockwarden-admin").build();
-        } catch (IllegalArgumentException | dev.lockwarden.LockException e) {
+        } catch (IllegalArgumentException | LockException e) {
             System.err.println("lockwarden-admin: " + e.getMessage());
             System.exit(2);
             return;
         }
-        AdminServer admin = start(config, locks.inspector());
+        AdminServer admin;
+        try {
+            admin = start(config, locks.inspector());
+        } catch (IOException e) {
+            locks.close();
+            System.err.println("lockwarden-admin: cannot listen on " + config.bind().getHostAddress() + ":" + config.port()
+                    + " (" + e.getMessage() + "): set " + AdminConfig.PORT + " to a free port, or 0 to pick one");
+            System.exit(2);
+            return;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             admin.close();
             locks.close();

@@ -2,6 +2,7 @@ package dev.lockwarden.admin.ui;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
+import java.util.Arrays;
 import java.util.Map;
 
 import com.vaadin.flow.di.DefaultInstantiator;
@@ -24,7 +25,7 @@ final class ServiceInstantiator extends DefaultInstantiator {
         Constructor<?> best = null;
         for (Constructor<?> c : type.getConstructors()) {
             boolean injectable = c.getParameterCount() > 0
-                    && java.util.Arrays.stream(c.getParameterTypes()).allMatch(services::containsKey);
+                    && Arrays.stream(c.getParameterTypes()).allMatch(services::containsKey);
             if (injectable && (best == null || c.getParameterCount() > best.getParameterCount())) {
                 best = c;
             }
@@ -32,7 +33,7 @@ final class ServiceInstantiator extends DefaultInstantiator {
         if (best == null) {
             return super.getOrCreate(type);
         }
-        Object[] args = java.util.Arrays.stream(best.getParameterTypes()).map(services::get).toArray();
+        Object[] args = Arrays.stream(best.getParameterTypes()).map(services::get).toArray();
         try {
             return type.cast(best.newInstance(args));
         } catch (InvocationTargetException e) {

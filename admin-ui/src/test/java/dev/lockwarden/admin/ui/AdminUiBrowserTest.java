@@ -130,6 +130,8 @@ class AdminUiBrowserTest {
         assertEquals(stuck.fencingToken(), Long.parseLong(m.group(1)));
         assertTrue(Long.parseLong(m.group(2)) > stuck.fencingToken());
         browser.waitGone(STUCK);
+        new WebDriverWait(browser.driver, Duration.ofSeconds(10))
+                .until(d -> d.findElement(By.id("status")).getText().startsWith("2 locks"));
 
         LockLostEvent lost = LOST.get(10, TimeUnit.SECONDS);
         assertEquals("orders:stuck", lost.lockName());

@@ -12,6 +12,7 @@ import java.time.Duration;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -69,8 +70,10 @@ final class Browser implements AutoCloseable {
         return new WebDriverWait(driver, WAIT).until(ExpectedConditions.visibilityOfElementLocated(by));
     }
 
+    /** Waits until nothing matching is displayed (the grid keeps stale cell content in hidden spare rows). */
     void waitGone(By by) {
-        new WebDriverWait(driver, WAIT).until(ExpectedConditions.numberOfElementsToBe(by, 0));
+        new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElements(by).stream().noneMatch(WebElement::isDisplayed));
     }
 
     void screenshot(Path to) throws IOException {

@@ -2,7 +2,6 @@ package dev.lockwarden.admin.ui.locks;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 import com.vaadin.flow.component.AttachEvent;
 import com.vaadin.flow.component.DetachEvent;
