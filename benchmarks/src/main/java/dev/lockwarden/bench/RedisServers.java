@@ -21,6 +21,8 @@ final class RedisServers implements AutoCloseable {
     RedisServers(String binary) throws IOException {
         this.binary = binary;
         this.dir = Files.createTempDirectory("lockwarden-bench");
+        // also stop them when the JVM is killed by benchmarks/run's timeout (SIGTERM)
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "bench-redis-stop"));
     }
 
     /** Starts one server bound to 127.0.0.1 only, without persistence; returns its port. */
@@ -68,7 +70,7 @@ final class RedisServers implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         for (Process p : processes) {
             p.destroy();
         }
