@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.lockwarden.store.KeySpace;
@@ -26,7 +26,12 @@ public final class EventRecorder implements AutoCloseable {
     private final UnifiedJedis redis;
     private final long maxLen;
     private final Map<String, String> common;
-    private final BlockingQueue<Map<String, String>> queue = new ArrayBlockingQueue<>(10_000);
+    private static final int CAPACITY = 10_000;
+    /** How long events linger before a batch is sent: callers never wake the recorder thread. */
+    private static final long LINGER_MILLIS = 100;
+
+    private final Queue<Map<String, String>> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger queued = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
     private final Thread thread;
     private volatile boolean closed;
@@ -56,9 +61,12 @@ public final class EventRecorder implements AutoCloseable {
         for (int i = 0; i + 1 < extra.length; i += 2) {
             e.put(extra[i], extra[i + 1]);
         }
-        if (!queue.offer(e)) {
+        if (queued.incrementAndGet() > CAPACITY) {
+            queued.decrementAndGet();
             dropped.incrementAndGet();
+            return;
         }
+        queue.add(e);
     }
 
     /** Events dropped because the queue was full or Redis failed. */
@@ -69,21 +77,21 @@ public final class EventRecorder implements AutoCloseable {
     private void run() {
         List<Map<String, String>> batch = new ArrayList<>(BATCH);
         while (!closed || !queue.isEmpty()) {
-            try {
-                Map<String, String> first = queue.poll(200, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
+            if (queue.isEmpty()) {
+                try {
+                    Thread.sleep(LINGER_MILLIS);
+                } catch (InterruptedException e) {
+                    // closing: flush what is left
                 }
-                batch.add(first);
-                queue.drainTo(batch, BATCH - 1);
-                send(batch);
-            } catch (InterruptedException e) {
-                if (closed && queue.isEmpty()) {
-                    return;
-                }
-            } finally {
-                batch.clear();
+                continue;
             }
+            Map<String, String> e;
+            while (batch.size() < BATCH && (e = queue.poll()) != null) {
+                queued.decrementAndGet();
+                batch.add(e);
+            }
+            send(batch);
+            batch.clear();
         }
     }
 
@@ -109,11 +117,11 @@ public final class EventRecorder implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        thread.interrupt(); // cut the linger short: flush now
         try {
             thread.join(2000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        thread.interrupt();
     }
 }

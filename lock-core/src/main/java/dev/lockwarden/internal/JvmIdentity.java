@@ -10,6 +10,8 @@ import java.util.HexFormat;
  */
 public record JvmIdentity(String jvmId, String host, long pid) {
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** DRBG instances are independent (NativePRNG instances share one global lock). */
+    private static final ThreadLocal<SecureRandom> TOKENS = ThreadLocal.withInitial(JvmIdentity::drbg);
 
     public static JvmIdentity create() {
         byte[] id = new byte[8];
@@ -17,11 +19,19 @@ public record JvmIdentity(String jvmId, String host, long pid) {
         return new JvmIdentity(HexFormat.of().formatHex(id), hostName(), ProcessHandle.current().pid());
     }
 
-    /** A fresh random 128-bit owner token. */
+    /** A fresh random 128-bit owner token (a generator per thread: no lock shared by all acquiring threads). */
     public static String newToken() {
         byte[] t = new byte[16];
-        RANDOM.nextBytes(t);
+        TOKENS.get().nextBytes(t);
         return HexFormat.of().formatHex(t);
+    }
+
+    private static SecureRandom drbg() {
+        try {
+            return SecureRandom.getInstance("DRBG");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            return new SecureRandom();
+        }
     }
 
     private static String hostName() {

@@ -61,6 +61,15 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
 
     /** Acquires, waiting up to {@code options.waitUpTo()}; busy → {@link LockNotAcquiredException}. */
     public LockHandle acquire(String name, LockOptions options) {
+        return acquire(name, options, true);
+    }
+
+    /** One attempt; never waits, and busy is an empty result rather than an exception (cheap on hot paths). */
+    public Optional<LockHandle> tryAcquire(String name, LockOptions options) {
+        return Optional.ofNullable(acquire(name, options.waitUpTo(Duration.ZERO), false));
+    }
+
+    private LockHandle acquire(String name, LockOptions options, boolean throwOnBusy) {
         LockNames.check(name);
         if (closed) {
             throw new IllegalStateException("LockManager is closed: cannot acquire '" + name + "'");
@@ -74,7 +83,11 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         metrics.count(name, LockMetrics.Event.ATTEMPT);
         long begin = System.nanoTime();
         try {
-            return acquireFromStore(name, options);
+            LockHandle h = acquireFromStore(name, options, throwOnBusy);
+            if (h == null) {
+                metrics.count(name, LockMetrics.Event.BUSY);
+            }
+            return h;
         } catch (LockNotAcquiredException e) {
             metrics.count(name, LockMetrics.Event.BUSY);
             throw e;
@@ -86,12 +99,19 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
     }
 
-    private LockHandle acquireFromStore(String name, LockOptions options) {
+    private LockHandle acquireFromStore(String name, LockOptions options, boolean throwOnBusy) {
         Map<String, String> info = holderInfo(options);
         long start = System.nanoTime();
         long deadline = start + options.waitUpTo().toNanos();
+        String channel = keys.releasedChannel(name);
         WakeupBus.Ticket ticket = null;
         try {
+            if (!options.waitUpTo().isZero() && wakeups.hasWaiters(channel)) {
+                // Fair handoff: others in this JVM already wait for this lock; queue behind them
+                // instead of barging in (the release message wakes the longest waiter first).
+                ticket = wakeups.join(channel);
+                ticket.await(Backoff.sleepMillis(0, -1, options.waitUpTo().toMillis(), options.retryInterval().toMillis()));
+            }
             for (int attempt = 0; ; ) {
                 if (ticket != null) {
                     ticket.reset();
@@ -116,10 +136,13 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 }
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0) {
+                    if (!throwOnBusy) {
+                        return null;
+                    }
                     throw busy(name, start, r);
                 }
                 if (ticket == null) {
-                    ticket = wakeups.join(keys.releasedChannel(name));
+                    ticket = wakeups.join(channel);
                     ticket.awaitSubscribed(Math.min(left, SUBSCRIBE_WAIT_MILLIS));
                     continue; // retry at once: a release may have come before we listened
                 }
@@ -132,15 +155,6 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
             if (ticket != null) {
                 ticket.close();
             }
-        }
-    }
-
-    /** One attempt; never waits. */
-    public Optional<LockHandle> tryAcquire(String name, LockOptions options) {
-        try {
-            return Optional.of(acquire(name, options.waitUpTo(Duration.ZERO)));
-        } catch (LockNotAcquiredException busy) {
-            return Optional.empty();
         }
     }
 
@@ -174,10 +188,12 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     }
 
     private Map<String, String> holderInfo(LockOptions o) {
-        Map<String, String> info = new LinkedHashMap<>(holderBase);
+        Map<String, String> info = new LinkedHashMap<>(16);
+        info.putAll(holderBase);
         info.put("thread", Thread.currentThread().getName());
         info.put("source", o.source().name());
         info.put("method", o.method());
+        info.put("acquiredAt", Long.toString(System.currentTimeMillis()));
         return info;
     }
 

@@ -36,6 +36,17 @@ public final class WakeupBus implements AutoCloseable {
         this.controlChannel = controlChannel;
     }
 
+    /** True if threads of this JVM are waiting for a release on this channel. */
+    public boolean hasWaiters(String channel) {
+        Channel c = channels.get(channel);
+        if (c == null) {
+            return false;
+        }
+        synchronized (c) {
+            return !c.dead && !c.queue.isEmpty();
+        }
+    }
+
     /** Joins the wait queue of a channel, subscribing if this JVM is not yet listening to it. */
     public Ticket join(String channel) {
         startIfNeeded();

@@ -34,10 +34,16 @@ public final class Watchdog implements AutoCloseable {
     private final AtomicLong batches = new AtomicLong();
     private final AtomicLong refreshed = new AtomicLong();
     private volatile boolean closed;
+    /** When the thread plans to wake up next (nanoTime); registrations due earlier signal it. Guarded by signal. */
+    private long wakeAt;
+    /** A registration came in since the last scan. Guarded by signal. */
+    private boolean rescan;
+    private static final long AWAKE = Long.MAX_VALUE / 4;
 
     public Watchdog(LockStore store, LockMetrics metrics) {
         this.store = store;
         this.metrics = metrics;
+        this.wakeAt = System.nanoTime() + AWAKE;
         this.thread = new Thread(this::run, "lockwarden-watchdog");
         thread.setDaemon(true);
         thread.start();
@@ -48,8 +54,13 @@ public final class Watchdog implements AutoCloseable {
         long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
         h.nextRefreshNanos = System.nanoTime() + ttl / 3;
         handles.add(h);
+        // wake the thread only if this lock needs it before its planned wake-up (rare with equal TTLs)
+        long dueAt = h.autoRefresh() ? h.nextRefreshNanos : h.validUntilNanos();
         synchronized (signal) {
-            signal.notifyAll();
+            if (dueAt - wakeAt < 0) {
+                rescan = true;
+                signal.notifyAll();
+            }
         }
     }
 
@@ -76,9 +87,14 @@ public final class Watchdog implements AutoCloseable {
     private void run() {
         while (!closed) {
             try {
+                synchronized (signal) {
+                    wakeAt = System.nanoTime() + AWAKE; // awake: every registration asks for a re-scan
+                    rescan = false;
+                }
                 long wait = tick();
-                if (wait > 0) {
-                    synchronized (signal) {
+                synchronized (signal) {
+                    if (wait > 0 && !rescan) {
+                        wakeAt = System.nanoTime() + wait;
                         TimeUnit.NANOSECONDS.timedWait(signal, wait);
                     }
                 }
@@ -95,8 +111,8 @@ public final class Watchdog implements AutoCloseable {
     /** Refreshes what is due; returns nanos until the next thing is due. */
     long tick() {
         long now = System.nanoTime();
+        long earliestRefresh = Long.MAX_VALUE;
         long next = TimeUnit.SECONDS.toNanos(1);
-        List<DefaultLockHandle> due = new ArrayList<>();
         for (DefaultLockHandle h : handles) {
             if (!h.isActive()) {
                 handles.remove(h);
@@ -109,23 +125,25 @@ public final class Watchdog implements AutoCloseable {
                         : "its TTL of " + h.lease().ttlMillis() + " ms passed (autoRefresh is off)");
                 continue;
             }
-            if (!h.autoRefresh()) {
-                next = Math.min(next, h.validUntilNanos() - now);
-                continue;
-            }
-            long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
-            if (h.nextRefreshNanos - now <= ttl / 6) {
-                due.add(h);
-            } else {
-                next = Math.min(next, h.nextRefreshNanos - now - ttl / 6);
-            }
             next = Math.min(next, h.validUntilNanos() - now);
+            if (h.autoRefresh()) {
+                earliestRefresh = Math.min(earliestRefresh, h.nextRefreshNanos - now);
+            }
         }
-        if (!due.isEmpty()) {
+        if (earliestRefresh <= 0) {
+            // The oldest lock is due: refresh it with every lock due within the next TTL/6, so locks
+            // taken around the same time fall into one batch per TTL/3.
+            List<DefaultLockHandle> due = new ArrayList<>();
+            for (DefaultLockHandle h : handles) {
+                if (h.autoRefresh() && h.isActive()
+                        && h.nextRefreshNanos - now <= TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis()) / 6) {
+                    due.add(h);
+                }
+            }
             refresh(due, now);
             return 0; // re-scan: validity and the next due time changed
         }
-        return Math.max(next, TimeUnit.MILLISECONDS.toNanos(1));
+        return Math.max(Math.min(next, earliestRefresh), TimeUnit.MILLISECONDS.toNanos(1));
     }
 
     private void refresh(List<DefaultLockHandle> due, long start) {
@@ -143,8 +161,8 @@ public final class Watchdog implements AutoCloseable {
             for (DefaultLockHandle h : due) {
                 metrics.count(h.name(), LockMetrics.Event.REFRESH_FAILURE);
                 long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
-                // retry soon (the due check looks TTL/6 ahead), well before the validity runs out
-                h.nextRefreshNanos = System.nanoTime() + Math.min(RETRY_AFTER_FAILURE_NANOS, ttl / 10) + ttl / 6;
+                // retry soon, well before the validity runs out
+                h.nextRefreshNanos = System.nanoTime() + Math.min(RETRY_AFTER_FAILURE_NANOS, ttl / 10);
             }
             return;
         }

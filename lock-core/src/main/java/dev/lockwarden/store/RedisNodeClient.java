@@ -56,9 +56,14 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release (see release.lua). */
     public boolean release(Lease lease) {
+        return release(lease, true);
+    }
+
+    /** Token-checked release; {@code wakeWaiters = false} skips the release message (see release.lua). */
+    public boolean release(Lease lease, boolean wakeWaiters) {
         Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis,
                 List.of(keys.lock(lease.name()), keys.info(lease.name())),
-                List.of(lease.token(), keys.releasedChannel(lease.name()))));
+                List.of(lease.token(), wakeWaiters ? keys.releasedChannel(lease.name()) : "")));
         return Long.valueOf(1L).equals(reply);
     }
 

@@ -3,6 +3,7 @@ package dev.lockwarden.store;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -26,6 +27,10 @@ public final class RedlockStore implements LockStore {
      * a fresh connection into "node down" (a majority of those would fail the attempt).
      */
     static final long MIN_NODE_TIMEOUT_MILLIS = 100;
+    /** Extra attempts after a split vote, with random pauses of up to 3, 5, 9 ms (at most ~17 ms in all). */
+    private static final int MAX_SPLIT_RETRIES = 3;
+    /** Marker result of an attempt whose votes were split (no owner has a majority). */
+    private static final AcquireResult SPLIT = AcquireResult.busy(-1);
 
     private final NodeFanOut fanOut;
     private final int quorum;
@@ -68,6 +73,18 @@ public final class RedlockStore implements LockStore {
      */
     @Override
     public AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo) {
+        for (int split = 0; ; split++) {
+            AcquireResult r = attemptOrRetrySlow(lease, holderInfo);
+            if (r.acquired() || r != SPLIT || split == MAX_SPLIT_RETRIES) {
+                return r == SPLIT ? AcquireResult.busy(-1) : r;
+            }
+            // Contenders that start together can split the votes so that nobody gets a majority (and
+            // would again in step). A random pause of a few ms breaks the symmetry: one gets ahead.
+            sleepRandomMillis(1 + (2L << split));
+        }
+    }
+
+    private AcquireResult attemptOrRetrySlow(Lease lease, Map<String, String> holderInfo) {
         try {
             return attempt(lease, holderInfo);
         } catch (SlowQuorumException e) {
@@ -77,6 +94,15 @@ public final class RedlockStore implements LockStore {
                 again.addSuppressed(e);
                 throw again;
             }
+        }
+    }
+
+    private static void sleepRandomMillis(long bound) {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(bound));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockStoreException("interrupted while retrying a split Redlock vote", e);
         }
     }
 
@@ -115,7 +141,8 @@ public final class RedlockStore implements LockStore {
         if (errors(failedStep) > fanOut.nodes().size() - quorum) {
             throw quorumImpossible(what, failedStep);
         }
-        return AcquireResult.busy(median(busyTtls));
+        // busy only if another owner holds a majority; otherwise the votes were split
+        return busyTtls.size() >= quorum ? AcquireResult.busy(median(busyTtls)) : SPLIT;
     }
 
     @Override
@@ -172,7 +199,7 @@ public final class RedlockStore implements LockStore {
 
     /** Gives back a failed attempt's partial holds on every node, waiting at most one node timeout. */
     private void releaseEverywhere(Lease lease, long nodeTimeout) {
-        fanOut.call("release '" + lease.name() + "' after a failed attempt", n -> n.release(lease), nodeTimeout,
+        fanOut.call("release '" + lease.name() + "' after a failed attempt", n -> n.release(lease, false), nodeTimeout,
                 x -> true, 0);
     }
 

@@ -6,10 +6,8 @@
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local fence = redis.call('INCR', KEYS[3])
   redis.call('PEXPIRE', KEYS[3], ARGV[3])
-  local now = redis.call('TIME')
-  local nowMs = now[1] * 1000 + math.floor(now[2] / 1000)
-  redis.call('DEL', KEYS[2])
-  redis.call('HSET', KEYS[2], 'fence', fence, 'acquiredAt', nowMs, unpack(ARGV, 4))
+  -- the info hash shares the lock's PX, so no stale one can linger: HSET overwrites every field
+  redis.call('HSET', KEYS[2], 'fence', fence, unpack(ARGV, 4))
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
   return {1, fence}
 end

@@ -1,10 +1,13 @@
 -- Release: delete lock + info only if the token matches, then wake waiters in every JVM.
 -- KEYS[1] lock, KEYS[2] info
--- ARGV[1] token, ARGV[2] release channel
+-- ARGV[1] token, ARGV[2] release channel ('' = release quietly: the cleanup of a failed Redlock
+-- attempt must not wake waiters, or they retry in step and split the votes again)
 -- Returns 1 if released, 0 if the lock was not ours (expired, force-released, taken by another).
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1], KEYS[2])
-  redis.call('PUBLISH', ARGV[2], '1')
+  if ARGV[2] ~= '' then
+    redis.call('PUBLISH', ARGV[2], '1')
+  end
   return 1
 end
 return 0
