@@ -111,6 +111,12 @@ class AdminUiBrowserTest {
                 "viewers get no force-release button");
         Thread.sleep(300); // let the events grid paint
         browser.screenshot(Path.of("target", "screenshots", "locks.png"));
+
+        browser.driver.findElement(By.cssSelector("#filter-prefix input")).sendKeys("jobs:");
+        new WebDriverWait(browser.driver, Duration.ofSeconds(10))
+                .until(d -> d.findElement(By.id("status")).getText().startsWith("1 locks"));
+        browser.waitGone(By.cssSelector("b.lock-name[data-lock='orders:steady']"));
+        assertTrue(browser.driver.findElement(By.cssSelector("b.lock-name[data-lock='jobs:nightly']")).isDisplayed());
     }
 
     @Test

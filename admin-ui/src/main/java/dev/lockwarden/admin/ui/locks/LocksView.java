@@ -1,21 +1,15 @@
 package dev.lockwarden.admin.ui.locks;
 
 import java.time.Instant;
-import java.util.List;
 
 import com.vaadin.flow.component.AttachEvent;
 import com.vaadin.flow.component.DetachEvent;
-import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.button.Button;
-import com.vaadin.flow.component.html.H2;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.notification.Notification;
 import com.vaadin.flow.component.notification.NotificationVariant;
-import com.vaadin.flow.component.orderedlayout.FlexComponent.Alignment;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
-import com.vaadin.flow.component.textfield.TextField;
-import com.vaadin.flow.data.value.ValueChangeMode;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.shared.Registration;
@@ -28,7 +22,6 @@ import dev.lockwarden.admin.service.AccessDeniedException;
 import dev.lockwarden.admin.service.AdminService;
 import dev.lockwarden.admin.service.LockChangedException;
 import dev.lockwarden.admin.service.LockListing;
-import dev.lockwarden.admin.service.LockQuery;
 import dev.lockwarden.admin.ui.CurrentUser;
 
 /** Every held lock, refreshed each second; filter, load more, details and force-release. */
@@ -40,8 +33,7 @@ public final class LocksView extends VerticalLayout {
 
     private final AdminService service;
     private final AdminUser user;
-    private final TextField prefix = new TextField("Name prefix");
-    private final TextField application = new TextField("Application");
+    private final FilterBar filters = new FilterBar(this::filtersChanged);
     private final Span status = new Span();
     private final LockGrid grid = new LockGrid();
     private final Button loadMore = new Button("Load more", e -> loadMore());
@@ -56,39 +48,18 @@ public final class LocksView extends VerticalLayout {
         this.user = CurrentUser.get().orElseThrow(() -> new IllegalStateException("LocksView needs a logged-in user"));
         this.details = new LockDetails(user.role().mayForceRelease(), this::confirmRelease);
         setSizeFull();
-        configureFilters();
         grid.addSelectionListener(e -> select(e.getFirstSelectedItem().map(LockInfo::name).orElse(null)));
         loadMore.setId("load-more");
         status.setId("status");
         HorizontalLayout body = new HorizontalLayout(new VerticalLayout(grid, loadMore), details);
         body.setSizeFull();
-        add(header(), new HorizontalLayout(prefix, application), status, body);
+        add(new UserBar(user), filters, status, body);
         refresh();
     }
 
-    private HorizontalLayout header() {
-        Span who = new Span("Signed in as " + user.name() + " (" + user.role() + ")");
-        who.setId("signed-in");
-        Button logout = new Button("Log out", e -> {
-            CurrentUser.logout();
-            UI.getCurrent().getPage().setLocation("login");
-        });
-        HorizontalLayout header = new HorizontalLayout(new H2("Held locks"), who, logout);
-        header.setDefaultVerticalComponentAlignment(Alignment.BASELINE);
-        return header;
-    }
-
-    private void configureFilters() {
-        prefix.setId("filter-prefix");
-        application.setId("filter-application");
-        for (TextField f : List.of(prefix, application)) {
-            f.setClearButtonVisible(true);
-            f.setValueChangeMode(ValueChangeMode.LAZY);
-            f.addValueChangeListener(e -> {
-                pages = 1;
-                refresh();
-            });
-        }
+    private void filtersChanged() {
+        pages = 1;
+        refresh();
     }
 
     private void loadMore() {
@@ -106,7 +77,7 @@ public final class LocksView extends VerticalLayout {
 
     private void refresh() {
         try {
-            LockListing listing = service.list(new LockQuery(prefix.getValue(), application.getValue()), pages);
+            LockListing listing = service.list(filters.query(), pages);
             grid.show(listing.locks());
             loadMore.setVisible(listing.more());
             status.setText(listing.locks().size() + " locks · updated " + Formats.time(Instant.now()));
