@@ -5,7 +5,8 @@ package dev.lockwarden;
  * cursor of the previous {@link LockPage}.
  *
  * @param cursor opaque cursor ("0" = from the start)
- * @param size   maximum number of locks on the page (1..10000)
+ * @param size   how many locks the page should hold (1..10000); SCAN works in batches, so a page may
+ *               hold somewhat more, never fewer unless it is the last
  */
 public record PageRequest(String cursor, int size) {
     public PageRequest {

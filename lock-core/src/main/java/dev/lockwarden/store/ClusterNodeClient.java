@@ -66,4 +66,10 @@ public final class ClusterNodeClient extends RedisNodeClient {
         masters.clear();
         super.close();
     }
+
+    /** Keys of different locks live in different slots: the watchdog refreshes one lock per script call. */
+    @Override
+    protected boolean singleSlotScriptsOnly() {
+        return true;
+    }
 }

@@ -24,6 +24,9 @@ public class RedisNodeClient implements AutoCloseable {
     private static final LuaScript RELEASE = LuaScript.load(RedisNodeClient.class, "release.lua");
     private static final LuaScript REFRESH = LuaScript.load(RedisNodeClient.class, "refresh.lua");
     private static final LuaScript FORCE_RELEASE = LuaScript.load(RedisNodeClient.class, "force-release.lua");
+    private static final LuaScript REFRESH_MANY = LuaScript.load(RedisNodeClient.class, "refresh-many.lua");
+    /** Locks per refresh-many call: bounded so one call never blocks Redis for long. */
+    static final int REFRESH_CHUNK = 200;
     private static final LuaScript RAISE_FENCE = LuaScript.load(RedisNodeClient.class, "raise-fence.lua");
 
     private final UnifiedJedis redis;
@@ -67,37 +70,62 @@ public class RedisNodeClient implements AutoCloseable {
         return Long.valueOf(1L).equals(reply);
     }
 
-    /** Token-checked refresh of many leases in one pipelined round trip. */
+    /**
+     * Token-checked refresh of many leases in one round trip: chunks of {@value #REFRESH_CHUNK} locks per
+     * script call, pipelined (on a cluster, where keys span slots, one script call per lock).
+     */
     public boolean[] refresh(List<Lease> leases) {
         boolean[] ours = new boolean[leases.size()];
         if (leases.isEmpty()) {
             return ours;
         }
-        List<Response<Object>> replies = new ArrayList<>(leases.size());
+        int chunk = singleSlotScriptsOnly() ? 1 : REFRESH_CHUNK;
+        List<List<Lease>> chunks = new ArrayList<>();
+        for (int i = 0; i < leases.size(); i += chunk) {
+            chunks.add(leases.subList(i, Math.min(leases.size(), i + chunk)));
+        }
+        List<Response<Object>> replies = new ArrayList<>(chunks.size());
         call("refresh " + leases.size() + " lock(s)", () -> {
+            replies.clear(); // a retried call starts over
             try (AbstractPipeline p = redis.pipelined()) {
-                for (Lease l : leases) {
-                    replies.add(REFRESH.queue(p, refreshKeys(l), refreshArgs(l)));
+                for (List<Lease> c : chunks) {
+                    replies.add(scriptOf(c).queue(p, refreshKeys(c), refreshArgs(c)));
                 }
                 p.sync();
             }
             return null;
         });
-        for (int i = 0; i < ours.length; i++) {
+        int at = 0;
+        for (int i = 0; i < chunks.size(); i++) {
+            List<Lease> c = chunks.get(i);
             Object r;
             try {
                 r = replies.get(i).get();
             } catch (RuntimeException e) {
                 if (!LuaScript.isNoScript(e)) {
-                    throw new LockStoreException("Redis " + address + " rejected refresh of '" + leases.get(i).name()
-                            + "': " + e.getMessage(), e);
+                    throw new LockStoreException("Redis " + address + " rejected refresh of '" + c.get(0).name()
+                            + "'" + (c.size() > 1 ? " and " + (c.size() - 1) + " more" : "") + ": " + e.getMessage(), e);
                 }
-                Lease l = leases.get(i);
-                r = call("refresh '" + l.name() + "'", () -> REFRESH.run(redis, refreshKeys(l), refreshArgs(l)));
+                r = call("refresh " + c.size() + " lock(s)", () -> scriptOf(c).run(redis, refreshKeys(c), refreshArgs(c)));
             }
-            ours[i] = Long.valueOf(1L).equals(r);
+            if (r instanceof List<?> many) {
+                for (Object one : many) {
+                    ours[at++] = Long.valueOf(1L).equals(one);
+                }
+            } else {
+                ours[at++] = Long.valueOf(1L).equals(r);
+            }
         }
         return ours;
+    }
+
+    /** True where one script may only touch one hash slot (Redis Cluster). */
+    protected boolean singleSlotScriptsOnly() {
+        return false;
+    }
+
+    private static LuaScript scriptOf(List<Lease> chunk) {
+        return chunk.size() == 1 ? REFRESH : REFRESH_MANY;
     }
 
     /**
@@ -209,12 +237,24 @@ public class RedisNodeClient implements AutoCloseable {
         return List.of(keys.lock(name), keys.info(name), keys.fence(name));
     }
 
-    private List<String> refreshKeys(Lease l) {
-        return List.of(keys.lock(l.name()), keys.info(l.name()));
+    /** lock, info of each lease (the layout of refresh.lua and refresh-many.lua). */
+    private List<String> refreshKeys(List<Lease> leases) {
+        List<String> k = new ArrayList<>(leases.size() * 2);
+        for (Lease l : leases) {
+            k.add(keys.lock(l.name()));
+            k.add(keys.info(l.name()));
+        }
+        return k;
     }
 
-    private static List<String> refreshArgs(Lease l) {
-        return List.of(l.token(), Long.toString(l.ttlMillis()));
+    /** token, ttl of each lease. */
+    private static List<String> refreshArgs(List<Lease> leases) {
+        List<String> a = new ArrayList<>(leases.size() * 2);
+        for (Lease l : leases) {
+            a.add(l.token());
+            a.add(Long.toString(l.ttlMillis()));
+        }
+        return a;
     }
 
     private static boolean isTimeout(Throwable e) {

@@ -126,11 +126,14 @@ public final class RedlockStore implements LockStore {
         List<? extends Reply<?>> failedStep = phase1;
         if (acquired >= quorum) {
             long m = fence;
-            List<Reply<Boolean>> phase2 = fanOut.call("raise the fence of '" + lease.name() + "'",
+            // Phase 2 only when the counters are out of step: if a majority already returned m, a
+            // majority holds counter >= m and the next holder's majority must see it.
+            boolean inStep = atMaximum(phase1, m) >= quorum;
+            List<Reply<Boolean>> phase2 = inStep ? List.of() : fanOut.call("raise the fence of '" + lease.name() + "'",
                     n -> n.raiseFence(lease.name(), lease.token(), m), nodeTimeout, Boolean::booleanValue, quorum);
             long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             long validity = lease.ttlMillis() - elapsed - Drift.millis(lease.ttlMillis());
-            if (count(phase2) >= quorum && validity > 0) {
+            if ((inStep || count(phase2) >= quorum) && validity > 0) {
                 // Every key was set after start, so the lock is valid until start + ttl - drift: report that
                 // span from the attempt start, as AcquireResult defines it (the engine takes drift off again).
                 return AcquireResult.acquired(m, lease.ttlMillis() - Drift.millis(lease.ttlMillis()));
@@ -201,6 +204,16 @@ public final class RedlockStore implements LockStore {
     private void releaseEverywhere(Lease lease, long nodeTimeout) {
         fanOut.call("release '" + lease.name() + "' after a failed attempt", n -> n.release(lease, false), nodeTimeout,
                 x -> true, 0);
+    }
+
+    private static int atMaximum(List<Reply<AcquireResult>> replies, long m) {
+        int n = 0;
+        for (Reply<AcquireResult> r : replies) {
+            if (r.ok() && r.value().acquired() && r.value().fence() == m) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static int count(List<Reply<Boolean>> replies) {

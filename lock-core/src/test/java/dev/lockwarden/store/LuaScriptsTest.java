@@ -16,7 +16,7 @@ class LuaScriptsTest {
 
     @Test
     void shaOfEachScriptMatchesTheServer() {
-        for (String name : List.of("acquire.lua", "release.lua", "refresh.lua", "force-release.lua")) {
+        for (String name : List.of("acquire.lua", "release.lua", "refresh.lua", "refresh-many.lua", "force-release.lua", "raise-fence.lua")) {
             LuaScript s = LuaScript.load(RedisNodeClient.class, name);
             assertEquals(s.sha1(), REDIS.node(0).command("SCRIPT", "LOAD", s.source()), name);
         }
@@ -32,6 +32,26 @@ class LuaScriptsTest {
             REDIS.node(0).command("SCRIPT", "FLUSH");
             assertEquals(true, node.refresh(List.of(lease))[0]); // pipelined EVALSHA → NOSCRIPT → EVAL
             assertEquals(true, node.release(lease));
+        }
+    }
+
+    @Test
+    void refreshManyExtendsOnlyLocksStillOurs() {
+        try (redis.clients.jedis.RedisClient c = redis.clients.jedis.RedisClient.create(REDIS.node(0).host(), REDIS.node(0).port())) {
+            RedisNodeClient node = new RedisNodeClient(c, "test", new KeySpace("lock:"), 60_000);
+            java.util.List<Lease> leases = new java.util.ArrayList<>();
+            for (int i = 0; i < RedisNodeClient.REFRESH_CHUNK * 2 + 7; i++) { // three chunks
+                Lease l = new Lease("many:" + i, "tok" + i, 1_000);
+                assertEquals(true, node.acquire(l, java.util.Map.of()).acquired());
+                leases.add(i % 3 == 0 ? new Lease(l.name(), "stolen", 60_000) : new Lease(l.name(), l.token(), 60_000));
+            }
+            REDIS.node(0).command("SCRIPT", "FLUSH"); // NOSCRIPT on every chunk → EVAL fallback
+            boolean[] ours = node.refresh(leases);
+            for (int i = 0; i < leases.size(); i++) {
+                assertEquals(i % 3 != 0, ours[i], "lock " + i);
+                long pttl = Long.parseLong(REDIS.node(0).command("PTTL", "lock:{many:" + i + "}"));
+                assertEquals(i % 3 != 0, pttl > 5_000, "lock " + i + " pttl " + pttl);
+            }
         }
     }
 }
