@@ -28,6 +28,8 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private static final System.Logger LOG = System.getLogger(LockEngine.class.getName());
     private static final long SUBSCRIBE_WAIT_MILLIS = 1_000;
     private static final long SLOW_STORE_RETRY_MILLIS = 50;
+    /** Short retries (2, 4, 8, 16 ms) after a wake-up that still found the lock busy. */
+    private static final int QUICK_RETRIES = 4;
 
     private final LockStore store;
     private final KeySpace keys;
@@ -112,6 +114,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 ticket = wakeups.join(channel);
                 ticket.await(Backoff.sleepMillis(0, -1, options.waitUpTo().toMillis(), options.retryInterval().toMillis()));
             }
+            int quickRetries = 0;
             for (int attempt = 0; ; ) {
                 if (ticket != null) {
                     ticket.reset();
@@ -146,7 +149,13 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                     ticket.awaitSubscribed(Math.min(left, SUBSCRIBE_WAIT_MILLIS));
                     continue; // retry at once: a release may have come before we listened
                 }
-                ticket.await(Backoff.sleepMillis(attempt++, r.holderTtlMillis(), left, options.retryInterval().toMillis()));
+                long sleep = quickRetries > 0
+                        // just woken, yet busy: the release may not have reached every node yet (Redlock)
+                        ? Math.min(left, 2L << (QUICK_RETRIES - quickRetries--))
+                        : Backoff.sleepMillis(attempt++, r.holderTtlMillis(), left, options.retryInterval().toMillis());
+                if (ticket.await(sleep)) {
+                    quickRetries = QUICK_RETRIES;
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -47,18 +47,19 @@ public final class WakeupBus implements AutoCloseable {
         }
     }
 
-    /** Joins the wait queue of a channel, subscribing if this JVM is not yet listening to it. */
+    /**
+     * Joins the wait queue of a channel, subscribing if this JVM is not yet listening to it.
+     * Membership changes and the (UN)SUBSCRIBE they cause happen under one lock, so Redis always
+     * sees them in the order they were decided (an UNSUBSCRIBE can never overtake a newer SUBSCRIBE).
+     */
     public Ticket join(String channel) {
         startIfNeeded();
-        while (true) {
+        synchronized (wire) {
             Channel c = channels.computeIfAbsent(channel, Channel::new);
             synchronized (c) {
-                if (c.dead) {
-                    continue; // lost a race with the last leaver; make a new one
-                }
                 Ticket t = new Ticket(c);
                 c.queue.addLast(t);
-                if (c.queue.size() == 1 && !c.subscribeSent) {
+                if (!c.subscribeSent) {
                     c.subscribeSent = send(l -> l.subscribe(channel));
                 }
                 return t;
@@ -68,20 +69,19 @@ public final class WakeupBus implements AutoCloseable {
 
     private void leave(Ticket t) {
         Channel c = t.channel;
-        boolean unsubscribe = false;
-        synchronized (c) {
-            boolean hadSignal = t.signaled;
-            c.queue.remove(t);
-            if (hadSignal) {
-                c.signalNext(); // pass an unused wake-up on, so it is not lost
-            }
-            if (c.queue.isEmpty()) {
+        synchronized (wire) {
+            synchronized (c) {
+                boolean hadSignal = t.signaled;
+                c.queue.remove(t);
+                if (hadSignal) {
+                    c.signalNext(); // pass an unused wake-up on, so it is not lost
+                }
+                if (!c.queue.isEmpty()) {
+                    return;
+                }
                 c.dead = true;
                 channels.remove(c.name, c);
-                unsubscribe = true;
             }
-        }
-        if (unsubscribe) {
             send(l -> l.unsubscribe(c.name));
         }
     }

@@ -19,21 +19,37 @@ import dev.lockwarden.LockStoreException;
  */
 final class NodeFanOut implements AutoCloseable {
     private final List<RedisNodeClient> nodes;
-    private final List<ThreadPoolExecutor> executors = new ArrayList<>();
+    /** Per node, single-thread lanes: calls for one lock name always take the same lane, in order. */
+    private final List<ThreadPoolExecutor[]> lanes = new ArrayList<>();
 
-    NodeFanOut(List<RedisNodeClient> nodes, int threadsPerNode) {
+    NodeFanOut(List<RedisNodeClient> nodes, int lanesPerNode) {
         this.nodes = List.copyOf(nodes);
         for (int i = 0; i < nodes.size(); i++) {
             int index = i;
-            ThreadPoolExecutor ex = new ThreadPoolExecutor(threadsPerNode, threadsPerNode, 30, TimeUnit.SECONDS,
-                    new LinkedBlockingQueue<>(), r -> {
-                        Thread t = new Thread(r, "lockwarden-redlock-node-" + index);
-                        t.setDaemon(true);
-                        return t;
-                    });
-            ex.allowCoreThreadTimeOut(true);
-            executors.add(ex);
+            ThreadPoolExecutor[] nodeLanes = new ThreadPoolExecutor[lanesPerNode];
+            for (int l = 0; l < lanesPerNode; l++) {
+                ThreadPoolExecutor ex = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "lockwarden-redlock-node-" + index);
+                    t.setDaemon(true);
+                    return t;
+                });
+                ex.allowCoreThreadTimeOut(true);
+                nodeLanes[l] = ex;
+            }
+            lanes.add(nodeLanes);
         }
+    }
+
+    /**
+     * The executor of one node for a lock name. One lane per name keeps a lease's calls on a node in
+     * submission order: a release can never overtake the acquire it undoes (which would leave a stale
+     * key behind and swallow the release message).
+     */
+    private ThreadPoolExecutor lane(int node, String name) {
+        ThreadPoolExecutor[] l = lanes.get(node);
+        int i = name == null ? java.util.concurrent.ThreadLocalRandom.current().nextInt(l.length)
+                : Math.floorMod(name.hashCode(), l.length);
+        return l[i];
     }
 
     /**
@@ -58,7 +74,7 @@ final class NodeFanOut implements AutoCloseable {
      * Nodes that had not answered by the timeout get a timeout error, those not needed for an early
      * decision a pending reply; their calls finish in the background.
      */
-    <T> List<Reply<T>> call(String what, Function<RedisNodeClient, T> action, long timeoutMillis,
+    <T> List<Reply<T>> call(String what, String lockName, Function<RedisNodeClient, T> action, long timeoutMillis,
                             Predicate<T> good, int need) {
         int n = nodes.size();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
@@ -67,7 +83,7 @@ final class NodeFanOut implements AutoCloseable {
             int index = i;
             RedisNodeClient node = nodes.get(i);
             try {
-                executors.get(i).execute(() -> {
+                lane(i, lockName).execute(() -> {
                     if (System.nanoTime() - deadline > 0) {
                         tally.put(new Reply<>(index, null, late(node, what, timeoutMillis)));
                         return; // the caller gave up on this node already: do not send a stale call
@@ -101,6 +117,31 @@ final class NodeFanOut implements AutoCloseable {
         return out;
     }
 
+    /** Runs {@code action} on one node through its executor, bounded by {@code timeoutMillis}. */
+    <T> T callOne(int index, String what, String lockName, Function<RedisNodeClient, T> action, long timeoutMillis) {
+        RedisNodeClient node = nodes.get(index);
+        java.util.concurrent.Future<T> f;
+        try {
+            f = lane(index, lockName).submit(() -> action.apply(node));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new LockStoreException("lock store is closed (" + what + ")", e);
+        }
+        try {
+            return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            f.cancel(false);
+            throw late(node, what, timeoutMillis);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof LockStoreException l) {
+                throw l;
+            }
+            throw new LockStoreException("Redis " + node.address() + " failed to " + what + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockStoreException("interrupted while waiting for Redis " + node.address() + " (" + what + ")", e);
+        }
+    }
+
     private static LockStoreException late(RedisNodeClient node, String what, long timeoutMillis) {
         return new NodeTimeoutException("Redis " + node.address() + " did not answer within " + timeoutMillis
                 + " ms (" + what + "): the node is slow, paused or unreachable");
@@ -119,7 +160,11 @@ final class NodeFanOut implements AutoCloseable {
 
     @Override
     public void close() {
-        executors.forEach(ThreadPoolExecutor::shutdown);
+        for (ThreadPoolExecutor[] l : lanes) {
+            for (ThreadPoolExecutor ex : l) {
+                ex.shutdown();
+            }
+        }
     }
 
     /** Collects replies and opens the latch once the outcome is decided. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 
 import dev.lockwarden.LockStoreException;
@@ -33,6 +34,7 @@ public final class RedlockStore implements LockStore {
     private static final AcquireResult SPLIT = AcquireResult.busy(-1);
 
     private final NodeFanOut fanOut;
+    private final ReentrantLock[] turns = new ReentrantLock[64];
     private final int quorum;
     private final long callTimeoutMillis;
 
@@ -44,6 +46,9 @@ public final class RedlockStore implements LockStore {
     public RedlockStore(List<RedisNodeClient> nodes, int threadsPerNode, long callTimeoutMillis) {
         checkNodeCount(nodes.size());
         this.fanOut = new NodeFanOut(nodes, threadsPerNode);
+        for (int i = 0; i < turns.length; i++) {
+            turns[i] = new ReentrantLock();
+        }
         this.quorum = nodes.size() / 2 + 1;
         this.callTimeoutMillis = callTimeoutMillis;
     }
@@ -73,8 +78,20 @@ public final class RedlockStore implements LockStore {
      */
     @Override
     public AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo) {
+        // Threads of this JVM take turns per lock name: concurrent attempts on one name can only split
+        // the votes between themselves. A turn lasts one attempt (a few round trips), never a wait.
+        ReentrantLock turn = turns[Math.floorMod(lease.name().hashCode(), turns.length)];
+        turn.lock();
+        try {
+            return tryAcquireInTurn(lease, holderInfo);
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    private AcquireResult tryAcquireInTurn(Lease lease, Map<String, String> holderInfo) {
         for (int split = 0; ; split++) {
-            AcquireResult r = attemptOrRetrySlow(lease, holderInfo);
+            AcquireResult r = split == 0 ? attemptOrRetrySlow(lease, holderInfo) : gatedAttempt(lease, holderInfo);
             if (r.acquired() || r != SPLIT || split == MAX_SPLIT_RETRIES) {
                 return r == SPLIT ? AcquireResult.busy(-1) : r;
             }
@@ -82,6 +99,24 @@ public final class RedlockStore implements LockStore {
             // would again in step). A random pause of a few ms breaks the symmetry: one gets ahead.
             sleepRandomMillis(1 + (2L << split));
         }
+    }
+
+    /**
+     * After a split vote: take node 0 first, and go to all nodes only if it granted (or is down).
+     * Contenders then queue on one node instead of splitting five; node 0 is asked again in the
+     * parallel round, which is harmless because the acquire script is idempotent per token.
+     */
+    private AcquireResult gatedAttempt(Lease lease, Map<String, String> holderInfo) {
+        try {
+            AcquireResult gate = fanOut.callOne(0, "acquire '" + lease.name() + "'", lease.name(), n -> n.acquire(lease, holderInfo),
+                    nodeTimeoutMillis(lease.ttlMillis()));
+            if (!gate.acquired()) {
+                return AcquireResult.busy(gate.holderTtlMillis());
+            }
+        } catch (LockStoreException e) {
+            // node 0 is down or slow: the plain parallel attempt decides without it
+        }
+        return attemptOrRetrySlow(lease, holderInfo);
     }
 
     private AcquireResult attemptOrRetrySlow(Lease lease, Map<String, String> holderInfo) {
@@ -110,7 +145,7 @@ public final class RedlockStore implements LockStore {
         long start = System.nanoTime();
         long nodeTimeout = nodeTimeoutMillis(lease.ttlMillis());
         String what = "acquire '" + lease.name() + "'";
-        List<Reply<AcquireResult>> phase1 = fanOut.call(what, n -> n.acquire(lease, holderInfo), nodeTimeout,
+        List<Reply<AcquireResult>> phase1 = fanOut.call(what, lease.name(), n -> n.acquire(lease, holderInfo), nodeTimeout,
                 AcquireResult::acquired, quorum);
         long fence = 0;
         int acquired = 0;
@@ -129,7 +164,7 @@ public final class RedlockStore implements LockStore {
             // Phase 2 only when the counters are out of step: if a majority already returned m, a
             // majority holds counter >= m and the next holder's majority must see it.
             boolean inStep = atMaximum(phase1, m) >= quorum;
-            List<Reply<Boolean>> phase2 = inStep ? List.of() : fanOut.call("raise the fence of '" + lease.name() + "'",
+            List<Reply<Boolean>> phase2 = inStep ? List.of() : fanOut.call("raise the fence of '" + lease.name() + "'", lease.name(),
                     n -> n.raiseFence(lease.name(), lease.token(), m), nodeTimeout, Boolean::booleanValue, quorum);
             long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             long validity = lease.ttlMillis() - elapsed - Drift.millis(lease.ttlMillis());
@@ -150,7 +185,7 @@ public final class RedlockStore implements LockStore {
 
     @Override
     public boolean release(Lease lease) {
-        List<Reply<Boolean>> r = fanOut.call("release '" + lease.name() + "'", n -> n.release(lease),
+        List<Reply<Boolean>> r = fanOut.call("release '" + lease.name() + "'", lease.name(), n -> n.release(lease),
                 callTimeoutMillis, Boolean::booleanValue, quorum);
         if (errors(r) > fanOut.nodes().size() - quorum) {
             throw quorumImpossible("release '" + lease.name() + "'", r);
@@ -168,7 +203,7 @@ public final class RedlockStore implements LockStore {
         // refresh is off the caller's path: give slow nodes more time than an acquire gets
         long timeout = Math.max(nodeTimeoutMillis(minTtl), minTtl / 5);
         String what = "refresh " + leases.size() + " lock(s)";
-        List<Reply<boolean[]>> replies = fanOut.call(what, n -> n.refresh(leases), timeout, x -> true, 0);
+        List<Reply<boolean[]>> replies = fanOut.call(what, null, n -> n.refresh(leases), timeout, x -> true, 0);
         if (errors(replies) > fanOut.nodes().size() - quorum) {
             throw quorumImpossible(what, replies);
         }
@@ -202,7 +237,7 @@ public final class RedlockStore implements LockStore {
 
     /** Gives back a failed attempt's partial holds on every node, waiting at most one node timeout. */
     private void releaseEverywhere(Lease lease, long nodeTimeout) {
-        fanOut.call("release '" + lease.name() + "' after a failed attempt", n -> n.release(lease, false), nodeTimeout,
+        fanOut.call("release '" + lease.name() + "' after a failed attempt", lease.name(), n -> n.release(lease, false), nodeTimeout,
                 x -> true, 0);
     }
 
