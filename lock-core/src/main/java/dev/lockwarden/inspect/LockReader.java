@@ -29,7 +29,7 @@ final class LockReader {
 
     LockReader(List<RedisNodeClient> nodes) {
         this.nodes = nodes;
-        this.keys = nodes.get(0).keys();
+        this.keys = nodes.get(0).keySpace();
         this.quorum = nodes.size() / 2 + 1;
     }
 

@@ -52,7 +52,7 @@ public final class RedisLockInspector implements LockInspector {
     /** Over the nodes of a store: one for a single node or a cluster, N for Redlock. */
     public RedisLockInspector(List<RedisNodeClient> nodes, long auditMaxLen) {
         this.nodes = List.copyOf(nodes);
-        this.keys = nodes.get(0).keys();
+        this.keys = nodes.get(0).keySpace();
         this.auditMaxLen = auditMaxLen;
         this.reader = new LockReader(this.nodes);
         this.quorum = nodes.size() / 2 + 1;

@@ -219,7 +219,7 @@ public class RedisNodeClient implements AutoCloseable {
         return address;
     }
 
-    public KeySpace keys() {
+    public KeySpace keySpace() {
         return keys;
     }
 
