@@ -48,8 +48,43 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
         }
     }
 
+    /** Told once about each new group (Micrometer registers its meters then). */
+    interface GroupListener {
+        void groupAdded(String group, LockMetrics metrics);
+    }
+
+    private final GroupListener listener;
+
     public LockMetrics(String application, String jvmId) {
         this.objectName = register(application, jvmId);
+        this.listener = micrometer(application);
+    }
+
+    /**
+     * The Micrometer binding if Micrometer is on the classpath. The binding class is only named by
+     * reflection, so without Micrometer nothing here ever links against it.
+     */
+    private static GroupListener micrometer(String application) {
+        ClassLoader loader = LockMetrics.class.getClassLoader();
+        try {
+            Class.forName("io.micrometer.core.instrument.Metrics", false, loader);
+            return (GroupListener) Class.forName(LockMetrics.class.getPackageName() + ".MicrometerBinding", true, loader)
+                    .getDeclaredConstructor(String.class).newInstance(application);
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** One event counter of one group (0 if unknown). */
+    long eventCount(String group, Event e) {
+        Counters c = groups.get(group);
+        return c == null ? 0 : c.get(e);
+    }
+
+    /** Counters of one group (zeros if unknown). */
+    LockStats stats(String group) {
+        Counters c = groups.get(group);
+        return c == null ? new LockStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) : c.snapshot();
     }
 
     public void count(String lockName, Event e) {
@@ -107,10 +142,20 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
         if (c != null) {
             return c;
         }
-        if (groups.size() >= MAX_GROUPS) {
-            return groups.computeIfAbsent(OTHER, k -> new Counters());
+        String key = groups.size() >= MAX_GROUPS ? OTHER : g;
+        boolean[] added = new boolean[1];
+        c = groups.computeIfAbsent(key, k -> {
+            added[0] = true;
+            return new Counters();
+        });
+        if (added[0] && listener != null) {
+            try {
+                listener.groupAdded(key, this);
+            } catch (RuntimeException | LinkageError e) {
+                System.getLogger(LockMetrics.class.getName()).log(System.Logger.Level.DEBUG, "Micrometer binding failed", e);
+            }
         }
-        return groups.computeIfAbsent(g, k -> new Counters());
+        return c;
     }
 
     private ObjectName register(String application, String jvmId) {
