@@ -1,6 +1,7 @@
 package dev.lockwarden.bench;
 
 import java.util.Set;
+import java.util.concurrent.locks.Lock;
 
 /**
  * One lock implementation under test. A cycle is a whole acquire + body + release.
@@ -22,6 +23,30 @@ interface Contender {
 
     /** Waits up to {@code maxWaitMillis} for the lock, runs {@code body}, releases; false if it timed out. */
     boolean waitingCycle(String key, long maxWaitMillis, Runnable body) throws Exception;
+
+    /** A waiting cycle for clients without a waiting API: retry at once until acquired or out of time. */
+    default boolean pollingCycle(String key, long maxWaitMillis, Runnable body) throws Exception {
+        long deadline = System.nanoTime() + maxWaitMillis * 1_000_000;
+        do {
+            if (cycle(key, body)) {
+                return true;
+            }
+        } while (System.nanoTime() - deadline < 0);
+        return false;
+    }
+
+    /** Runs {@code body} if {@code acquired} and then unlocks; the cycle of any {@link Lock}-shaped client. */
+    static boolean underLock(Lock lock, boolean acquired, Runnable body) {
+        if (!acquired) {
+            return false;
+        }
+        try {
+            body.run();
+        } finally {
+            lock.unlock();
+        }
+        return true;
+    }
 
     /** How {@link #waitingCycle} waits, for the table (e.g. "pub/sub wake-up", "tight polling"). */
     String waitStyle();

@@ -43,29 +43,13 @@ final class RedissonMultiContender implements Contender {
     @Override
     public boolean cycle(String key, Runnable body) {
         RedissonMultiLock lock = lock(key);
-        if (!lock.tryLock()) {
-            return false;
-        }
-        try {
-            body.run();
-        } finally {
-            lock.unlock();
-        }
-        return true;
+        return Contender.underLock(lock, lock.tryLock(), body);
     }
 
     @Override
     public boolean waitingCycle(String key, long maxWaitMillis, Runnable body) throws InterruptedException {
         RedissonMultiLock lock = lock(key);
-        if (!lock.tryLock(maxWaitMillis, TimeUnit.MILLISECONDS)) {
-            return false;
-        }
-        try {
-            body.run();
-        } finally {
-            lock.unlock();
-        }
-        return true;
+        return Contender.underLock(lock, lock.tryLock(maxWaitMillis, TimeUnit.MILLISECONDS), body);
     }
 
     @Override

@@ -49,14 +49,8 @@ final class ShedLockContender implements Contender {
 
     /** ShedLock has no waiting acquire: tight polling. */
     @Override
-    public boolean waitingCycle(String key, long maxWaitMillis, Runnable body) {
-        long deadline = System.nanoTime() + maxWaitMillis * 1_000_000;
-        do {
-            if (cycle(key, body)) {
-                return true;
-            }
-        } while (System.nanoTime() - deadline < 0);
-        return false;
+    public boolean waitingCycle(String key, long maxWaitMillis, Runnable body) throws Exception {
+        return pollingCycle(key, maxWaitMillis, body);
     }
 
     @Override

@@ -127,14 +127,8 @@ final class SnippetContender implements Contender {
 
     /** Tight polling: retries at once until acquired or the wait is over (what a naive caller writes). */
     @Override
-    public boolean waitingCycle(String key, long maxWaitMillis, Runnable body) {
-        long deadline = System.nanoTime() + maxWaitMillis * 1_000_000;
-        do {
-            if (cycle(key, body)) {
-                return true;
-            }
-        } while (System.nanoTime() - deadline < 0);
-        return false;
+    public boolean waitingCycle(String key, long maxWaitMillis, Runnable body) throws Exception {
+        return pollingCycle(key, maxWaitMillis, body);
     }
 
     @Override

@@ -253,10 +253,6 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         return metrics;
     }
 
-    public EventRecorder events() {
-        return events;
-    }
-
     @Override
     public void close() {
         if (closed) {

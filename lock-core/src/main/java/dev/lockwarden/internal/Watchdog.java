@@ -32,7 +32,6 @@ public final class Watchdog implements AutoCloseable {
     private final Object signal = new Object();
     private final Thread thread;
     private final AtomicLong batches = new AtomicLong();
-    private final AtomicLong refreshed = new AtomicLong();
     private volatile boolean closed;
     /** When the thread plans to wake up next (nanoTime); registrations due earlier signal it. Guarded by signal. */
     private long wakeAt;
@@ -77,11 +76,6 @@ public final class Watchdog implements AutoCloseable {
     /** Pipelined refresh batches sent so far. */
     public long batches() {
         return batches.get();
-    }
-
-    /** Individual lock refreshes sent so far. */
-    public long refreshes() {
-        return refreshed.get();
     }
 
     private void run() {
@@ -152,7 +146,6 @@ public final class Watchdog implements AutoCloseable {
             leases.add(h.lease());
         }
         batches.incrementAndGet();
-        refreshed.addAndGet(due.size());
         boolean[] ours;
         try {
             ours = store.refresh(leases);
