@@ -41,12 +41,21 @@ public class RedisNodeClient implements AutoCloseable {
         this.fenceRetentionMillis = Long.toString(fenceRetentionMillis);
     }
 
-    /** One acquire attempt (see acquire.lua). */
+    /** One acquire attempt that stores its clock-floored fence in the counter (see acquire.lua). */
     public AcquireResult acquire(Lease lease, Map<String, String> holderInfo) {
-        List<String> args = new ArrayList<>(3 + holderInfo.size() * 2);
+        return acquire(lease, holderInfo, true);
+    }
+
+    /**
+     * One acquire attempt (see acquire.lua); {@code storeFloor = false} (Redlock phase 1) leaves a
+     * counter below the clock floor as it is and says so in {@link AcquireResult#counterBehind()}.
+     */
+    public AcquireResult acquire(Lease lease, Map<String, String> holderInfo, boolean storeFloor) {
+        List<String> args = new ArrayList<>(4 + holderInfo.size() * 2);
         args.add(lease.token());
         args.add(Long.toString(lease.ttlMillis()));
         args.add(fenceRetentionMillis);
+        args.add(storeFloor ? "1" : "0");
         holderInfo.forEach((k, v) -> {
             args.add(k);
             args.add(v);
@@ -54,7 +63,11 @@ public class RedisNodeClient implements AutoCloseable {
         List<?> reply = (List<?>) call("acquire '" + lease.name() + "'",
                 () -> ACQUIRE.run(redis, lockKeys(lease.name()), args));
         long value = (Long) reply.get(1);
-        return ((Long) reply.get(0)) == 1L ? AcquireResult.acquired(value, lease.ttlMillis()) : AcquireResult.busy(value);
+        if (((Long) reply.get(0)) != 1L) {
+            return AcquireResult.busy(value);
+        }
+        return Long.valueOf(1L).equals(reply.get(2)) ? AcquireResult.acquiredAboveCounter(value, lease.ttlMillis())
+                : AcquireResult.acquired(value, lease.ttlMillis());
     }
 
     /** Token-checked release (see release.lua). */

@@ -13,7 +13,7 @@ redis.call('DEL', KEYS[1], KEYS[2])
 local newFence = redis.call('INCR', KEYS[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
 redis.call('PUBLISH', ARGV[1], '1')
-local reply = {1, token, tostring(oldFence), tostring(newFence)}
+local reply = {1, token, tostring(oldFence), string.format('%d', newFence)} -- %d: tostring would print 1.8e+15 for clock-floored fences
 for i = 1, #info do
   reply[#reply + 1] = info[i]
 end
