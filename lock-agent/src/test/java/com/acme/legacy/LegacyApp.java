@@ -29,6 +29,7 @@ public final class LegacyApp {
                     Integer.parseInt(args[4]), args[5]);
             case "policies" -> policies();
             case "plugins" -> plugins();
+            case "matching" -> matching();
             case "plain" -> System.out.println("PLAIN report=" + new Jobs().report("k") + " flag=" + new Jobs().flag("k"));
             case "attach" -> {
                 Jobs warmUp = new Jobs(); // loads the class before the agent arrives: attach must retransform it
@@ -39,6 +40,24 @@ public final class LegacyApp {
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
         System.out.println("DONE");
+    }
+
+    private static void matching() throws Exception {
+        Early.work();
+        new com.acme.legacy.jobs.NightlyJob().run();
+        new com.acme.legacy.jobs.NightlyJob().runOnce();
+        new com.acme.legacy.jobs.NightlyJob().cleanup();
+        new com.acme.legacy.jobs.WeeklyJob().run();
+        System.out.println("JobHelper " + new com.acme.legacy.jobs.JobHelper().run());
+        new com.acme.legacy.pay.CardHandler().handle(new com.acme.legacy.pay.PaymentRequest("P1", 100));
+        new com.acme.legacy.pay.WireHandler().handle(new com.acme.legacy.pay.PaymentRequest("P2", 200));
+        Slow slow = new Slow();
+        System.out.println("SLOW " + slow.logged("s1"));
+        try {
+            System.out.println("SLOW " + slow.thrown("s2"));
+        } catch (RuntimeException e) {
+            System.out.println("SLOW thrown threw " + e.getClass().getSimpleName());
+        }
     }
 
     private static void plugins() throws Exception {
