@@ -64,9 +64,23 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release; {@code wakeWaiters = false} skips the release message (see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters) {
+        return release(lease, wakeWaiters, 0);
+    }
+
+    /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
+    public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
         Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis,
                 List.of(keys.lock(lease.name()), keys.info(lease.name())),
-                List.of(lease.token(), wakeWaiters ? keys.releasedChannel(lease.name()) : "")));
+                List.of(lease.token(), wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "",
+                        Long.toString(Math.max(0, keepMillis)))));
+        return Long.valueOf(1L).equals(reply);
+    }
+
+    /** Token-checked refresh of one lock to {@code lease.ttlMillis()} (see refresh.lua); true if still ours. */
+    public boolean extend(Lease lease) {
+        Object reply = call("extend '" + lease.name() + "'", () -> REFRESH.run(redis,
+                List.of(keys.lock(lease.name()), keys.info(lease.name())),
+                List.of(lease.token(), Long.toString(lease.ttlMillis()))));
         return Long.valueOf(1L).equals(reply);
     }
 

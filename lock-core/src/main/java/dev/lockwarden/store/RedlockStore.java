@@ -184,13 +184,35 @@ public final class RedlockStore implements LockStore {
     }
 
     @Override
-    public boolean release(Lease lease) {
-        List<Reply<Boolean>> r = fanOut.call("release '" + lease.name() + "'", lease.name(), n -> n.release(lease),
+    public boolean release(Lease lease, long keepMillis) {
+        List<Reply<Boolean>> r = fanOut.call("release '" + lease.name() + "'", lease.name(), n -> n.release(lease, true, keepMillis),
                 callTimeoutMillis, Boolean::booleanValue, quorum);
         if (errors(r) > fanOut.nodes().size() - quorum) {
             throw quorumImpossible("release '" + lease.name() + "'", r);
         }
         return count(r) >= quorum;
+    }
+
+    /**
+     * Extends on every node in parallel; ours only if a majority confirms within the new validity
+     * ({@code ttl - elapsed - drift > 0}). When that fails the partial holds are given back, so a
+     * lost handle does not keep blocking others for the new TTL.
+     */
+    @Override
+    public long extend(Lease lease) {
+        long start = System.nanoTime();
+        String what = "extend '" + lease.name() + "'";
+        List<Reply<Boolean>> r = fanOut.call(what, lease.name(), n -> n.extend(lease), nodeTimeoutMillis(lease.ttlMillis()),
+                Boolean::booleanValue, quorum);
+        long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        if (count(r) >= quorum && lease.ttlMillis() - elapsed - Drift.millis(lease.ttlMillis()) > 0) {
+            return lease.ttlMillis();
+        }
+        if (errors(r) > fanOut.nodes().size() - quorum) {
+            throw quorumImpossible(what, r);
+        }
+        releaseEverywhere(lease, nodeTimeoutMillis(lease.ttlMillis()));
+        return -1;
     }
 
     @Override
