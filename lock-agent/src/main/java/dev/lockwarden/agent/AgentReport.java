@@ -45,7 +45,8 @@ final class AgentReport {
                 + r.parameterTypes().map(t -> "(" + String.join(", ", t) + ")").orElse(" (any parameters)");
         return methods + " declared in " + classes + "; key \"" + r.key() + "\", ttl " + r.ttl().map(Object::toString).orElse("default")
                 + ", wait " + r.waitUpTo().map(Object::toString).orElse("default") + ", onBusy " + r.onBusy()
-                + ", onLost " + r.onLost().name().toLowerCase() + ", onStoreDown " + r.onStoreDown().name().toLowerCase();
+                + ", onLost " + r.onLost().name().toLowerCase() + ", onStoreDown " + r.onStoreDown().name().toLowerCase()
+                + r.holdAtLeast().map(h -> ", holdAtLeast " + h).orElse("");
     }
 
     void instrumented(Planned p, ClassLoader loader, String note) {

@@ -51,6 +51,8 @@ public final class LegacyApp {
         System.out.println("JobHelper " + new com.acme.legacy.jobs.JobHelper().run());
         new com.acme.legacy.pay.CardHandler().handle(new com.acme.legacy.pay.PaymentRequest("P1", 100));
         new com.acme.legacy.pay.WireHandler().handle(new com.acme.legacy.pay.PaymentRequest("P2", 200));
+        new Cron().tick();
+        LockProbe.print("CRON after return", "cron:tick");
         Slow slow = new Slow();
         System.out.println("SLOW " + slow.logged("s1"));
         try {

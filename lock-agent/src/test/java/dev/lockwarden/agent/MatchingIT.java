@@ -48,7 +48,8 @@ class MatchingIT {
                 "com.acme.legacy.pay.PaymentHandler+#handle(..) key=\"pay:{class}:{0.id}\"",
                 "com.acme.legacy.Early#work key=\"early\"",
                 "com.acme.legacy.Slow#logged key=\"slow:{0}\" ttl=300ms autoRefresh=false",
-                "com.acme.legacy.Slow#thrown key=\"slow:{0}\" ttl=300ms autoRefresh=false onLost=throw") + "\n");
+                "com.acme.legacy.Slow#thrown key=\"slow:{0}\" ttl=300ms autoRefresh=false onLost=throw",
+                "com.acme.legacy.Cron#tick key=\"cron:{method}\" ttl=30s holdAtLeast=20s") + "\n");
         Path testAgent = testAgentJar();
         Path captured = Files.createDirectories(dir.resolve("captured"));
         try (ChildJvm app = ChildJvm.start(List.of(
@@ -57,6 +58,7 @@ class MatchingIT {
                 "-javaagent:" + testAgent + "=capture=" + captured,
                 "-Dlegacy.redis.port=" + redis.node(0).port()), "matching")) {
             assertEquals(0, app.waitFor(RUN), app.toString());
+            assertTrue(redis.node(0).command("PTTL", "lock:{cron:tick}").matches("\\d+"), "holdAtLeast keeps the lock after exit");
             String out = app.stdout();
             for (String expected : List.of(
                     "Early.work early held=true",
@@ -67,6 +69,8 @@ class MatchingIT {
                     "JobHelper helper",
                     "CardHandler.handle pay:CardHandler:P1 held=true",
                     "WireHandler.handle pay:AbstractHandler:P2 held=true",
+                    "CRON tick ran",
+                    "CRON after return cron:tick held=true",
                     "SLOW logged-done",
                     "SLOW thrown threw LockLostException")) {
                 assertTrue(out.contains(expected), "stdout lacks: " + expected + "\n" + app);

@@ -24,11 +24,12 @@ import dev.lockwarden.OnBusy;
  * @param autoRefresh    whether the watchdog refreshes the lock while the method runs
  * @param onLost         what to do when the lock was lost while the method ran
  * @param onStoreDown    what to do when Redis is unreachable
+ * @param holdAtLeast    keep the lock at least this long after acquisition, or empty (release at once)
  */
 public record LockRule(String where, String className, boolean subtypes, String methodName,
                        Optional<List<String>> parameterTypes, String key, Optional<Duration> ttl,
                        Optional<Duration> waitUpTo, OnBusy onBusy, boolean autoRefresh, OnLost onLost,
-                       OnStoreDown onStoreDown) {
+                       OnStoreDown onStoreDown, Optional<Duration> holdAtLeast) {
 
     /** True for a plain class name: no wildcard, no {@code +}. */
     public boolean exactClass() {
@@ -52,9 +53,10 @@ public record LockRule(String where, String className, boolean subtypes, String 
 
     /** The options for one acquire by {@code method} ({@code Class#method}), filling unset TTL/wait from the defaults. */
     public LockOptions options(LockOptions defaults, String method) {
-        return LockOptions.ttl(ttl.orElse(defaults.ttl()))
+        LockOptions o = LockOptions.ttl(ttl.orElse(defaults.ttl()))
                 .waitUpTo(waitUpTo.orElse(defaults.waitUpTo()))
                 .autoRefresh(autoRefresh)
                 .source(LockSource.AGENT, method);
+        return holdAtLeast.isPresent() ? o.holdAtLeast(holdAtLeast.get()) : o;
     }
 }

@@ -21,7 +21,7 @@ import dev.lockwarden.config.Durations;
  * subtypes; method patterns are a name with {@code *} wildcards; {@code (..)} means every overload.
  */
 final class RuleLine {
-    static final List<String> OPTIONS = List.of("key", "ttl", "wait", "onBusy", "autoRefresh", "onLost", "onStoreDown");
+    static final List<String> OPTIONS = List.of("key", "ttl", "wait", "onBusy", "autoRefresh", "onLost", "onStoreDown", "holdAtLeast");
     private static final String IDENT = "[A-Za-z_$][A-Za-z0-9_$]*";
     private static final String WILD = "[A-Za-z_$*][A-Za-z0-9_$*]*";
     private static final Pattern CLASS = Pattern.compile(IDENT + "(\\." + WILD + ")*");
@@ -87,6 +87,8 @@ final class RuleLine {
         OnStoreDown onStoreDown = option(options, "onStoreDown").map(v -> choice("onStoreDown", v, OnStoreDown.class,
                 "onStoreDown=fail (LockStoreException, the body does not run) or onStoreDown=skip (with onBusy=SKIP only)"))
                 .orElse(OnStoreDown.FAIL);
+        Optional<Duration> holdAtLeast = option(options, "holdAtLeast").map(v -> duration("holdAtLeast", v));
+        holdAtLeast.ifPresent(h -> checkHoldAtLeast(h, ttl));
         if (onStoreDown == OnStoreDown.SKIP && onBusy != OnBusy.SKIP) {
             problem("onStoreDown=skip needs onBusy=SKIP", "add onBusy=SKIP, or remove onStoreDown (a FAIL rule fails when Redis is down)");
         }
@@ -94,7 +96,7 @@ final class RuleLine {
             return Optional.empty();
         }
         return Optional.of(new LockRule(where, className, subtypes, methodName, types, key, ttl, wait, onBusy, autoRefresh,
-                onLost, onStoreDown));
+                onLost, onStoreDown, holdAtLeast));
     }
 
     private static int specEnd(String line) {
@@ -274,6 +276,15 @@ final class RuleLine {
         }
     }
 
+    /** Checked against the rule's TTL; a rule without ttl= is checked again when the lock is first taken. */
+    private void checkHoldAtLeast(Duration hold, Optional<Duration> ttl) {
+        if (hold.isNegative()) {
+            problem("holdAtLeast " + hold + " is negative", "write e.g. holdAtLeast=30s");
+        } else if (ttl.isPresent() && hold.compareTo(ttl.get()) > 0) {
+            problem("holdAtLeast " + hold + " is longer than ttl " + ttl.get(), "raise ttl= to at least holdAtLeast, e.g. ttl=5m holdAtLeast=1m");
+        }
+    }
+
     private void checkWait(Duration wait) {
         if (wait.isNegative()) {
             problem("wait " + wait + " is negative", "write wait=0s to fail at once or e.g. wait=5s");
@@ -316,6 +327,7 @@ final class RuleLine {
             case "onBusy" -> "FAIL";
             case "onLost" -> "log";
             case "onStoreDown" -> "fail";
+            case "holdAtLeast" -> "30s";
             default -> "true";
         };
     }

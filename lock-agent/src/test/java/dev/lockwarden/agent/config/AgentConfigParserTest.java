@@ -170,12 +170,14 @@ class AgentConfigParserTest {
                 "com.acme.X#a key=\"x\" onBusy=FAIL onStoreDown=skip",
                 "com.acme.X#b key=\"x\" onLost=maybe",
                 "onConfigError = sometimes",
-                "drainTimeout = soon"));
+                "drainTimeout = soon",
+                "com.acme.X#c key=\"x\" ttl=10s holdAtLeast=1m"));
         assertTrue(all.contains("locks.conf:1: '*.acme.X' is not a class name or pattern"), all);
         assertTrue(all.contains("locks.conf:2: onStoreDown=skip needs onBusy=SKIP"), all);
         assertTrue(all.contains("locks.conf:3: onLost=maybe is not one of [log, throw]"), all);
         assertTrue(all.contains("locks.conf:4: onConfigError = 'sometimes' is not fail or continue"), all);
         assertTrue(all.contains("locks.conf:5: drainTimeout = 'soon' is not a duration"), all);
+        assertTrue(all.contains("locks.conf:6: holdAtLeast PT1M is longer than ttl PT10S"), all);
     }
 
     @Test
