@@ -68,6 +68,8 @@ class LockedInterceptorTest {
     LockContext lockContext;
     @Inject
     LockManager locks;
+    @Inject
+    dev.lockwarden.cdi.beans.LostEvents lostEvents;
 
     @Deployment
     static JavaArchive deployment() {
@@ -97,6 +99,7 @@ class LockedInterceptorTest {
     private void fresh() {
         redis.flushAll();
         probe.reset();
+        lostEvents.reset();
     }
 
     @Test
@@ -138,7 +141,7 @@ class LockedInterceptorTest {
         try (LockHandle held = otherJvm.acquire("slot:A", LockOptions.ttl(Duration.ofSeconds(10)));
              LockHandle held2 = otherJvm.acquire("payment:TX-3", LockOptions.ttl(Duration.ofSeconds(10)))) {
             assertEquals(0, payments.countIfFree("A"));
-            assertEquals(null, payments.describeIfFree("TX-3"));
+            assertEquals(java.util.Optional.empty(), payments.describeIfFree("TX-3"), "SKIP returns Optional.empty() for Optional");
             assertFalse(payments.chargeIfFree("TX-3"));
         }
         assertEquals(0, probe.runs());
@@ -222,10 +225,10 @@ class LockedInterceptorTest {
     @Test
     void typeLevelLockedCoversEveryMethodAndMethodLevelWins() {
         fresh();
-        assertEquals("jobs:nightly", jobs.report());
-        assertEquals("jobs:cleanup", jobs.named("cleanup"));
+        assertEquals("jobs:nightly", jobs.report().orElseThrow());
+        assertEquals("jobs:cleanup", jobs.named("cleanup").orElseThrow());
         try (LockHandle held = otherJvm.acquire("jobs:nightly", LockOptions.ttl(Duration.ofSeconds(10)))) {
-            assertEquals(null, jobs.report(), "type-level onBusy = SKIP");
+            assertEquals(java.util.Optional.empty(), jobs.report(), "type-level onBusy = SKIP");
         }
     }
 
@@ -244,6 +247,11 @@ class LockedInterceptorTest {
         assertEquals("lease:L-1", lost.lockName());
         assertTrue(lost.getMessage().contains("while @Locked method " + PaymentService.class.getName() + "#loseLockWhileRunning ran"),
                 lost.getMessage());
+        var events = lostEvents.seen();
+        assertEquals(1, events.size(), "@Observes LockLostEvent saw the loss once: " + events);
+        assertEquals(LockLostEvent.Outcome.THROWN, events.get(0).outcome());
+        assertEquals("lease:L-1", events.get(0).lockName());
+        assertTrue(events.get(0).reason().contains("force-released"), events.get(0).reason());
     }
 
     private void assertReleased(String name) {
