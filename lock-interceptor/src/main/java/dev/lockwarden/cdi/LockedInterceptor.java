@@ -12,6 +12,7 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Intercepted;
 import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -37,14 +38,16 @@ public class LockedInterceptor {
     private final LockManager locks;
     private final LockedExtension extension;
     private final Event<LockLostEvent> lostEvents;
+    private final BeanManager beans;
     private final Class<?> beanClass;
 
     @Inject
     public LockedInterceptor(LockManager locks, LockedExtension extension, Event<LockLostEvent> lostEvents,
-                             @Intercepted Bean<?> bean) {
+                             BeanManager beans, @Intercepted Bean<?> bean) {
         this.locks = locks;
         this.extension = extension;
         this.lostEvents = lostEvents;
+        this.beans = beans;
         this.beanClass = bean.getBeanClass();
     }
 
@@ -64,7 +67,37 @@ public class LockedInterceptor {
             throw new LockedBusyException(meta.id(), options.waitUpTo(), busy);
         }
         LockLoss loss = new LockLoss(meta.id(), handle, lostEvents::fire);
-        return meta.shape().async() ? runAsync(ctx, handle, loss) : runSync(ctx, handle, loss);
+        if (meta.shape().async()) {
+            return runAsync(ctx, handle, loss);
+        }
+        TxBinder.Tx tx;
+        try {
+            tx = extension.transactions(beans).bindIfActive(handle, loss);
+        } catch (RuntimeException | Error e) {
+            handle.release();
+            throw e;
+        }
+        return tx != null ? runInTransaction(ctx, handle, loss, tx) : runSync(ctx, handle, loss);
+    }
+
+    /** The transaction releases the lock after it completes, so others never see uncommitted work. */
+    private static Object runInTransaction(InvocationContext ctx, LockHandle handle, LockLoss loss, TxBinder.Tx tx)
+            throws Exception {
+        Object result;
+        try {
+            result = proceed(ctx, handle);
+        } catch (Exception | Error e) {
+            if (!handle.isHeld()) {
+                tx.setRollbackOnly();
+                e.addSuppressed(loss.report(LockLostEvent.Outcome.ROLLED_BACK));
+            }
+            throw e;
+        }
+        if (!handle.isHeld()) {
+            tx.setRollbackOnly();
+            throw loss.report(LockLostEvent.Outcome.ROLLED_BACK);
+        }
+        return result;
     }
 
     private static Object runSync(InvocationContext ctx, LockHandle handle, LockLoss loss) throws Exception {

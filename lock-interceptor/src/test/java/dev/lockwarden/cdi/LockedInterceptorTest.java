@@ -158,6 +158,9 @@ class LockedInterceptorTest {
             assertTrue(busy.getMessage().startsWith("@Locked on " + PaymentService.class.getName() + "#failFast: lock 'payment:TX-4'"
                     + " is held by another owner"), busy.getMessage());
             assertTrue(busy.getMessage().contains("Raise @Locked(waitUpTo = ...)"), busy.getMessage());
+            var ejb = busy.getClass().getAnnotation(jakarta.ejb.ApplicationException.class);
+            assertTrue(ejb != null && !ejb.rollback() && ejb.inherited(),
+                    "EJB containers pass busy to the caller unwrapped and leave its transaction alone");
         }
         assertEquals(0, probe.runs());
         payments.failFast("TX-4");
@@ -245,6 +248,8 @@ class LockedInterceptorTest {
         fresh();
         var lost = assertThrows(LockLostException.class, () -> payments.loseLockWhileRunning("L-1"));
         assertEquals("lease:L-1", lost.lockName());
+        var ejb = lost.getClass().getAnnotation(jakarta.ejb.ApplicationException.class);
+        assertTrue(ejb != null && ejb.rollback(), "EJB containers pass lost to the caller unwrapped and roll back");
         assertTrue(lost.getMessage().contains("while @Locked method " + PaymentService.class.getName() + "#loseLockWhileRunning ran"),
                 lost.getMessage());
         var events = lostEvents.seen();
