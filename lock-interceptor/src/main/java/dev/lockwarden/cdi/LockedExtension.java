@@ -28,12 +28,14 @@ import jakarta.interceptor.Interceptor;
  * per problem, each naming {@code Class#method(params)} and the fix.
  */
 public class LockedExtension implements Extension {
+    private static final System.Logger LOG = System.getLogger(LockedExtension.class.getName());
     private static final List<Class<?>> OWN_BEANS = List.of(LockedInterceptor.class, LockContext.class, LockManagerProducer.class);
 
     private record Key(Class<?> beanClass, Method method) {
     }
 
     private final Map<Key, LockedMethod> methods = new ConcurrentHashMap<>();
+    private volatile TxBinder transactions;
 
     void registerOwnBeans(@Observes BeforeBeanDiscovery event, BeanManager beanManager) {
         for (Class<?> type : OWN_BEANS) {
@@ -110,6 +112,31 @@ public class LockedExtension implements Extension {
             }
             return created;
         });
+    }
+
+    /**
+     * How locks join JTA transactions here, found on first use (a JNDI {@code java:comp} lookup
+     * needs the caller's component context, which a deployment-time observer does not have).
+     */
+    TxBinder transactions(BeanManager beans) {
+        TxBinder found = transactions;
+        if (found == null) {
+            found = isPresent("jakarta.transaction.TransactionSynchronizationRegistry") ? JtaBinder.find(beans) : TxBinder.NONE;
+            LOG.log(System.Logger.Level.INFO, found == TxBinder.NONE
+                    ? "@Locked: no JTA TransactionSynchronizationRegistry found; locks are released when their method returns"
+                    : "@Locked: JTA found; a lock taken inside a transaction is released after the transaction completes");
+            transactions = found;
+        }
+        return found;
+    }
+
+    private static boolean isPresent(String className) {
+        try {
+            Class.forName(className, false, LockedExtension.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /** Methods a type-level interceptor binding applies to. */

@@ -1,6 +1,5 @@
 package dev.lockwarden.cdi;
 
-import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
@@ -25,10 +24,10 @@ import dev.lockwarden.config.Durations;
  * @param ttl       explicit TTL, or null for the LockManager's default
  * @param waitUpTo  explicit wait budget, or null for the LockManager's default
  * @param onBusy    FAIL or SKIP
- * @param skipValue what SKIP returns: null, or the primitive default
+ * @param shape     sync or async (CompletionStage), and what SKIP returns
  */
 record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo, boolean autoRefresh,
-                    OnBusy onBusy, Object skipValue) {
+                    OnBusy onBusy, ReturnShape shape) {
 
     /** Options for one call, on top of the manager's defaults (lockwarden.ttl / lockwarden.wait). */
     LockOptions options(LockOptions defaults) {
@@ -62,12 +61,14 @@ record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo,
                     + " intercept it. Remove 'final' from the class, or remove @Locked");
         }
         KeyTemplate key = null;
+        String template = locked.value().isEmpty() ? defaultName(beanClass, method) : locked.value();
         try {
-            key = KeyTemplate.parse(locked.value(), parameterNames(method));
+            key = KeyTemplate.parse(template, parameterNames(method));
         } catch (IllegalArgumentException e) {
-            problems.accept("@Locked(\"" + locked.value() + "\") on " + where + ": " + e.getMessage()
+            problems.accept("@Locked(\"" + template + "\") on " + where + ": " + e.getMessage()
                     + (hasNames(method) ? "" : ". This class was compiled without -parameters, so only indexes work"));
         }
+        ReturnShape shape = ReturnShape.of(method, locked.onBusy(), where, problems);
         Duration ttl = duration(locked.ttl(), "@Locked(ttl) on " + where, problems);
         if (ttl != null) {
             check(() -> LockOptions.ttl(ttl), "@Locked(ttl) on " + where, problems);
@@ -81,7 +82,7 @@ record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo,
             return null;
         }
         String id = beanClass.getName() + "#" + method.getName();
-        return new LockedMethod(id, key, ttl, wait, locked.autoRefresh(), locked.onBusy(), defaultValue(method.getReturnType()));
+        return new LockedMethod(id, key, ttl, wait, locked.autoRefresh(), locked.onBusy(), shape);
     }
 
     /** {@code com.x.Billing#charge(String, long)}. */
@@ -118,10 +119,8 @@ record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo,
         return Arrays.stream(method.getParameters()).allMatch(Parameter::isNamePresent);
     }
 
-    private static Object defaultValue(Class<?> type) {
-        if (!type.isPrimitive() || type == void.class) {
-            return null;
-        }
-        return Array.get(Array.newInstance(type, 1), 0);
+    /** {@code @Locked} without a value: one lock per method, {@code Billing.charge}. */
+    private static String defaultName(Class<?> beanClass, Method method) {
+        return beanClass.getSimpleName() + "." + method.getName();
     }
 }

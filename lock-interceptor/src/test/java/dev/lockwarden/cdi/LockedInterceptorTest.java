@@ -68,6 +68,8 @@ class LockedInterceptorTest {
     LockContext lockContext;
     @Inject
     LockManager locks;
+    @Inject
+    dev.lockwarden.cdi.beans.LostEvents lostEvents;
 
     @Deployment
     static JavaArchive deployment() {
@@ -97,6 +99,7 @@ class LockedInterceptorTest {
     private void fresh() {
         redis.flushAll();
         probe.reset();
+        lostEvents.reset();
     }
 
     @Test
@@ -138,7 +141,7 @@ class LockedInterceptorTest {
         try (LockHandle held = otherJvm.acquire("slot:A", LockOptions.ttl(Duration.ofSeconds(10)));
              LockHandle held2 = otherJvm.acquire("payment:TX-3", LockOptions.ttl(Duration.ofSeconds(10)))) {
             assertEquals(0, payments.countIfFree("A"));
-            assertEquals(null, payments.describeIfFree("TX-3"));
+            assertEquals(java.util.Optional.empty(), payments.describeIfFree("TX-3"), "SKIP returns Optional.empty() for Optional");
             assertFalse(payments.chargeIfFree("TX-3"));
         }
         assertEquals(0, probe.runs());
@@ -155,6 +158,9 @@ class LockedInterceptorTest {
             assertTrue(busy.getMessage().startsWith("@Locked on " + PaymentService.class.getName() + "#failFast: lock 'payment:TX-4'"
                     + " is held by another owner"), busy.getMessage());
             assertTrue(busy.getMessage().contains("Raise @Locked(waitUpTo = ...)"), busy.getMessage());
+            var ejb = busy.getClass().getAnnotation(jakarta.ejb.ApplicationException.class);
+            assertTrue(ejb != null && !ejb.rollback() && ejb.inherited(),
+                    "EJB containers pass busy to the caller unwrapped and leave its transaction alone");
         }
         assertEquals(0, probe.runs());
         payments.failFast("TX-4");
@@ -222,10 +228,10 @@ class LockedInterceptorTest {
     @Test
     void typeLevelLockedCoversEveryMethodAndMethodLevelWins() {
         fresh();
-        assertEquals("jobs:nightly", jobs.report());
-        assertEquals("jobs:cleanup", jobs.named("cleanup"));
+        assertEquals("jobs:nightly", jobs.report().orElseThrow());
+        assertEquals("jobs:cleanup", jobs.named("cleanup").orElseThrow());
         try (LockHandle held = otherJvm.acquire("jobs:nightly", LockOptions.ttl(Duration.ofSeconds(10)))) {
-            assertEquals(null, jobs.report(), "type-level onBusy = SKIP");
+            assertEquals(java.util.Optional.empty(), jobs.report(), "type-level onBusy = SKIP");
         }
     }
 
@@ -242,8 +248,15 @@ class LockedInterceptorTest {
         fresh();
         var lost = assertThrows(LockLostException.class, () -> payments.loseLockWhileRunning("L-1"));
         assertEquals("lease:L-1", lost.lockName());
+        var ejb = lost.getClass().getAnnotation(jakarta.ejb.ApplicationException.class);
+        assertTrue(ejb != null && ejb.rollback(), "EJB containers pass lost to the caller unwrapped and roll back");
         assertTrue(lost.getMessage().contains("while @Locked method " + PaymentService.class.getName() + "#loseLockWhileRunning ran"),
                 lost.getMessage());
+        var events = lostEvents.seen();
+        assertEquals(1, events.size(), "@Observes LockLostEvent saw the loss once: " + events);
+        assertEquals(LockLostEvent.Outcome.THROWN, events.get(0).outcome());
+        assertEquals("lease:L-1", events.get(0).lockName());
+        assertTrue(events.get(0).reason().contains("force-released"), events.get(0).reason());
     }
 
     private void assertReleased(String name) {

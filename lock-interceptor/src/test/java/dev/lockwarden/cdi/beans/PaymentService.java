@@ -1,5 +1,7 @@
 package dev.lockwarden.cdi.beans;
 
+import java.util.Optional;
+
 import dev.lockwarden.LockManager;
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.cdi.LockContext;
@@ -41,8 +43,8 @@ public class PaymentService {
     }
 
     @Locked(value = "payment:{paymentId}", onBusy = OnBusy.SKIP)
-    public String describeIfFree(String paymentId) {
-        return "described " + paymentId;
+    public Optional<String> describeIfFree(String paymentId) {
+        return Optional.of("described " + paymentId);
     }
 
     @Locked("payment:{0}")
