@@ -1,7 +1,5 @@
 package dev.lockwarden.admin.ui;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,13 +28,7 @@ final class Browser implements AutoCloseable {
     private final String base;
 
     Browser(String base) {
-        for (String exe : new String[] {CHROMIUM, CHROMEDRIVER}) {
-            if (!Files.isExecutable(Path.of(exe))) {
-                fail(exe + " is missing: the dashboard browser tests need Debian's Chromium; install it with "
-                        + "`apt-get install -y chromium chromium-driver` (or point -Dlockwarden.test.chromium / "
-                        + "-Dlockwarden.test.chromedriver at the binaries)");
-            }
-        }
+        ChromiumCheck.require(CHROMIUM, CHROMEDRIVER);
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
         ChromeOptions options = new ChromeOptions();
