@@ -1,10 +1,12 @@
 package dev.lockwarden.admin.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.regex.Matcher;
 
@@ -49,13 +51,37 @@ class RunnableJarIT {
 
     @Test
     void badOptionsFailWithTheReason() throws Exception {
-        try (JarProcess jar = new JarProcess(JarProcess.JAR, dir, null, "--port", "http")) {
+        try (JarProcess jar = new JarProcess(JarProcess.JAR, dir, null, "--redis", REDIS.uri(), "--port", "http")) {
             assertEquals(2, jar.exitCode(Duration.ofSeconds(30)));
             assertTrue(jar.output().contains("--port"), jar.output());
         }
         try (JarProcess jar = new JarProcess(JarProcess.JAR, dir, null, "--redis", REDIS.uri(), "--redlock", REDIS.uri())) {
             assertEquals(2, jar.exitCode(Duration.ofSeconds(30)));
             assertTrue(jar.output().contains("choose one of --redis, --redlock and --cluster"), jar.output());
+        }
+    }
+
+    @Test
+    void firstRunWithoutUsersPrintsAGeneratedOperatorPasswordOnceAndKeepsOnlyItsHashNextToTheJar() throws Exception {
+        Path jarCopy = Files.copy(JarProcess.JAR, dir.resolve("lockwarden-admin.jar"));
+        Path usersFile = dir.resolve("lockwarden-admin-users.properties");
+        String password;
+        try (JarProcess jar = new JarProcess(jarCopy, dir, null, "--redis", REDIS.uri(), "--port", "0");
+             Browser browser = new Browser()) {
+            Matcher listening = jar.await(LISTENING, Duration.ofSeconds(60));
+            password = jar.await("^  password: (\\S+)$", Duration.ofSeconds(1)).group(1);
+            assertTrue(jar.output().contains("user:     operator"), jar.output());
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(usersFile)));
+            assertFalse(Files.readString(usersFile).contains(password));
+            browser.base(listening.group(1));
+            browser.login("operator", password);
+            browser.waitFor(By.id("locks"));
+        }
+        try (JarProcess jar = new JarProcess(jarCopy, dir, null, "--redis", REDIS.uri(), "--port", "0")) {
+            jar.await(LISTENING, Duration.ofSeconds(60));
+            assertFalse(jar.output().contains(password), "the password is printed once only");
+            assertFalse(jar.output().contains("password:"), jar.output());
+            assertTrue(jar.output().contains(usersFile.getFileName().toString()), jar.output());
         }
     }
 
