@@ -28,7 +28,8 @@ final class AgentInstaller {
     private AgentInstaller() {
     }
 
-    static AgentRuntime install(AgentConfig config, Instrumentation inst, boolean attached) {
+    /** Installs; returns the report (which, after an attach, already lists the retransformed methods). */
+    static AgentReport install(AgentConfig config, Instrumentation inst, boolean attached) {
         AgentRuntime runtime = new AgentRuntime(config);
         if (!LockBridge.install(runtime)) {
             throw new IllegalStateException("another copy of the agent is already installed in this JVM");
@@ -55,7 +56,7 @@ final class AgentInstaller {
             AgentShutdown.register(runtime, report, config.agent().drainTimeout());
             report.scheduleUnmatchedReport(config.agent().reportUnmatchedAfter());
             AgentMBean.register(runtime, report, config);
-            return runtime;
+            return report;
         } catch (RuntimeException | Error e) {
             LockBridge.uninstall(runtime);
             throw e;
