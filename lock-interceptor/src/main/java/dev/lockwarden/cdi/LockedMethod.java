@@ -64,6 +64,7 @@ record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo,
         String template = locked.value().isEmpty() ? defaultName(beanClass, method) : locked.value();
         try {
             key = KeyTemplate.parse(template, parameterNames(method));
+            TemplateTypes.check(template, method, parameterNames(method), where, problems);
         } catch (IllegalArgumentException e) {
             problems.accept("@Locked(\"" + template + "\") on " + where + ": " + e.getMessage()
                     + (hasNames(method) ? "" : ". This class was compiled without -parameters, so only indexes work"));
