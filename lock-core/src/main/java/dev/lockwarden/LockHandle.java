@@ -27,6 +27,20 @@ public interface LockHandle extends AutoCloseable {
     /** Time left before the lock expires unless refreshed, as known locally (zero if not held). */
     Duration remainingTtl();
 
+    /**
+     * Explicit, token-checked refresh (for holders with {@code autoRefresh(false)}): sets the lock's
+     * remaining TTL to {@code ttl} (longer or shorter than before). On Redlock a majority of nodes
+     * must confirm within the new validity. Afterwards {@link #isHeld()} and {@link #remainingTtl()}
+     * follow the new validity, and an auto-refreshed lock keeps being refreshed with {@code ttl}.
+     *
+     * @return true if extended; false if the lock is no longer ours (released, expired,
+     *         force-released or taken over) — the handle is then lost and {@code onLost} fires
+     *         (unless it had been released)
+     * @throws IllegalArgumentException if {@code ttl} is not positive or longer than {@link LockOptions#MAX_TTL}
+     * @throws LockStoreException if Redis (or a Redlock majority) cannot be reached; the handle is unchanged
+     */
+    boolean extend(Duration ttl);
+
     /** Releases the lock (one round trip, token-checked). Idempotent. */
     void release();
 

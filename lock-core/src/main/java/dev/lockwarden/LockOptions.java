@@ -23,10 +23,12 @@ public final class LockOptions {
     private final Duration retryInterval;
     private final LockSource source;
     private final String method;
+    private final Duration holdAtLeast;
 
     private LockOptions(Duration ttl, Duration waitUpTo, boolean autoRefresh, Duration retryInterval,
-                        LockSource source, String method) {
+                        LockSource source, String method, Duration holdAtLeast) {
         this.ttl = ttl;
+        this.holdAtLeast = holdAtLeast;
         this.waitUpTo = waitUpTo;
         this.autoRefresh = autoRefresh;
         this.retryInterval = retryInterval;
@@ -36,7 +38,7 @@ public final class LockOptions {
 
     /** Options with the given TTL, no waiting, auto-refresh on. */
     public static LockOptions ttl(Duration ttl) {
-        return new LockOptions(checkTtl(ttl), Duration.ZERO, true, DEFAULT_RETRY, LockSource.API, "");
+        return new LockOptions(checkTtl(ttl), Duration.ZERO, true, DEFAULT_RETRY, LockSource.API, "", Duration.ZERO);
     }
 
     /** 30 s TTL, no waiting, auto-refresh on. */
@@ -50,12 +52,12 @@ public final class LockOptions {
         if (wait.isNegative()) {
             throw new IllegalArgumentException("waitUpTo " + wait + " is negative: use Duration.ZERO for non-blocking");
         }
-        return new LockOptions(ttl, wait, autoRefresh, retryInterval, source, method);
+        return new LockOptions(ttl, wait, autoRefresh, retryInterval, source, method, holdAtLeast);
     }
 
     /** Whether the watchdog refreshes the lock every TTL/3 while it is held (default true). */
     public LockOptions autoRefresh(boolean on) {
-        return new LockOptions(ttl, waitUpTo, on, retryInterval, source, method);
+        return new LockOptions(ttl, waitUpTo, on, retryInterval, source, method, holdAtLeast);
     }
 
     /**
@@ -67,18 +69,30 @@ public final class LockOptions {
         if (interval.toMillis() < 1) {
             throw new IllegalArgumentException("retryInterval " + interval + " must be at least 1 ms");
         }
-        return new LockOptions(ttl, waitUpTo, autoRefresh, interval, source, method);
+        return new LockOptions(ttl, waitUpTo, autoRefresh, interval, source, method, holdAtLeast);
     }
 
     /** Records which entry point and method takes the lock (for the dashboard). */
     public LockOptions source(LockSource source, String method) {
         return new LockOptions(ttl, waitUpTo, autoRefresh, retryInterval,
-                Objects.requireNonNull(source, "source"), method == null ? "" : method);
+                Objects.requireNonNull(source, "source"), method == null ? "" : method, holdAtLeast);
     }
 
-    /** Returns a copy with another TTL. */
+    /**
+     * Keeps the lock at least this long after acquisition (ShedLock's {@code lockAtLeastFor}): a
+     * release sooner than that leaves the lock and its holder info in Redis until
+     * {@code acquiredAt + holdAtLeast}, when it expires by itself. This makes "run once per period"
+     * hold for a job that finishes in milliseconds on servers whose schedules fire a little apart.
+     * Zero (the default) releases at once. Must not exceed the TTL.
+     */
+    public LockOptions holdAtLeast(Duration minimum) {
+        return new LockOptions(ttl, waitUpTo, autoRefresh, retryInterval, source, method, checkHoldAtLeast(minimum, ttl));
+    }
+
+    /** Returns a copy with another TTL (which must not be shorter than {@link #holdAtLeast()}). */
     public LockOptions withTtl(Duration newTtl) {
-        return new LockOptions(checkTtl(newTtl), waitUpTo, autoRefresh, retryInterval, source, method);
+        return new LockOptions(checkTtl(newTtl), waitUpTo, autoRefresh, retryInterval, source, method,
+                checkHoldAtLeast(holdAtLeast, newTtl));
     }
 
     public Duration ttl() {
@@ -105,6 +119,24 @@ public final class LockOptions {
         return method;
     }
 
+    /** Minimum time the lock stays taken after acquisition, even if released sooner (zero = none). */
+    public Duration holdAtLeast() {
+        return holdAtLeast;
+    }
+
+    private static Duration checkHoldAtLeast(Duration minimum, Duration ttl) {
+        Objects.requireNonNull(minimum, "holdAtLeast is null: use Duration.ZERO for none");
+        if (minimum.isNegative()) {
+            throw new IllegalArgumentException("holdAtLeast " + minimum + " is negative: use Duration.ZERO for none");
+        }
+        if (minimum.compareTo(ttl) > 0) {
+            throw new IllegalArgumentException("holdAtLeast " + minimum + " is longer than the ttl " + ttl
+                    + ": a lock cannot be kept longer than it lives; raise the ttl to at least " + minimum
+                    + " or shorten holdAtLeast");
+        }
+        return minimum;
+    }
+
     private static Duration checkTtl(Duration ttl) {
         Objects.requireNonNull(ttl, "ttl is null: pass e.g. Duration.ofSeconds(30)");
         if (ttl.toMillis() <= 0) {
@@ -120,6 +152,7 @@ public final class LockOptions {
     @Override
     public String toString() {
         return "LockOptions[ttl=" + ttl + ", waitUpTo=" + waitUpTo + ", autoRefresh=" + autoRefresh
-                + ", retryInterval=" + retryInterval + ", source=" + source + "]";
+                + ", retryInterval=" + retryInterval + ", source=" + source
+                + (holdAtLeast.isZero() ? "" : ", holdAtLeast=" + holdAtLeast) + "]";
     }
 }

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.Properties;
 
 import dev.lockwarden.config.Settings;
+import dev.lockwarden.admin.security.FirstRunUsers;
 import dev.lockwarden.admin.security.UserDirectory;
 
 /**
@@ -34,10 +35,14 @@ public record AdminConfig(InetAddress bind, int port, int pageSize, UserDirector
         }
     }
 
-    /** Reads system properties, then {@code LOCKWARDEN_ADMIN_*} environment variables, then defaults. */
+    /**
+     * Reads system properties, then {@code LOCKWARDEN_ADMIN_*} environment variables, then defaults.
+     * With no users configured at all, {@link FirstRunUsers} creates an operator.
+     */
     public static AdminConfig load(Settings settings, Properties systemProperties) {
         return new AdminConfig(address(settings), integer(settings, PORT, 8080), integer(settings, PAGE_SIZE, 50),
-                UserDirectory.load(settings, systemProperties));
+                UserDirectory.configured(settings, systemProperties)
+                        .orElseGet(() -> FirstRunUsers.create(FirstRunUsers.jarDirectory(), System.out)));
     }
 
     private static int integer(Settings settings, String property, int fallback) {

@@ -16,21 +16,20 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.resource.ResourceFactory;
 
-import dev.lockwarden.LockException;
 import dev.lockwarden.LockInspector;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.config.Settings;
+import dev.lockwarden.admin.cli.AdminCommand;
 import dev.lockwarden.admin.security.UserDirectory;
 import dev.lockwarden.admin.service.AdminService;
 import dev.lockwarden.admin.ui.AdminServlet;
 
 /**
- * The dashboard as an embedded Jetty 12 server on a loopback address. {@link #main} reads the
- * settings, connects to Redis through {@link LockManager} and serves until the JVM stops.
+ * The dashboard as an embedded Jetty 12 server on a loopback address, over a {@link LockInspector}.
+ * The command line ({@link AdminCommand}) reads the settings and connects to Redis.
  */
 public final class AdminServer implements AutoCloseable {
     /** Jars Jetty scans for Vaadin's annotations and initializers (others are skipped for a fast start). */
-    private static final String SCANNED = ".*/(flow-|vaadin-|admin-ui)[^/]*\\.jar$|.*/admin-ui/target/classes/.*";
+    private static final String SCANNED =
+            ".*/(flow-|vaadin-|admin-ui|lockwarden-admin)[^/]*\\.jar$|.*/admin-ui/target/classes/.*";
     private static final System.Logger LOG = System.getLogger(AdminServer.class.getName());
 
     private final Server server;
@@ -99,33 +98,13 @@ public final class AdminServer implements AutoCloseable {
         }
     }
 
-    /** Runs the dashboard; settings are described in admin-ui/README.md. */
-    public static void main(String[] args) throws Exception {
-        AdminConfig config;
-        LockManager locks;
-        try {
-            config = AdminConfig.load(Settings.fromSystem(), System.getProperties());
-            locks = LockManager.builder().application("lockwarden-admin").build();
-        } catch (IllegalArgumentException | LockException e) {
-            System.err.println("lockwarden-admin: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        AdminServer admin;
-        try {
-            admin = start(config, locks.inspector());
-        } catch (IOException e) {
-            locks.close();
-            System.err.println("lockwarden-admin: cannot listen on " + config.bind().getHostAddress() + ":" + config.port()
-                    + " (" + e.getMessage() + "): set " + AdminConfig.PORT + " to a free port, or 0 to pick one");
-            System.exit(2);
-            return;
-        }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            admin.close();
-            locks.close();
-        }, "lockwarden-admin-shutdown"));
-        System.out.println("Lockwarden admin listening on " + admin.uri() + " (" + config.users().size() + " users)");
-        admin.server.join();
+    /** Blocks until the server stops. */
+    public void join() throws InterruptedException {
+        server.join();
+    }
+
+    /** Runs the dashboard: see {@link AdminCommand} and admin-ui/README.md. */
+    public static void main(String[] args) {
+        AdminCommand.main(args);
     }
 }

@@ -36,6 +36,7 @@ public final class BenchmarkMain {
             }
             Bench b = new Bench(cfg, single, redlock);
             b.note(header(cfg));
+            b.note(Pools.describe(cfg.threads()));
             List<Contender> all = List.of(
                     new LockwardenContender("Lockwarden (single node)", List.of(single)),
                     new LockwardenContender("Lockwarden Redlock (5 nodes)", redlock),

@@ -41,7 +41,7 @@ final class LockwardenContender implements Contender {
 
     static LockManager build(List<Integer> ports, String application) {
         String[] uris = ports.stream().map(p -> "redis://127.0.0.1:" + p).toArray(String[]::new);
-        LockManager.Builder b = LockManager.builder().application(application).maxConnections(64);
+        LockManager.Builder b = LockManager.builder().application(application).maxConnections(Pools.SIZE);
         try {
             return (uris.length == 1 ? b.redis(uris[0]) : b.redlock(uris)).build();
         } catch (UnsupportedOperationException e) {

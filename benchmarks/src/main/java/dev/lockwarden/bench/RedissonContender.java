@@ -35,7 +35,11 @@ final class RedissonContender implements Contender {
     static RedissonClient client(int port, long watchdogMillis) {
         Config c = new Config();
         c.setLockWatchdogTimeout(watchdogMillis);
-        c.useSingleServer().setAddress("redis://127.0.0.1:" + port);
+        c.useSingleServer().setAddress("redis://127.0.0.1:" + port)
+                .setConnectionPoolSize(Pools.SIZE).setConnectionMinimumIdleSize(Math.min(24, Pools.SIZE));
+        if (Pools.REDISSON_NETTY_THREADS > 0) {
+            c.setNettyThreads(Pools.REDISSON_NETTY_THREADS);
+        }
         return Redisson.create(c);
     }
 

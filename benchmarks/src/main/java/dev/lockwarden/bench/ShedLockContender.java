@@ -29,7 +29,7 @@ final class ShedLockContender implements Contender {
 
     @Override
     public void setUp() {
-        redis = RedisClient.builder().hostAndPort("127.0.0.1", port).build();
+        redis = Pools.jedis(port);
         provider = new JedisLockProvider(redis, "bench");
     }
 

@@ -48,7 +48,7 @@ final class SnippetContender implements Contender {
     @Override
     public void setUp() {
         for (int p : ports) {
-            RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", p).build();
+            RedisClient c = Pools.jedis(p);
             nodes.add(c);
             shas.add(c.scriptLoad(RELEASE));
         }

@@ -51,13 +51,20 @@ final class ChildJvm implements AutoCloseable {
     }
 
     static ChildJvm start(List<String> jvmArgs, String... appArgs) throws IOException {
+        return start(jvmArgs, java.util.Map.of(), appArgs);
+    }
+
+    /** Starts the legacy app with extra environment variables. */
+    static ChildJvm start(List<String> jvmArgs, java.util.Map<String, String> env, String... appArgs) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"));
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-cp", appClassPath(), "com.acme.legacy.LegacyApp"));
         cmd.addAll(Arrays.asList(appArgs));
-        return new ChildJvm(new ProcessBuilder(cmd).start());
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().putAll(env);
+        return new ChildJvm(pb.start());
     }
 
     private static String appClassPath() {

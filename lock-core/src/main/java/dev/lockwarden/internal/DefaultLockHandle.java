@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockLostException;
+import dev.lockwarden.LockOptions;
 import dev.lockwarden.store.Lease;
 
 /**
@@ -22,8 +24,15 @@ public final class DefaultLockHandle implements LockHandle {
     private static final int RELEASED = 1;
     private static final int LOST = 2;
 
-    private final Lease lease;
+    private volatile Lease lease;
     private final long fence;
+    private final long holdAtLeastNanos;
+    /**
+     * Serialises renewals of this handle (the watchdog's batch and {@link #extend}), so a late
+     * confirmation of one can never overwrite the validity the other established. Never a monitor:
+     * it is held across a Redis round trip.
+     */
+    final ReentrantLock renewal = new ReentrantLock();
     private final boolean autoRefresh;
     private final Thread owner;
     private final HandleOwner manager;
@@ -32,8 +41,8 @@ public final class DefaultLockHandle implements LockHandle {
     private final long acquiredNanos = System.nanoTime();
     private volatile long validUntilNanos;
     private volatile String lostReason;
-    /** Watchdog-only: when the next refresh is due. */
-    long nextRefreshNanos;
+    /** When the next watchdog refresh is due (set by the watchdog and by {@link #extend}). */
+    volatile long nextRefreshNanos;
 
     /** What a handle needs from its manager. */
     public interface HandleOwner {
@@ -43,11 +52,23 @@ public final class DefaultLockHandle implements LockHandle {
 
         /** Runs listener callbacks off the watchdog thread. */
         void dispatch(Runnable callback);
+
+        /** Token-checked refresh to {@code next.ttlMillis()}: validity in ms from the call's start, or -1 if not ours. */
+        long extend(DefaultLockHandle handle, Lease next);
+
+        /** The handle's validity or refresh schedule changed. */
+        void rescheduled(DefaultLockHandle handle);
     }
 
     public DefaultLockHandle(Lease lease, long fence, boolean autoRefresh, long validUntilNanos, HandleOwner manager) {
+        this(lease, fence, autoRefresh, validUntilNanos, 0, manager);
+    }
+
+    public DefaultLockHandle(Lease lease, long fence, boolean autoRefresh, long validUntilNanos, long holdAtLeastNanos,
+                             HandleOwner manager) {
         this.lease = lease;
         this.fence = fence;
+        this.holdAtLeastNanos = holdAtLeastNanos;
         this.autoRefresh = autoRefresh;
         this.validUntilNanos = validUntilNanos;
         this.owner = Thread.currentThread();
@@ -95,6 +116,47 @@ public final class DefaultLockHandle implements LockHandle {
     }
 
     @Override
+    public boolean extend(Duration ttl) {
+        long ttlMillis = checkExtendTtl(ttl);
+        if (state.get() != HELD) {
+            return false;
+        }
+        try {
+            renewal.lockInterruptibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new dev.lockwarden.LockException("interrupted while extending lock '" + name() + "'", e);
+        }
+        try {
+            if (state.get() != HELD) {
+                return false;
+            }
+            Lease next = new Lease(lease.name(), lease.token(), ttlMillis);
+            long start = System.nanoTime();
+            long validity = manager.extend(this, next);
+            if (validity < 0) {
+                markLost("extend found the lock no longer ours: it expired, was force-released or was taken over");
+                return false;
+            }
+            lease = next;
+            validUntilNanos = start + TimeUnit.MILLISECONDS.toNanos(validity) - Drift.nanos(ttlMillis);
+            nextRefreshNanos = start + TimeUnit.MILLISECONDS.toNanos(ttlMillis) / 3;
+        } finally {
+            renewal.unlock();
+        }
+        manager.rescheduled(this);
+        return state.get() == HELD;
+    }
+
+    private long checkExtendTtl(Duration ttl) {
+        if (ttl == null || ttl.toMillis() <= 0 || ttl.compareTo(LockOptions.MAX_TTL) > 0) {
+            throw new IllegalArgumentException("extend(" + ttl + ") of lock '" + name() + "': the ttl must be between 1 ms and "
+                    + LockOptions.MAX_TTL + ", e.g. Duration.ofSeconds(30)");
+        }
+        return ttl.toMillis();
+    }
+
+    @Override
     public LockHandle onLost(Consumer<LockLostEvent> listener) {
         listeners.add(listener);
         if (state.get() == LOST) {
@@ -117,9 +179,18 @@ public final class DefaultLockHandle implements LockHandle {
         }
     }
 
-    /** A refresh started at {@code startNanos} was confirmed by Redis. */
+    /** A refresh started at {@code startNanos} was confirmed by Redis (caller holds {@link #renewal}). */
     void confirmed(long startNanos, long validityNanos) {
         validUntilNanos = startNanos + validityNanos;
+    }
+
+    /**
+     * How long a release now must still keep the lock (holdAtLeast), in ms rounded up; 0 = delete.
+     * Counted from when the acquire reply arrived, so the lock is kept at least that long.
+     */
+    public long keepMillisOnRelease() {
+        long left = holdAtLeastNanos - (System.nanoTime() - acquiredNanos);
+        return left <= 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(left + 999_999);
     }
 
     public boolean isActive() {

@@ -135,7 +135,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                     continue;
                 }
                 if (r.acquired()) {
-                    return granted(lease, r, t0, options.autoRefresh());
+                    return granted(lease, r, t0, options);
                 }
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0) {
@@ -184,9 +184,10 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
     }
 
-    private LockHandle granted(Lease lease, AcquireResult r, long t0, boolean autoRefresh) {
+    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options) {
         long validUntil = t0 + TimeUnit.MILLISECONDS.toNanos(r.validityMillis()) - Drift.nanos(lease.ttlMillis());
-        DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), autoRefresh, validUntil, this);
+        DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), options.autoRefresh(), validUntil,
+                options.holdAtLeast().toNanos(), this);
         if (reentrant) {
             reentrancy.register(h);
         }
@@ -218,8 +219,9 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         reentrancy.forget(h);
         metrics.ended(h.name(), h.heldMillis());
         try {
-            boolean wasOurs = store.release(h.lease());
-            events.record(wasOurs ? "release" : "release-late", h.name(), h.fencingToken());
+            long keep = h.keepMillisOnRelease(); // holdAtLeast not over: the lock stays until then
+            boolean wasOurs = store.release(h.lease(), keep);
+            events.record(!wasOurs ? "release-late" : keep > 0 ? "release-held" : "release", h.name(), h.fencingToken());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "release of lock '" + h.name() + "' failed; it expires by itself within "
                     + h.lease().ttlMillis() + " ms: " + e.getMessage());
@@ -234,6 +236,18 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         metrics.ended(h.name(), h.heldMillis());
         LOG.log(System.Logger.Level.WARNING, "lock '" + h.name() + "' (fence " + h.fencingToken() + ") lost: " + e.reason());
         events.record("lost", h.name(), h.fencingToken(), "reason", e.reason());
+    }
+
+    @Override
+    public long extend(DefaultLockHandle h, Lease next) {
+        long validity = store.extend(next);
+        metrics.count(h.name(), validity >= 0 ? LockMetrics.Event.REFRESH : LockMetrics.Event.REFRESH_FAILURE);
+        return validity;
+    }
+
+    @Override
+    public void rescheduled(DefaultLockHandle h) {
+        watchdog.reschedule(h);
     }
 
     @Override

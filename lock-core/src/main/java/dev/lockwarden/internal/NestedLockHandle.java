@@ -49,6 +49,11 @@ final class NestedLockHandle implements LockHandle {
     }
 
     @Override
+    public boolean extend(Duration ttl) {
+        return !released.get() && outer.extend(ttl);
+    }
+
+    @Override
     public void release() {
         released.set(true);
     }

@@ -53,6 +53,11 @@ public final class Watchdog implements AutoCloseable {
         long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
         h.nextRefreshNanos = System.nanoTime() + ttl / 3;
         handles.add(h);
+        reschedule(h);
+    }
+
+    /** The handle's refresh time or validity changed (extend): wake the thread if it is now due sooner. */
+    public void reschedule(DefaultLockHandle h) {
         // wake the thread only if this lock needs it before its planned wake-up (rare with equal TTLs)
         long dueAt = h.autoRefresh() ? h.nextRefreshNanos : h.validUntilNanos();
         synchronized (signal) {
@@ -140,7 +145,29 @@ public final class Watchdog implements AutoCloseable {
         return Math.max(Math.min(next, earliestRefresh), TimeUnit.MILLISECONDS.toNanos(1));
     }
 
-    private void refresh(List<DefaultLockHandle> due, long start) {
+    private void refresh(List<DefaultLockHandle> candidates, long start) {
+        List<DefaultLockHandle> due = new ArrayList<>(candidates.size());
+        for (DefaultLockHandle h : candidates) {
+            if (h.renewal.tryLock()) {
+                due.add(h);
+            } else {
+                // an extend() renews it right now and sets the next due time; look again shortly
+                h.nextRefreshNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
+            }
+        }
+        try {
+            refreshLocked(due, start);
+        } finally {
+            for (DefaultLockHandle h : due) {
+                h.renewal.unlock();
+            }
+        }
+    }
+
+    private void refreshLocked(List<DefaultLockHandle> due, long start) {
+        if (due.isEmpty()) {
+            return;
+        }
         List<Lease> leases = new ArrayList<>(due.size());
         for (DefaultLockHandle h : due) {
             leases.add(h.lease());

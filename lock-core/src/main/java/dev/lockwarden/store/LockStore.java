@@ -13,7 +13,22 @@ public interface LockStore extends AutoCloseable {
     AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo);
 
     /** Token-checked delete that publishes a wake-up; true if the lock was still ours. */
-    boolean release(Lease lease);
+    default boolean release(Lease lease) {
+        return release(lease, 0);
+    }
+
+    /**
+     * Token-checked release; {@code keepMillis > 0} (a holdAtLeast period not yet over) keeps lock
+     * and holder info for that long instead of deleting them. True if the lock was still ours.
+     */
+    boolean release(Lease lease, long keepMillis);
+
+    /**
+     * Token-checked explicit refresh setting the TTL to {@code lease.ttlMillis()}. Returns how long
+     * the lock is known valid from the call's start (ms, drift not yet subtracted), or -1 if it is no
+     * longer ours (on Redlock: no majority within the validity).
+     */
+    long extend(Lease lease);
 
     /** Token-checked TTL extension of many locks in one pipelined batch; true per lease still ours. */
     boolean[] refresh(List<Lease> leases);

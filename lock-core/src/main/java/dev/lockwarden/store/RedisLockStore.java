@@ -17,8 +17,13 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public boolean release(Lease lease) {
-        return node.release(lease);
+    public boolean release(Lease lease, long keepMillis) {
+        return node.release(lease, true, keepMillis);
+    }
+
+    @Override
+    public long extend(Lease lease) {
+        return node.extend(lease) ? lease.ttlMillis() : -1;
     }
 
     @Override

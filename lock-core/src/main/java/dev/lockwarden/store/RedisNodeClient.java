@@ -10,9 +10,12 @@ import dev.lockwarden.LockStoreException;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.XAddParams;
+import redis.clients.jedis.resps.StreamEntry;
 
 /**
  * The lock scripts run against one Redis deployment: a single node (or, on Redis Cluster, the
@@ -41,12 +44,21 @@ public class RedisNodeClient implements AutoCloseable {
         this.fenceRetentionMillis = Long.toString(fenceRetentionMillis);
     }
 
-    /** One acquire attempt (see acquire.lua). */
+    /** One acquire attempt that stores its clock-floored fence in the counter (see acquire.lua). */
     public AcquireResult acquire(Lease lease, Map<String, String> holderInfo) {
-        List<String> args = new ArrayList<>(3 + holderInfo.size() * 2);
+        return acquire(lease, holderInfo, true);
+    }
+
+    /**
+     * One acquire attempt (see acquire.lua); {@code storeFloor = false} (Redlock phase 1) leaves a
+     * counter below the clock floor as it is and says so in {@link AcquireResult#counterBehind()}.
+     */
+    public AcquireResult acquire(Lease lease, Map<String, String> holderInfo, boolean storeFloor) {
+        List<String> args = new ArrayList<>(4 + holderInfo.size() * 2);
         args.add(lease.token());
         args.add(Long.toString(lease.ttlMillis()));
         args.add(fenceRetentionMillis);
+        args.add(storeFloor ? "1" : "0");
         holderInfo.forEach((k, v) -> {
             args.add(k);
             args.add(v);
@@ -54,7 +66,11 @@ public class RedisNodeClient implements AutoCloseable {
         List<?> reply = (List<?>) call("acquire '" + lease.name() + "'",
                 () -> ACQUIRE.run(redis, lockKeys(lease.name()), args));
         long value = (Long) reply.get(1);
-        return ((Long) reply.get(0)) == 1L ? AcquireResult.acquired(value, lease.ttlMillis()) : AcquireResult.busy(value);
+        if (((Long) reply.get(0)) != 1L) {
+            return AcquireResult.busy(value);
+        }
+        return Long.valueOf(1L).equals(reply.get(2)) ? AcquireResult.acquiredAboveCounter(value, lease.ttlMillis())
+                : AcquireResult.acquired(value, lease.ttlMillis());
     }
 
     /** Token-checked release (see release.lua). */
@@ -64,9 +80,23 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release; {@code wakeWaiters = false} skips the release message (see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters) {
+        return release(lease, wakeWaiters, 0);
+    }
+
+    /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
+    public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
         Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis,
                 List.of(keys.lock(lease.name()), keys.info(lease.name())),
-                List.of(lease.token(), wakeWaiters ? keys.releasedChannel(lease.name()) : "")));
+                List.of(lease.token(), wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "",
+                        Long.toString(Math.max(0, keepMillis)))));
+        return Long.valueOf(1L).equals(reply);
+    }
+
+    /** Token-checked refresh of one lock to {@code lease.ttlMillis()} (see refresh.lua); true if still ours. */
+    public boolean extend(Lease lease) {
+        Object reply = call("extend '" + lease.name() + "'", () -> REFRESH.run(redis,
+                List.of(keys.lock(lease.name()), keys.info(lease.name())),
+                List.of(lease.token(), Long.toString(lease.ttlMillis()))));
         return Long.valueOf(1L).equals(reply);
     }
 
@@ -138,19 +168,62 @@ public class RedisNodeClient implements AutoCloseable {
         return Long.valueOf(1L).equals(reply);
     }
 
-    /** Deletes a lock whoever holds it and bumps its fence (see force-release.lua). */
-    public ForceReleased forceRelease(String name) {
-        List<?> reply = (List<?>) callOnce("force-release '" + name + "'", () -> FORCE_RELEASE.run(redis,
-                lockKeys(name), List.of(keys.releasedChannel(name), fenceRetentionMillis)));
+    /**
+     * Force-release in one script (see force-release.lua): only if the lock still has the token whose
+     * SHA-1 is {@code tokenSha1} ("" = any holder) and a fence not above {@code fence} (0 = any),
+     * it deletes the lock, bumps the fence, appends {@code audit} to the lock's capped history and,
+     * off a cluster, to {@link KeySpace#AUDIT}, wakes waiters and notifies the holder. On a cluster,
+     * where one script touches one slot only, the audit stream is written right after.
+     */
+    public ForceReleased forceRelease(String name, String tokenSha1, long fence, Map<String, String> audit,
+                                      long auditMaxLen, long historyMaxLen) {
+        List<String> k = new ArrayList<>(List.of(keys.lock(name), keys.info(name), keys.fence(name), historyKey(name)));
+        boolean cluster = singleSlotScriptsOnly();
+        if (!cluster) {
+            k.add(KeySpace.AUDIT);
+        }
+        List<String> args = new ArrayList<>(List.of(keys.releasedChannel(name), fenceRetentionMillis, tokenSha1,
+                Long.toString(fence), Long.toString(auditMaxLen), Long.toString(historyMaxLen), holderChannel(name)));
+        audit.forEach((f, v) -> {
+            args.add(f);
+            args.add(v);
+        });
+        List<?> reply = (List<?>) callOnce("force-release '" + name + "'", () -> FORCE_RELEASE.run(redis, k, args));
         if (((Long) reply.get(0)) == 0L) {
-            return new ForceReleased(false, null, 0, currentFence(name), Map.of());
+            return new ForceReleased(String.valueOf(reply.get(1)), 0, Long.parseLong(String.valueOf(reply.get(2))), null, null, Map.of());
         }
         Map<String, String> info = new LinkedHashMap<>();
-        for (int i = 4; i + 1 < reply.size(); i += 2) {
+        for (int i = 5; i + 1 < reply.size(); i += 2) {
             info.put(String.valueOf(reply.get(i)), String.valueOf(reply.get(i + 1)));
         }
-        return new ForceReleased(true, String.valueOf(reply.get(1)), Long.parseLong(String.valueOf(reply.get(2))),
-                Long.parseLong(String.valueOf(reply.get(3))), info);
+        String historyId = String.valueOf(reply.get(3));
+        String auditId = String.valueOf(reply.get(4));
+        if (cluster) {
+            auditId = copyToAudit(name, historyId, auditMaxLen);
+        }
+        return new ForceReleased("released", Long.parseLong(String.valueOf(reply.get(1))),
+                Long.parseLong(String.valueOf(reply.get(2))), historyId, auditId, info);
+    }
+
+    /** Cluster only: the audit record the script wrote into the lock's history, appended to the global stream. */
+    private String copyToAudit(String name, String historyId, long auditMaxLen) {
+        StreamEntryID id = new StreamEntryID(historyId);
+        return call("write the audit record of '" + name + "'", () -> {
+            List<StreamEntry> e = redis.xrange(historyKey(name), id, id);
+            Map<String, String> fields = new LinkedHashMap<>(e.isEmpty() ? Map.of("name", name) : e.get(0).getFields());
+            fields.remove("type");
+            return redis.xadd(KeySpace.AUDIT, XAddParams.xAddParams().maxLen(auditMaxLen).approximateTrimming(), fields).toString();
+        });
+    }
+
+    /** The lock's own capped history stream (force-releases; hash-tagged like the lock). */
+    public String historyKey(String name) {
+        return keys.lock(name) + ":history";
+    }
+
+    /** Channel on which a force-release tells the holder (hash-tagged like the lock). */
+    public String holderChannel(String name) {
+        return keys.lock(name) + ":force-released";
     }
 
     /** The fence counter (0 when the lock was never taken or its retention passed). */
@@ -277,12 +350,17 @@ public class RedisNodeClient implements AutoCloseable {
     /**
      * Reply of a force-release.
      *
-     * @param released whether a holder was removed
-     * @param oldToken the removed holder's token
-     * @param oldFence the removed holder's fence
-     * @param newFence the counter after the bump
-     * @param holder   the removed holder's info hash
+     * @param outcome   {@code released}, {@code free} (nothing held) or {@code changed} (another token or a newer fence)
+     * @param oldFence  the removed holder's fence
+     * @param newFence  the counter after the bump (the current counter when nothing was released)
+     * @param historyId id of the record in the lock's history stream
+     * @param auditId   id of the record in {@link KeySpace#AUDIT}
+     * @param holder    the removed holder's info hash
      */
-    public record ForceReleased(boolean released, String oldToken, long oldFence, long newFence, Map<String, String> holder) {
+    public record ForceReleased(String outcome, long oldFence, long newFence, String historyId, String auditId,
+                                Map<String, String> holder) {
+        public boolean released() {
+            return "released".equals(outcome);
+        }
     }
 }

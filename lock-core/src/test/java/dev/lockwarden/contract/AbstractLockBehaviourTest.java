@@ -391,4 +391,105 @@ public abstract class AbstractLockBehaviourTest {
         e = assertThrows(IllegalArgumentException.class, () -> locks.acquire("a{b}", TEN_SECONDS));
         assertTrue(e.getMessage().contains("a{b}") && e.getMessage().contains("hash tag"), e.getMessage());
     }
+    @Test
+    void holdAtLeastKeepsAnEarlyReleasedLockUntilThePeriodEnds() throws Exception {
+        LockManager other = newManager("app-b");
+        LockOptions once = LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofMillis(1500));
+        long t0 = System.nanoTime();
+        LockHandle h = locks.acquire(name, once);
+        h.release(); // the "job" took no time
+        assertFalse(h.isHeld());
+        // still taken, with its holder, by the first server's run
+        LockInfo info = other.inspector().get(name).orElseThrow();
+        assertEquals("app-a", info.holder().application());
+        assertTrue(info.remainingTtl().toMillis() <= 1500, "kept " + info.remainingTtl() + ", not the full TTL");
+        assertTrue(other.tryAcquire(name, once).isEmpty(), "a second run inside the period got the lock");
+        LockNotAcquiredException busy = assertThrows(LockNotAcquiredException.class, () -> other.acquire(name, once));
+        assertTrue(busy.holderRemainingTtl().orElseThrow().toMillis() <= 1500);
+        // waiting for it: granted only once the period is over (the key expires, no release message)
+        try (LockHandle next = other.acquire(name, once.waitUpTo(Duration.ofSeconds(5)))) {
+            long after = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertTrue(after >= 1_450, "granted after " + after + " ms, before holdAtLeast ended");
+            assertTrue(after < 4_000, "granted only after " + after + " ms");
+            assertTrue(next.fencingToken() > h.fencingToken());
+        }
+    }
+
+    @Test
+    void holdAtLeastDoesNotDelayAReleaseAfterThePeriod() throws Exception {
+        LockHandle h = locks.acquire(name, LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofMillis(200)));
+        Thread.sleep(300);
+        h.release();
+        assertTrue(locks.inspector().get(name).isEmpty(), "released after the period, yet still there");
+        assertTrue(newManager("app-b").tryAcquire(name, TEN_SECONDS).isPresent());
+    }
+
+    @Test
+    void holdAtLeastIsValidated() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofSeconds(11)));
+        assertTrue(e.getMessage().contains("holdAtLeast") && e.getMessage().contains("ttl"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofSeconds(-1)));
+        assertThrows(NullPointerException.class, () -> LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(null));
+        assertThrows(IllegalArgumentException.class,
+                () -> LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofSeconds(5)).withTtl(Duration.ofSeconds(4)));
+        assertEquals(Duration.ofSeconds(10), LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofSeconds(10)).holdAtLeast());
+    }
+
+    @Test
+    void extendSetsTheRemainingTtlOfALockWithoutAutoRefresh() throws Exception {
+        LockManager other = newManager("app-b");
+        LockHandle h = locks.acquire(name, LockOptions.ttl(Duration.ofMillis(800)).autoRefresh(false));
+        assertTrue(h.extend(Duration.ofSeconds(5)));
+        assertTrue(h.remainingTtl().toMillis() > 4_500, "remaining " + h.remainingTtl());
+        Thread.sleep(1_200); // past the original TTL
+        assertTrue(h.isHeld(), "lost its lock although extended");
+        assertTrue(other.tryAcquire(name, TEN_SECONDS).isEmpty(), "extended lock was taken by another");
+        assertTrue(other.inspector().get(name).orElseThrow().remainingTtl().toMillis() > 3_000);
+        // shorter works too: the TTL is set, not added
+        assertTrue(h.extend(Duration.ofMillis(400)));
+        assertTrue(h.remainingTtl().toMillis() <= 400, "remaining " + h.remainingTtl());
+        Thread.sleep(600);
+        assertFalse(h.isHeld());
+        try (LockHandle next = other.acquire(name, TEN_SECONDS)) {
+            assertTrue(next.fencingToken() > h.fencingToken());
+        }
+        assertThrows(IllegalArgumentException.class, () -> h.extend(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> h.extend(Duration.ofDays(2)));
+    }
+
+    @Test
+    void extendOfALockNoLongerOursReturnsFalseAndFiresOnLostOnce() throws Exception {
+        LockManager operator = newManager("dashboard");
+        LockHandle h = locks.acquire(name, LockOptions.ttl(Duration.ofSeconds(10)).autoRefresh(false));
+        java.util.concurrent.atomic.AtomicInteger lost = new java.util.concurrent.atomic.AtomicInteger();
+        h.onLost(e -> lost.incrementAndGet());
+        assertTrue(operator.inspector().forceRelease(name, "alice").released());
+        assertFalse(h.extend(Duration.ofSeconds(10)));
+        assertFalse(h.isHeld());
+        assertThrows(LockLostException.class, h::checkHeld);
+        assertFalse(h.extend(Duration.ofSeconds(10)));
+        Thread.sleep(200);
+        assertEquals(1, lost.get(), "onLost calls");
+        // nobody's lock was extended by the stale handle
+        try (LockHandle next = operator.acquire(name, LockOptions.ttl(Duration.ofMillis(700)).autoRefresh(false))) {
+            assertFalse(h.extend(Duration.ofSeconds(10)));
+            Thread.sleep(900);
+            assertTrue(locks.tryAcquire(name, TEN_SECONDS).isPresent(), "the stale extend prolonged another holder's lock");
+        }
+        LockHandle released = locks.acquire(name + ":r", TEN_SECONDS);
+        released.release();
+        assertFalse(released.extend(Duration.ofSeconds(10)), "extend after release");
+    }
+
+    @Test
+    void extendOfAnAutoRefreshedLockChangesTheTtlTheWatchdogKeeps() throws Exception {
+        LockHandle h = locks.acquire(name, LockOptions.ttl(Duration.ofMillis(900)));
+        assertTrue(h.extend(Duration.ofSeconds(6)));
+        Thread.sleep(2_500); // the watchdog refreshes at TTL/3 of the new TTL, not every 300 ms to 900 ms
+        assertTrue(h.isHeld());
+        long ttl = locks.inspector().get(name).orElseThrow().remainingTtl().toMillis();
+        assertTrue(ttl > 2_000, "Redis TTL " + ttl + " ms: the watchdog went back to the old TTL");
+        h.release();
+    }
 }

@@ -105,7 +105,7 @@ public final class LocksView extends VerticalLayout {
 
     private void release(LockInfo lock) {
         try {
-            ForceReleaseResult r = service.forceRelease(lock.name(), lock.fencingToken(), user);
+            ForceReleaseResult r = service.forceRelease(lock, user);
             String text = "Released " + r.name() + ": fence " + r.oldFence() + " → " + r.newFence() + ", audit id " + r.auditId();
             details.showResult(text, false);
             Notification.show(text, 5000, Notification.Position.BOTTOM_END).addThemeVariants(NotificationVariant.LUMO_SUCCESS);

@@ -33,6 +33,11 @@ public final class RedisBinary {
     /** System property overriding detection: a path to {@code redis-server}, or {@code embedded}. */
     public static final String SERVER_PROPERTY = "lockwarden.redis.server";
 
+    /** What the fallback to the embedded binary tells the user, once per JVM. */
+    static final String FALLBACK_NOTICE = "redis-server is not installed: using the Redis 6.2 binary inside embedded-redis"
+            + " (for the Redis your servers run, install it: sudo apt-get install -y redis-server)";
+
+    private static final System.Logger LOG = System.getLogger(RedisBinary.class.getName());
     private static final Pattern VERSION = Pattern.compile("v=(\\d+(?:\\.\\d+)*)");
 
     private static RedisBinary detected;
@@ -56,7 +61,10 @@ public final class RedisBinary {
             } else if (!override.isEmpty()) {
                 detected = of(Path.of(override));
             } else {
-                detected = onPath().orElseGet(RedisBinary::embedded);
+                detected = onPath().orElseGet(() -> {
+                    LOG.log(System.Logger.Level.INFO, FALLBACK_NOTICE);
+                    return embedded();
+                });
             }
         }
         return detected;

@@ -1,0 +1,16 @@
+/**
+ * Real Redis for JUnit 5 tests, without Docker.
+ *
+ * <ul>
+ *   <li>{@link dev.lockwarden.testing.RedisServerExtension}: starts N standalone servers or a cluster for a
+ *       test class and repairs injected faults before each test;</li>
+ *   <li>{@link dev.lockwarden.testing.RedisNode}: one {@code redis-server} process on a free 127.0.0.1 port,
+ *       with {@code kill}, {@code pause}/{@code resume} (SIGSTOP/SIGCONT) and {@code restart};</li>
+ *   <li>{@link dev.lockwarden.testing.RedisCluster}: a Redis Cluster formed with plain CLUSTER commands;</li>
+ *   <li>{@link dev.lockwarden.testing.RedisBinary}: which executable runs: {@code -Dlockwarden.redis.server},
+ *       else {@code redis-server} on the {@code PATH}, else the binary shipped inside embedded-redis.</li>
+ * </ul>
+ *
+ * <p>This package depends on no Lockwarden module and on no Redis client.
+ */
+package dev.lockwarden.testing;
