@@ -14,6 +14,7 @@ import dev.lockwarden.cdi.broken.BadTemplate;
 import dev.lockwarden.cdi.broken.BadTtl;
 import dev.lockwarden.cdi.broken.BadWait;
 import dev.lockwarden.cdi.broken.FinalLocked;
+import dev.lockwarden.cdi.broken.HoldTooLong;
 import dev.lockwarden.cdi.broken.MissingProperty;
 import dev.lockwarden.cdi.broken.NoToString;
 import dev.lockwarden.cdi.broken.ReturnsFuture;
@@ -103,6 +104,13 @@ class DeploymentValidationTest {
         String message = deploymentError(ReturnsFuture.class);
         assertTrue(message.contains(ReturnsFuture.class.getName() + "#run(String) returns java.util.concurrent.Future: the lock"
                 + " would be released when the method returns"), message);
+    }
+
+    @Test
+    void holdAtLeastLongerThanTheTtlFailsDeployment() {
+        String message = deploymentError(HoldTooLong.class);
+        assertTrue(message.contains("@Locked(holdAtLeast) on " + HoldTooLong.class.getName() + "#daily(): holdAtLeast PT5S is longer"
+                + " than the ttl PT2S"), message);
     }
 
     @Test

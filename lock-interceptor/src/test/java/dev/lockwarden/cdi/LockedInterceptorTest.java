@@ -248,6 +248,23 @@ class LockedInterceptorTest {
     }
 
     @Test
+    void holdAtLeastKeepsTheLockAfterAQuickMethodReturns() throws Exception {
+        fresh();
+        long start = System.nanoTime();
+        payments.onceAPeriod("nightly");
+        assertTrue(locks.inspector().get("cron:nightly").isPresent(), "still held after the method returned");
+        assertTrue(otherJvm.tryAcquire("cron:nightly", LockOptions.ttl(Duration.ofSeconds(5))).isEmpty(),
+                "another node whose timer fires a little later finds it taken");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (locks.inspector().get("cron:nightly").isPresent() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        long heldMillis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(heldMillis >= 950 && heldMillis < 4000, "held ~1s (holdAtLeast), not the 10s TTL: " + heldMillis + " ms");
+        assertEquals(1, probe.runs());
+    }
+
+    @Test
     void lockedWithoutValueLocksSimpleClassNameDotMethod() {
         fresh();
         assertEquals("PaymentService.defaultNamed", payments.defaultNamed());

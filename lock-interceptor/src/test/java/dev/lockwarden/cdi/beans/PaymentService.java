@@ -72,6 +72,11 @@ public class PaymentService {
         return before + " > " + innerSaw + " > " + after;
     }
 
+    @Locked(value = "cron:{0}", ttl = "10s", holdAtLeast = "1s")
+    public void onceAPeriod(String job) {
+        probe.run(0);
+    }
+
     @Locked
     public String defaultNamed() {
         return Locks.current().name();
