@@ -64,4 +64,12 @@ public @interface Locked {
     /** Whether the watchdog keeps the lock alive while the method runs. */
     @Nonbinding
     boolean autoRefresh() default true;
+
+    /**
+     * Keep the lock at least this long after it was taken, even if the method returns sooner (like
+     * ShedLock's {@code lockAtLeastFor}): "once per period" for scheduled jobs on several nodes whose
+     * timers fire a little apart. {@code 0s} (the default) releases at once; at most the TTL.
+     */
+    @Nonbinding
+    String holdAtLeast() default "0s";
 }

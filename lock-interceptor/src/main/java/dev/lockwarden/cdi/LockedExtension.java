@@ -1,10 +1,10 @@
 package dev.lockwarden.cdi;
 
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -35,6 +35,7 @@ public class LockedExtension implements Extension {
     }
 
     private final Map<Key, LockedMethod> methods = new ConcurrentHashMap<>();
+    private final Set<Key> unlocked = ConcurrentHashMap.newKeySet();
     private volatile TxBinder transactions;
 
     void registerOwnBeans(@Observes BeforeBeanDiscovery event, BeanManager beanManager) {
@@ -72,7 +73,11 @@ public class LockedExtension implements Extension {
         for (AnnotatedMethod<? super T> annotated : type.getMethods()) {
             Method method = annotated.getJavaMember();
             Locked locked = annotated.getAnnotation(Locked.class);
-            boolean fromType = locked == null && onType != null && isBusinessMethod(method);
+            boolean fromType = locked == null && onType != null;
+            if (fromType && TypeLevel.exempt(method)) {
+                unlocked.add(new Key(beanClass, method)); // the interceptor may still see it: let it through
+                continue;
+            }
             if (fromType) {
                 locked = onType; // a type-level @Locked covers every business method
             }
@@ -89,17 +94,22 @@ public class LockedExtension implements Extension {
     }
 
     /**
-     * Metadata of one intercepted method; built on first use (and validated then) when the bean did
+     * Metadata of one intercepted method, or null if a type-level {@code @Locked} does not apply to
+     * it (see {@link TypeLevel#exempt}); built on first use (and validated then) when the bean did
      * not pass through {@link #validate}, e.g. an instance made by an {@code InterceptionFactory}.
      *
      * @throws IllegalStateException the annotation is invalid (the message names the method and the fix)
      */
     LockedMethod metadata(Class<?> beanClass, Method method, Supplier<Locked> binding) {
-        LockedMethod meta = methods.get(new Key(beanClass, method));
+        Key id = new Key(beanClass, method);
+        LockedMethod meta = methods.get(id);
         if (meta != null) {
             return meta;
         }
-        return methods.computeIfAbsent(new Key(beanClass, method), key -> {
+        if (unlocked.contains(id) || (method.getAnnotation(Locked.class) == null && TypeLevel.exempt(method))) {
+            return null;
+        }
+        return methods.computeIfAbsent(id, key -> {
             Locked locked = binding.get();
             if (locked == null) {
                 throw new IllegalStateException("no @Locked binding found for " + LockedMethod.signature(beanClass, method)
@@ -137,12 +147,5 @@ public class LockedExtension implements Extension {
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
         }
-    }
-
-    /** Methods a type-level interceptor binding applies to. */
-    private static boolean isBusinessMethod(Method m) {
-        int mods = m.getModifiers();
-        return !Modifier.isStatic(mods) && !Modifier.isPrivate(mods) && !m.isSynthetic() && !m.isBridge()
-                && m.getDeclaringClass() != Object.class;
     }
 }

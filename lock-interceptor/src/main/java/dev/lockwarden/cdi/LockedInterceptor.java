@@ -54,6 +54,9 @@ public class LockedInterceptor {
     @AroundInvoke
     Object lock(InvocationContext ctx) throws Exception {
         LockedMethod meta = extension.metadata(beanClass, ctx.getMethod(), () -> Bindings.locked(ctx));
+        if (meta == null) {
+            return ctx.proceed(); // not a business method of a class-level @Locked (toString, @PostConstruct, ...)
+        }
         String name = lockName(meta, ctx.getParameters());
         LockOptions options = meta.options(locks.defaultOptions());
         LockHandle handle;

@@ -25,16 +25,23 @@ import dev.lockwarden.config.Durations;
  * @param waitUpTo  explicit wait budget, or null for the LockManager's default
  * @param onBusy    FAIL or SKIP
  * @param shape     sync or async (CompletionStage), and what SKIP returns
+ * @param holdAtLeast minimum time the lock stays taken after acquisition (zero = release at once)
  */
 record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo, boolean autoRefresh,
-                    OnBusy onBusy, ReturnShape shape) {
+                    OnBusy onBusy, ReturnShape shape, Duration holdAtLeast) {
 
     /** Options for one call, on top of the manager's defaults (lockwarden.ttl / lockwarden.wait). */
     LockOptions options(LockOptions defaults) {
-        return LockOptions.ttl(ttl != null ? ttl : defaults.ttl())
-                .waitUpTo(waitUpTo != null ? waitUpTo : defaults.waitUpTo())
-                .autoRefresh(autoRefresh)
-                .source(LockSource.CDI, id);
+        try {
+            return LockOptions.ttl(ttl != null ? ttl : defaults.ttl())
+                    .waitUpTo(waitUpTo != null ? waitUpTo : defaults.waitUpTo())
+                    .autoRefresh(autoRefresh)
+                    .holdAtLeast(holdAtLeast)
+                    .source(LockSource.CDI, id);
+        } catch (IllegalArgumentException e) { // holdAtLeast against the manager's default TTL: checked before the body runs
+            throw new IllegalArgumentException("@Locked on " + id + ": " + e.getMessage() + " (the TTL is the LockManager's"
+                    + " default; set @Locked(ttl) explicitly)", e);
+        }
     }
 
     /**
@@ -64,6 +71,7 @@ record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo,
         String template = locked.value().isEmpty() ? defaultName(beanClass, method) : locked.value();
         try {
             key = KeyTemplate.parse(template, parameterNames(method));
+            TemplateTypes.check(template, method, parameterNames(method), where, problems);
         } catch (IllegalArgumentException e) {
             problems.accept("@Locked(\"" + template + "\") on " + where + ": " + e.getMessage()
                     + (hasNames(method) ? "" : ". This class was compiled without -parameters, so only indexes work"));
@@ -77,12 +85,18 @@ record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo,
         if (wait != null) {
             check(() -> LockOptions.defaults().waitUpTo(wait), "@Locked(waitUpTo) on " + where, problems);
         }
+        Duration hold = duration(locked.holdAtLeast(), "@Locked(holdAtLeast) on " + where, problems);
+        if (hold != null) {
+            Duration against = ttl != null ? ttl : LockOptions.MAX_TTL; // the manager's default TTL is checked per call
+            check(() -> LockOptions.ttl(against).holdAtLeast(hold), "@Locked(holdAtLeast) on " + where, problems);
+        }
         if (!found.isEmpty()) {
             found.forEach(report);
             return null;
         }
         String id = beanClass.getName() + "#" + method.getName();
-        return new LockedMethod(id, key, ttl, wait, locked.autoRefresh(), locked.onBusy(), shape);
+        return new LockedMethod(id, key, ttl, wait, locked.autoRefresh(), locked.onBusy(), shape,
+                hold == null ? Duration.ZERO : hold);
     }
 
     /** {@code com.x.Billing#charge(String, long)}. */

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.LockHandle;
@@ -45,12 +46,23 @@ import jakarta.inject.Inject;
  * {@code @Locked} methods returning {@code CompletionStage}/{@code CompletableFuture} in Weld (through
  * Arquillian) against a real redis-server: the lock lives until the stage completes.
  */
-@ExtendWith(ArquillianExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AsyncLockedTest {
 
     @RegisterExtension
+    @Order(1)
     static final RedisServerExtension redis = RedisServerExtension.nodes(1);
+
+    /** Before Arquillian deploys: the LockManager is built at start-up, from these settings. */
+    @RegisterExtension
+    @Order(2)
+    static final BeforeAllCallback configure = context -> {
+        System.setProperty("lockwarden.redis", redis.uri());
+    };
+
+    @RegisterExtension
+    @Order(3)
+    static final ArquillianExtension arquillian = new ArquillianExtension();
 
     private static LockManager otherJvm;
 
@@ -72,7 +84,6 @@ class AsyncLockedTest {
 
     @BeforeAll
     static void pointAtRedis() {
-        System.setProperty("lockwarden.redis", redis.uri());
         otherJvm = LockManager.builder().redis(redis.uri()).application("other-jvm").build();
     }
 

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.LockHandle;
@@ -37,12 +38,23 @@ import jakarta.transaction.TransactionManager;
  * {@code @Locked} inside a caller's JTA transaction (Narayana, a real transaction manager, in Weld
  * through Arquillian) against a real redis-server: release after completion, rollback-only if lost.
  */
-@ExtendWith(ArquillianExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class TransactionTest {
 
     @RegisterExtension
+    @Order(1)
     static final RedisServerExtension redis = RedisServerExtension.nodes(1);
+
+    /** Before Arquillian deploys: the LockManager is built at start-up, from these settings. */
+    @RegisterExtension
+    @Order(2)
+    static final BeforeAllCallback configure = context -> {
+        System.setProperty("lockwarden.redis", redis.uri());
+    };
+
+    @RegisterExtension
+    @Order(3)
+    static final ArquillianExtension arquillian = new ArquillianExtension();
 
     private static LockManager otherJvm;
 
@@ -67,7 +79,6 @@ class TransactionTest {
 
     @BeforeAll
     static void pointAtRedis() {
-        System.setProperty("lockwarden.redis", redis.uri());
         System.setProperty("com.arjuna.ats.arjuna.objectstore.objectStoreDir", "target/narayana-store");
         System.setProperty("ObjectStoreEnvironmentBean.objectStoreDir", "target/narayana-store");
         otherJvm = LockManager.builder().redis(redis.uri()).application("other-jvm").build();

@@ -72,6 +72,35 @@ public class PaymentService {
         return before + " > " + innerSaw + " > " + after;
     }
 
+    @Locked(value = "cron:{0}", ttl = "10s", holdAtLeast = "1s")
+    public void onceAPeriod(String job) {
+        probe.run(0);
+    }
+
+    @Locked
+    public String defaultNamed() {
+        return Locks.current().name();
+    }
+
+    @Locked(value = "payment:{0}", waitUpTo = "300ms")
+    public void waitBriefly(String paymentId) {
+        probe.run(0);
+    }
+
+    @Inject
+    PaymentService self; // the contextual reference: calls through it are intercepted
+
+    @Locked("re:{0}")
+    public long[] reenter(String id) {
+        long outer = Locks.current().fencingToken();
+        return new long[] {outer, self.reenterInner(id)};
+    }
+
+    @Locked("re:{0}")
+    public long reenterInner(String id) {
+        return Locks.current().fencingToken();
+    }
+
     @Locked(value = "lease:{0}", ttl = "300ms")
     public void loseLockWhileRunning(String name) throws InterruptedException {
         locks.inspector().forceRelease("lease:" + name, "test operator");
