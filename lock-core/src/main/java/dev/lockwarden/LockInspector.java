@@ -25,6 +25,15 @@ public interface LockInspector {
      */
     ForceReleaseResult forceRelease(String name, String operator);
 
+    /**
+     * Force-releases the lock only if it is still the acquisition the operator saw: same token
+     * ({@link LockInfo#tokenId()}) and fence. Otherwise nothing changes and the result is not
+     * {@code released} (the lock changed hands or is free). One atomic script per node bumps the
+     * fence, writes the audit record naming {@code operator} and notifies the holder; over Redlock
+     * it runs on every node in parallel and counts as released when a majority released.
+     */
+    ForceReleaseResult forceRelease(LockInfo seen, String operator);
+
     /** Recent events of one lock, newest first. */
     List<LockEvent> events(String name);
 }

@@ -7,55 +7,77 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.lockwarden.KeyTemplate;
 import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockLostException;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockStoreException;
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.agent.bootstrap.LockBridge;
 import dev.lockwarden.agent.config.AgentConfig;
 import dev.lockwarden.agent.config.LockRule;
+import dev.lockwarden.agent.config.OnLost;
+import dev.lockwarden.agent.config.OnStoreDown;
 
 /**
  * Does the work behind {@link LockAdvice}: renders the lock name, acquires with source AGENT and
- * {@code Class#method}, applies the rule's onBusy policy and releases on exit. Fails closed: if no
- * lock can be taken (busy under FAIL, Redis unreachable, a null key argument) the body does not run
- * and the caller gets the exception.
+ * {@code Class#method}, applies the rule's policies and releases on exit. Fails closed: if no lock can be taken
+ * (busy under FAIL, Redis unreachable, a null key argument, a key rejected when the method was instrumented,
+ * JVM shutting down) the body does not run and the caller gets the exception.
  */
 final class AgentRuntime implements LockBridge.Dispatcher {
     private final LazyLockManager locks;
     private final List<Binding> bindings = new CopyOnWriteArrayList<>();
     private final Map<String, Integer> ids = new ConcurrentHashMap<>();
+    final AgentStats stats = new AgentStats();
+    final Drain drain = new Drain();
 
-    /** One instrumented method under one rule. */
+    /** One instrumented method under one rule; {@code problem} set = every call fails with it. */
     private static final class Binding {
         final LockRule rule;
+        final String method;
         final KeyTemplate key;
+        final String problem;
         volatile LockOptions options;
 
-        Binding(LockRule rule, KeyTemplate key) {
+        Binding(LockRule rule, String method, KeyTemplate key, String problem) {
             this.rule = rule;
+            this.method = method;
             this.key = key;
+            this.problem = problem;
         }
 
         LockOptions options(LockManager manager) {
             LockOptions o = options;
             if (o == null) {
-                o = rule.options(manager.defaultOptions());
+                o = rule.options(manager.defaultOptions(), method);
                 options = o;
             }
             return o;
         }
     }
 
+    /** The acquired lock and the binding it belongs to, passed from enter to exit. */
+    private record Held(LockHandle handle, Binding binding) {
+    }
+
     AgentRuntime(AgentConfig config) {
         this.locks = new LazyLockManager(config.settings());
     }
 
-    /** Registers a method once (also across retransformations); returns the id bound into its advice. */
-    synchronized int register(LockRule rule, String methodKey, KeyTemplate key) {
+    LazyLockManager locks() {
+        return locks;
+    }
+
+    /**
+     * Registers a method once (also across retransformations); returns the id bound into its advice.
+     *
+     * @param methodKey unique per method (class, name, descriptor)
+     * @param method    {@code Class#method}, recorded as the lock's holder info
+     * @param key       the key, or null when {@code problem} is set
+     */
+    synchronized int register(LockRule rule, String methodKey, String method, KeyTemplate key, String problem) {
         return ids.computeIfAbsent(rule.where() + "|" + methodKey, k -> {
-            bindings.add(new Binding(rule, key));
+            bindings.add(new Binding(rule, method, key, problem));
             return bindings.size() - 1;
         });
     }
@@ -63,13 +85,34 @@ final class AgentRuntime implements LockBridge.Dispatcher {
     @Override
     public Object enter(int id, Object[] args) {
         Binding b = bindings.get(id);
+        if (b.problem != null) {
+            return new LockBridge.Skip(new IllegalStateException(AgentLog.PREFIX + b.problem
+                    + "; calls to " + b.method + " fail until the config is fixed"));
+        }
+        if (!drain.begin()) {
+            return new LockBridge.Skip(new IllegalStateException(AgentLog.PREFIX + "the JVM is shutting down; "
+                    + b.method + " was not started because no new agent lock is taken during the shutdown drain"));
+        }
+        stats.calls.increment();
         try {
             String name = b.key.render(args);
             LockManager manager = locks.get();
-            return manager.acquire(name, b.options(manager));
+            return new Held(manager.acquire(name, b.options(manager)), b);
         } catch (LockNotAcquiredException busy) {
+            drain.end();
+            stats.busy.increment();
             return b.rule.onBusy() == OnBusy.SKIP ? LockBridge.Skip.QUIETLY : new LockBridge.Skip(busy);
+        } catch (LockStoreException down) {
+            drain.end();
+            stats.storeDown.increment();
+            if (b.rule.onStoreDown() == OnStoreDown.SKIP) {
+                AgentLog.warn("Redis unreachable, " + b.method + " skipped (onStoreDown=skip, " + b.rule.where() + "): "
+                        + down.getMessage());
+                return LockBridge.Skip.QUIETLY;
+            }
+            return new LockBridge.Skip(down);
         } catch (Throwable t) {
+            drain.end();
             return new LockBridge.Skip(t);
         }
     }
@@ -79,22 +122,31 @@ final class AgentRuntime implements LockBridge.Dispatcher {
         if (state instanceof LockBridge.Skip skip) {
             return skip.failure != null ? skip.failure : thrown;
         }
-        if (!(state instanceof LockHandle handle)) {
+        if (!(state instanceof Held held)) {
             return thrown;
         }
+        LockHandle handle = held.handle();
         Throwable lost = null;
         try {
-            if (thrown == null) {
-                handle.checkHeld();
+            if (!handle.isHeld()) {
+                stats.lost.increment();
+                String what = "lock '" + handle.name() + "' (fence " + handle.fencingToken() + ") was lost while "
+                        + held.binding().method + " ran; the work may have overlapped another holder";
+                if (held.binding().rule.onLost() == OnLost.THROW && thrown == null) {
+                    try {
+                        handle.checkHeld();
+                    } catch (RuntimeException e) {
+                        lost = e;
+                    }
+                } else {
+                    AgentLog.warn(what + " (onLost=log, " + held.binding().rule.where() + ")");
+                }
             }
-        } catch (LockLostException e) {
-            lost = e;
-        }
-        try {
             handle.release();
         } catch (RuntimeException e) {
-            System.err.println(AgentStartup.PREFIX + "release of lock '" + handle.name()
-                    + "' failed; it expires after its TTL: " + e);
+            AgentLog.warn("release of lock '" + handle.name() + "' failed; it expires after its TTL: " + e);
+        } finally {
+            drain.end();
         }
         return thrown != null ? thrown : lost;
     }

@@ -1,54 +1,50 @@
 package dev.lockwarden.agent;
 
 import java.lang.instrument.Instrumentation;
-import java.nio.file.Path;
 
 import dev.lockwarden.agent.config.AgentConfig;
 import dev.lockwarden.agent.config.AgentConfigException;
 import dev.lockwarden.agent.config.AgentConfigParser;
+import dev.lockwarden.agent.config.AgentSettings;
+import net.bytebuddy.dynamic.ClassFileLocator;
 
 /**
- * Reads the agent arguments and the config file; installs nothing unless both are valid. Kept free
- * of references to the bootstrap bridge so the bridge can be injected before anything loads it.
+ * Checks everything that can be checked before touching the JVM — arguments, the config file, the classes on
+ * the class path that rules name — then injects the bridge and installs. Kept free of references to the bootstrap
+ * bridge so the bridge can be injected before anything loads it.
  */
 final class AgentStartup {
-    static final String PREFIX = "lockwarden-agent: ";
-
     private AgentStartup() {
     }
 
-    static void start(String args, Instrumentation inst, boolean attached) throws Exception {
-        Path file;
-        AgentConfig config;
+    static AgentReport start(AgentArgs args, Instrumentation inst, boolean attached) throws StartupException {
+        AgentConfig config = config(args);
         try {
-            file = configPath(args);
-            config = AgentConfigParser.parse(file);
-        } catch (IllegalArgumentException | AgentConfigException e) {
-            System.err.println(PREFIX + e.getMessage());
-            return;
+            BootstrapBridge.inject(inst);
+            return AgentInstaller.install(config, inst, attached);
+        } catch (Exception | LinkageError e) {
+            throw new StartupException("start-up failed: " + e, config.agent().continueOnError(), e);
         }
-        BootstrapBridge.inject(inst);
-        AgentInstaller.install(config, inst, attached);
     }
 
-    /** {@code config=/path/locks.conf} (the only argument), or system property {@code lockwarden.agent.config}. */
-    static Path configPath(String args) {
-        String path = System.getProperty("lockwarden.agent.config");
-        if (args != null && !args.isBlank()) {
-            for (String part : args.split(",")) {
-                String p = part.strip();
-                if (p.startsWith("config=") && p.length() > "config=".length()) {
-                    path = p.substring("config=".length());
-                } else {
-                    throw new IllegalArgumentException("unknown agent argument '" + p
-                            + "', nothing installed — write -javaagent:lock-agent.jar=config=/path/to/locks.conf");
-                }
-            }
+    /** The parsed and pre-checked config; every problem in one exception. */
+    static AgentConfig config(AgentArgs args) throws StartupException {
+        AgentConfig config;
+        try {
+            config = AgentConfigParser.parse(args.config());
+        } catch (AgentConfigException e) {
+            throw new StartupException(e.getMessage(), e.continueOnError(), e);
         }
-        if (path == null || path.isBlank()) {
-            throw new IllegalArgumentException("no config file given, nothing installed — write "
-                    + "-javaagent:lock-agent.jar=config=/path/to/locks.conf (or -Dlockwarden.agent.config=/path/to/locks.conf)");
+        var problems = Preflight.check(config, ClassFileLocator.ForClassLoader.ofSystemLoader());
+        if (!problems.isEmpty()) {
+            AgentConfigException e = new AgentConfigException(config.file(), problems, config.agent().continueOnError());
+            throw new StartupException(e.getMessage(), e.continueOnError(), e);
         }
-        return Path.of(path);
+        return config;
+    }
+
+    /** For problems found before the config could be read (bad arguments). */
+    static StartupException arguments(IllegalArgumentException e) {
+        return new StartupException(e.getMessage(), AgentSettings.continueOnErrorProperty(), e);
     }
 }

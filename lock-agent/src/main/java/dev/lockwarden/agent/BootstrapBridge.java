@@ -30,9 +30,18 @@ final class BootstrapBridge {
     }
 
     static synchronized void inject(Instrumentation inst) throws IOException {
-        if (System.getProperty(MARKER) != null) {
-            return;
+        if (System.getProperty(MARKER) == null) {
+            define(inst);
         }
+        try {
+            Class.forName(DIR.replace('/', '.') + CLASSES[0], false, null);
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IOException("the bootstrap bridge " + DIR.replace('/', '.') + CLASSES[0] + " is not in the boot class"
+                    + " loader after injection (" + MARKER + "=" + System.getProperty(MARKER) + "): " + e, e);
+        }
+    }
+
+    private static void define(Instrumentation inst) throws IOException {
         Map<String, byte[]> classes = new LinkedHashMap<>();
         for (String c : CLASSES) {
             classes.put((DIR + c).replace('/', '.'), read(DIR + c + ".class"));

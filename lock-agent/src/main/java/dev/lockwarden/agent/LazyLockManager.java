@@ -7,9 +7,9 @@ import dev.lockwarden.LockStoreException;
 import dev.lockwarden.config.Settings;
 
 /**
- * Creates the agent's {@link LockManager} on the first locked call (so a slow or absent Redis never
- * delays application start) and closes it at JVM shutdown. After a failure, calls within the next
- * second fail fast with the same error instead of each waiting for a connect timeout.
+ * Creates the agent's {@link LockManager} on the first locked call (so a slow or absent Redis never delays
+ * application start); {@link AgentShutdown} closes it after the shutdown drain. After a failure, calls within the
+ * next second fail fast with the same error instead of each waiting for a connect timeout.
  */
 final class LazyLockManager {
     private static final long RETRY_AFTER_NANOS = 1_000_000_000L;
@@ -18,6 +18,7 @@ final class LazyLockManager {
     private volatile LockManager manager;
     private RuntimeException lastFailure;
     private long lastFailureAt;
+    private boolean closed;
 
     /** {@code fileSettings} (full {@code lockwarden.*} names) win over system properties, then environment. */
     LazyLockManager(Map<String, String> fileSettings) {
@@ -33,12 +34,14 @@ final class LazyLockManager {
         if (manager != null) {
             return manager;
         }
+        if (closed) {
+            throw new IllegalStateException("lockwarden-agent: the lock client is closed (JVM shutting down)");
+        }
         if (lastFailure != null && System.nanoTime() - lastFailureAt < RETRY_AFTER_NANOS) {
             throw lastFailure;
         }
         try {
             LockManager m = LockManager.builder().settings(settings).build();
-            Runtime.getRuntime().addShutdownHook(new Thread(m::close, "lockwarden-agent-shutdown"));
             manager = m;
             lastFailure = null;
             return m;
@@ -47,6 +50,14 @@ final class LazyLockManager {
                     : new IllegalStateException("lockwarden-agent: cannot create the LockManager: " + e.getMessage(), e);
             lastFailureAt = System.nanoTime();
             throw lastFailure;
+        }
+    }
+
+    /** Closes the client if it was created (held locks are released). */
+    synchronized void close() {
+        closed = true;
+        if (manager != null) {
+            manager.close();
         }
     }
 }

@@ -1,137 +1,75 @@
 package dev.lockwarden.agent;
 
 import static net.bytebuddy.matcher.ElementMatchers.is;
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.isBridge;
-import static net.bytebuddy.matcher.ElementMatchers.isMethod;
-import static net.bytebuddy.matcher.ElementMatchers.isNative;
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import java.security.ProtectionDomain;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
-import dev.lockwarden.KeyTemplate;
-import dev.lockwarden.agent.config.LockRule;
+import dev.lockwarden.agent.MethodPlanner.Plan;
+import dev.lockwarden.agent.MethodPlanner.Planned;
+import dev.lockwarden.agent.bootstrap.LockBridge;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.method.ParameterDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
 /**
- * Applies the rules of one class when it loads: finds the methods each rule names, checks the key
- * template against the real parameter names, registers a binding and weaves {@link LockAdvice}.
- * Problems found here (no such method, unknown parameter name) are printed once, naming the
- * config line; the method then stays un-instrumented.
+ * Applies the rules to one class as it loads: plans its methods ({@link MethodPlanner}), registers a binding per
+ * method and weaves {@link LockAdvice}. A method whose key was rejected is still woven, with a binding whose
+ * every call fails; a method whose class loader cannot see the bootstrap bridge gets {@link UnreachableAdvice},
+ * which fails every call with the fix. Nothing configured runs unlocked.
  */
 final class RuleTransformer implements AgentBuilder.Transformer {
-    /** What advice can handle: plain, concrete, non-native, compiler-visible methods. */
-    static final ElementMatcher<MethodDescription> LOCKABLE =
-            isMethod().and(not(isAbstract())).and(not(isNative())).and(not(isSynthetic())).and(not(isBridge()));
-
-    private final Map<String, List<LockRule>> rulesByClass;
+    private final MethodPlanner planner;
     private final AgentRuntime runtime;
-    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    private final AgentReport report;
 
-    RuleTransformer(List<LockRule> rules, AgentRuntime runtime) {
-        this.rulesByClass = rules.stream().collect(Collectors.groupingBy(LockRule::className));
+    RuleTransformer(MethodPlanner planner, AgentRuntime runtime, AgentReport report) {
+        this.planner = planner;
         this.runtime = runtime;
-    }
-
-    Set<String> classNames() {
-        return rulesByClass.keySet();
+        this.report = report;
     }
 
     @Override
     public DynamicType.Builder<?> transform(DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader,
                                             JavaModule module, ProtectionDomain domain) {
+        Plan plan = planner.plan(type);
+        plan.problems().forEach(report::problem);
+        boolean reachable = bridgeReachable(loader);
         DynamicType.Builder<?> b = builder;
-        for (LockRule rule : rulesByClass.getOrDefault(type.getName(), List.of())) {
-            for (MethodDescription.InDefinedShape m : methods(type, rule)) {
-                b = weave(b, type, rule, m);
+        for (Planned p : plan.methods()) {
+            if (!reachable) {
+                String message = p.signature() + " is lock-wrapped (" + p.rule().where()
+                        + ") but its class loader " + AgentReport.describe(loader) + " cannot see "
+                        + LockBridge.class.getName() + ", so every call fails instead of running unlocked — let the"
+                        + " loader delegate package dev.lockwarden.agent.bootstrap to the boot class loader (JBoss Modules:"
+                        + " -Djboss.modules.system.pkgs=dev.lockwarden.agent.bootstrap; OSGi:"
+                        + " -Dorg.osgi.framework.bootdelegation=dev.lockwarden.agent.bootstrap)";
+                report.problem(message);
+                b = b.visit(Advice.withCustomMapping().bind(FailMessage.class, AgentLog.PREFIX + message).to(UnreachableAdvice.class)
+                        .on(is(p.method())));
+                report.instrumented(p, loader, "every call FAILS: bridge unreachable");
+                continue;
             }
+            if (p.problem() != null) {
+                report.problem(p.problem() + "; every call of " + p.signature() + " fails until the config is fixed");
+            }
+            int id = runtime.register(p.rule(), p.signature() + p.method().getDescriptor(), p.methodId(), p.key(), p.problem());
+            b = b.visit(Advice.withCustomMapping().bind(BindingId.class, id).to(LockAdvice.class).on(is(p.method())));
+            report.instrumented(p, loader, p.problem() != null ? "every call FAILS: key rejected" : null);
         }
         return b;
     }
 
-    private List<MethodDescription.InDefinedShape> methods(TypeDescription type, LockRule rule) {
-        List<MethodDescription.InDefinedShape> named = new ArrayList<>();
-        List<MethodDescription.InDefinedShape> matching = new ArrayList<>();
-        for (MethodDescription.InDefinedShape m : type.getDeclaredMethods()) {
-            if (m.isMethod() && m.getName().equals(rule.methodName())) {
-                named.add(m);
-                if (rule.parameterTypes().map(t -> sameTypes(t, m)).orElse(true)) {
-                    matching.add(m);
-                }
-            }
+    /** The loader resolves the bridge to the one in the boot loader (not to nothing, nor to a copy). */
+    static boolean bridgeReachable(ClassLoader loader) {
+        if (loader == null) {
+            return true;
         }
-        if (matching.isEmpty()) {
-            report(rule.where() + ": " + type.getName() + " has no method " + rule.spec().substring(rule.className().length() + 1)
-                    + (named.isEmpty() ? "" : "; its methods named " + rule.methodName() + " are "
-                    + named.stream().map(RuleTransformer::signature).collect(Collectors.joining(", ")))
-                    + " — fix the rule (nothing of it is instrumented)");
-        }
-        List<MethodDescription.InDefinedShape> lockable = new ArrayList<>();
-        for (MethodDescription.InDefinedShape m : matching) {
-            if (LOCKABLE.matches(m)) {
-                lockable.add(m);
-            } else {
-                report(rule.where() + ": " + type.getName() + "#" + signature(m)
-                        + " is abstract, native, synthetic or a bridge method — name the concrete method that does the work");
-            }
-        }
-        return lockable;
-    }
-
-    private DynamicType.Builder<?> weave(DynamicType.Builder<?> builder, TypeDescription type, LockRule rule,
-                                         MethodDescription.InDefinedShape m) {
-        List<String> names = m.getParameters().stream().map(ParameterDescription::getName).collect(Collectors.toList());
-        KeyTemplate key;
         try {
-            key = KeyTemplate.parse(rule.key(), names);
-        } catch (IllegalArgumentException e) {
-            report(rule.where() + ": " + e.getMessage() + " (method " + type.getName() + "#" + signature(m)
-                    + ") — fix key=\"...\"; this method is NOT instrumented");
-            return builder;
-        }
-        int id = runtime.register(rule, type.getName() + "#" + m.getInternalName() + m.getDescriptor(), key);
-        return builder.visit(Advice.withCustomMapping().bind(BindingId.class, id).to(LockAdvice.class).on(is(m)));
-    }
-
-    private static boolean sameTypes(List<String> wanted, MethodDescription m) {
-        List<TypeDescription> actual = m.getParameters().asTypeList().asErasures();
-        if (actual.size() != wanted.size()) {
+            return Class.forName(LockBridge.class.getName(), false, loader) == LockBridge.class;
+        } catch (ClassNotFoundException | LinkageError | RuntimeException e) {
             return false;
-        }
-        for (int i = 0; i < wanted.size(); i++) {
-            if (!normal(actual.get(i).getActualName()).equals(normal(wanted.get(i)))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static String normal(String typeName) {
-        return typeName.replace('$', '.').replace(" ", "");
-    }
-
-    private static String signature(MethodDescription m) {
-        return m.getName() + m.getParameters().asTypeList().asErasures().stream()
-                .map(TypeDescription::getActualName).collect(Collectors.joining(", ", "(", ")"));
-    }
-
-    private void report(String message) {
-        if (reported.add(message)) {
-            System.err.println(AgentStartup.PREFIX + message);
         }
     }
 }

@@ -16,6 +16,7 @@ import redis.clients.jedis.RedisClient;
  *   <li>{@code policies} — SKIP/FAIL behaviour while another thread holds a lock</li>
  *   <li>{@code plain} — calls a method once (used with a broken agent config)</li>
  *   <li>{@code attach} — waits for a line on stdin (the test attaches the agent), then runs {@code policies}</li>
+ *   <li>{@code plugins} — calls a method of a class defined by its own class loaders (isolating and delegating)</li>
  * </ul>
  */
 public final class LegacyApp {
@@ -27,6 +28,9 @@ public final class LegacyApp {
             case "counter" -> counter(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]),
                     Integer.parseInt(args[4]), args[5]);
             case "policies" -> policies();
+            case "plugins" -> plugins();
+            case "matching" -> matching();
+            case "drain" -> drain(Long.parseLong(args[1]));
             case "plain" -> System.out.println("PLAIN report=" + new Jobs().report("k") + " flag=" + new Jobs().flag("k"));
             case "attach" -> {
                 Jobs warmUp = new Jobs(); // loads the class before the agent arrives: attach must retransform it
@@ -37,6 +41,77 @@ public final class LegacyApp {
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
         System.out.println("DONE");
+    }
+
+    /** Holds a locked call for {@code millis} and waits to be terminated; a shutdown hook tries new calls. */
+    private static void drain(long millis) throws Exception {
+        Jobs jobs = new Jobs();
+        Thread holder = new Thread(() -> {
+            try {
+                jobs.hold("d1", millis);
+                System.out.println("HOLD-DONE");
+            } catch (Throwable e) {
+                System.out.println("HOLD-FAILED " + e);
+            }
+        }, "holder");
+        holder.start();
+        jobs.holding.await();
+        try {
+            jobs.charge("d1");
+            System.out.println("BUSY not detected");
+        } catch (RuntimeException e) {
+            System.out.println("BUSY " + e.getClass().getSimpleName());
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            long end = System.nanoTime() + 2_000_000_000L;
+            while (System.nanoTime() < end) {
+                try {
+                    jobs.report("d2");
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    System.out.println("DRAIN-REJECTED " + e.getMessage());
+                    return;
+                }
+            }
+            System.out.println("DRAIN-NOT-REJECTED");
+        }, "app-shutdown"));
+        System.out.println("WAITING");
+        Thread.sleep(120_000);
+    }
+
+    private static void matching() throws Exception {
+        Early.work();
+        new com.acme.legacy.jobs.NightlyJob().run();
+        new com.acme.legacy.jobs.NightlyJob().runOnce();
+        new com.acme.legacy.jobs.NightlyJob().cleanup();
+        new com.acme.legacy.jobs.WeeklyJob().run();
+        System.out.println("JobHelper " + new com.acme.legacy.jobs.JobHelper().run());
+        new com.acme.legacy.pay.CardHandler().handle(new com.acme.legacy.pay.PaymentRequest("P1", 100));
+        new com.acme.legacy.pay.WireHandler().handle(new com.acme.legacy.pay.PaymentRequest("P2", 200));
+        new Cron().tick();
+        LockProbe.print("CRON after return", "cron:tick");
+        Slow slow = new Slow();
+        System.out.println("SLOW " + slow.logged("s1"));
+        try {
+            System.out.println("SLOW " + slow.thrown("s2"));
+        } catch (RuntimeException e) {
+            System.out.println("SLOW thrown threw " + e.getClass().getSimpleName());
+        }
+    }
+
+    private static void plugins() throws Exception {
+        for (ClassLoader loader : List.of(PluginLoaders.delegating(), PluginLoaders.isolating())) {
+            Class<?> c = Class.forName("com.acme.legacy.plugin.Plugin", true, loader);
+            Object plugin = c.getConstructor().newInstance();
+            try {
+                System.out.println("PLUGIN " + loader.getName() + " returned " + c.getMethod("pay", String.class).invoke(plugin, "p1"));
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                System.out.println("PLUGIN " + loader.getName() + " threw " + e.getCause());
+            }
+            System.out.println("PLUGIN " + loader.getName() + " bodyRuns=" + c.getField("bodyRuns").get(null));
+        }
     }
 
     private static void counter(String host, int port, int threads, int iterations, String name) throws Exception {

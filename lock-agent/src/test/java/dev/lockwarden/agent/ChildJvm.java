@@ -51,13 +51,44 @@ final class ChildJvm implements AutoCloseable {
     }
 
     static ChildJvm start(List<String> jvmArgs, String... appArgs) throws IOException {
+        return start(jvmArgs, java.util.Map.of(), appArgs);
+    }
+
+    /** Starts the legacy app with extra environment variables. */
+    static ChildJvm start(List<String> jvmArgs, java.util.Map<String, String> env, String... appArgs) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"));
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-cp", appClassPath(), "com.acme.legacy.LegacyApp"));
         cmd.addAll(Arrays.asList(appArgs));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().putAll(env);
+        return new ChildJvm(pb.start());
+    }
+
+    /** Any main class with its own class path (the legacy web server). */
+    static ChildJvm startMain(List<String> jvmArgs, String classPath, String mainClass, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx192m"));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-cp", classPath, mainClass));
+        cmd.addAll(Arrays.asList(args));
         return new ChildJvm(new ProcessBuilder(cmd).start());
+    }
+
+    /** {@code java -jar lock-agent.jar args...}: the agent's command line. */
+    static ChildJvm cli(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", agentJar().toAbsolutePath().toString()));
+        cmd.addAll(Arrays.asList(args));
+        return new ChildJvm(new ProcessBuilder(cmd).start());
+    }
+
+    /** The compiled test classes: the legacy application's class directory. */
+    static Path testClasses() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> e.endsWith("test-classes")).map(Path::of).findFirst().orElseThrow();
     }
 
     private static String appClassPath() {

@@ -23,7 +23,6 @@ import redis.clients.jedis.Response;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.resps.StreamEntry;
 
@@ -43,6 +42,7 @@ public final class RedisLockInspector implements LockInspector {
     private final long auditMaxLen;
     private final LockReader reader;
     private final int quorum;
+    private final ForceRelease forceRelease;
 
     /** Over a single node or a cluster. */
     public RedisLockInspector(RedisNodeClient node, long auditMaxLen) {
@@ -56,6 +56,7 @@ public final class RedisLockInspector implements LockInspector {
         this.auditMaxLen = auditMaxLen;
         this.reader = new LockReader(this.nodes);
         this.quorum = nodes.size() / 2 + 1;
+        this.forceRelease = new ForceRelease(this.nodes, auditMaxLen);
     }
 
     @Override
@@ -167,67 +168,16 @@ public final class RedisLockInspector implements LockInspector {
     @Override
     public ForceReleaseResult forceRelease(String name, String operator) {
         LockNames.check(name);
-        if (operator == null || operator.isBlank()) {
-            throw new IllegalArgumentException("force-release of '" + name + "' needs the operator's name for the audit record");
-        }
-        List<String> failures = new ArrayList<>();
-        RedisNodeClient.ForceReleased released = null;
-        long oldFence = 0;
-        long newFence = 0;
-        for (RedisNodeClient node : nodes) {
-            try {
-                RedisNodeClient.ForceReleased r = node.forceRelease(name);
-                newFence = Math.max(newFence, r.newFence());
-                if (r.released()) {
-                    oldFence = Math.max(oldFence, r.oldFence());
-                    released = released == null ? r : released;
-                }
-            } catch (LockStoreException e) {
-                failures.add(e.getMessage());
-            }
-        }
-        requireMajority("force-release '" + name + "'", failures);
-        if (nodes.size() > 1) {
-            raiseEverywhere(name, newFence);
-        }
-        if (released == null) {
-            return new ForceReleaseResult(name, false, 0, newFence, null);
-        }
-        Map<String, String> audit = new HashMap<>();
-        audit.put("name", name);
-        audit.put("operator", operator);
-        audit.put("at", Long.toString(System.currentTimeMillis()));
-        audit.put("oldToken", released.oldToken());
-        audit.put("oldFence", Long.toString(oldFence));
-        audit.put("newFence", Long.toString(newFence));
-        released.holder().forEach((k, v) -> audit.putIfAbsent("holder." + k, v));
-        String auditId = null;
-        for (RedisNodeClient node : nodes) {
-            try {
-                StreamEntryID id = node.call("write audit record for '" + name + "'", () -> node.redis().xadd(KeySpace.AUDIT,
-                        XAddParams.xAddParams().maxLen(auditMaxLen).approximateTrimming(), audit));
-                node.call("write event", () -> node.redis().xadd(KeySpace.EVENTS, XAddParams.xAddParams(),
-                        Map.of("type", "force-release", "name", name, "fence", audit.get("oldFence"),
-                                "operator", operator, "at", audit.get("at"))));
-                auditId = auditId == null ? id.toString() : auditId;
-            } catch (LockStoreException e) {
-                if (nodes.size() == 1) {
-                    throw e;
-                }
-            }
-        }
-        return new ForceReleaseResult(name, true, oldFence, newFence, auditId);
+        return forceRelease.run(name, "", 0, operator);
     }
 
-    /** Redlock: lift every node's counter to the highest one, so no node lags behind a force-release. */
-    private void raiseEverywhere(String name, long fence) {
-        for (RedisNodeClient node : nodes) {
-            try {
-                node.raiseFence(name, "", fence);
-            } catch (LockStoreException e) {
-                // down: a node restarted empty is covered by the majority argument in docs/redlock.md
-            }
+    @Override
+    public ForceReleaseResult forceRelease(LockInfo seen, String operator) {
+        LockNames.check(seen.name());
+        if (seen.tokenId().isEmpty()) {
+            throw new IllegalArgumentException("the LockInfo of '" + seen.name() + "' has no token id: read it with get() or list()");
         }
+        return forceRelease.run(seen.name(), seen.tokenId(), seen.fencingToken(), operator);
     }
 
     private void requireMajority(String what, List<String> failures) {
@@ -255,11 +205,26 @@ public final class RedisLockInspector implements LockInspector {
         throw failure;
     }
 
+    /** The lock's own history (force-releases, never crowded out by other locks) merged with the global stream. */
     private static List<LockEvent> events(RedisNodeClient node, String name) {
+        List<StreamEntry> history = node.call("read the history of '" + name + "'", () ->
+                node.redis().xrevrange(node.historyKey(name), (StreamEntryID) null, (StreamEntryID) null, EVENTS_RETURNED));
         List<StreamEntry> entries = node.call("read events", () ->
                 node.redis().xrevrange(KeySpace.EVENTS, (StreamEntryID) null, (StreamEntryID) null, EVENTS_SCANNED));
         List<LockEvent> out = new ArrayList<>();
+        java.util.Set<String> forceReleasesAt = new java.util.HashSet<>();
+        for (StreamEntry e : history) {
+            Map<String, String> f = new HashMap<>(e.getFields());
+            f.putIfAbsent("name", name);
+            f.put("fence", f.getOrDefault("oldFence", ""));
+            forceReleasesAt.add(f.getOrDefault("at", ""));
+            out.add(new LockEvent(e.getID().toString(), f.getOrDefault("type", "force-release"), name,
+                    Instant.ofEpochMilli(LockReader.parseLong(f.get("at"), e.getID().getTime())), f));
+        }
         for (StreamEntry e : entries) {
+            if ("force-release".equals(e.getFields().get("type")) && forceReleasesAt.contains(e.getFields().get("at"))) {
+                continue; // already listed from the lock's history
+            }
             Map<String, String> f = e.getFields();
             if (name.equals(f.get("name"))) {
                 long at = LockReader.parseLong(f.get("at"), e.getID().getTime());
@@ -269,6 +234,7 @@ public final class RedisLockInspector implements LockInspector {
                 }
             }
         }
+        out.sort(java.util.Comparator.comparing(LockEvent::at).reversed());
         return out;
     }
 

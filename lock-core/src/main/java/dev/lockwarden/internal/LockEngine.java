@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import dev.lockwarden.LocalPoolBusyException;
 import dev.lockwarden.LockException;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
@@ -125,7 +126,13 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 Lease lease = new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
                 AcquireResult r;
                 try {
-                    r = attempt(lease, info);
+                    r = attempt(lease, info, deadline);
+                } catch (LocalPoolBusyException poolBusy) {
+                    // no local connection yet, while Redis answers: that wait is part of the budget
+                    if (deadline - System.nanoTime() <= 0) {
+                        throw poolBusy;
+                    }
+                    continue;
                 } catch (StoreTimeoutException slow) {
                     long budget = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                     if (budget <= SLOW_STORE_RETRY_MILLIS) {
@@ -167,9 +174,9 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
     }
 
-    private AcquireResult attempt(Lease lease, Map<String, String> info) {
+    private AcquireResult attempt(Lease lease, Map<String, String> info, long deadline) {
         try {
-            return store.tryAcquire(lease, info);
+            return store.tryAcquire(lease, info, deadline);
         } catch (LockStoreException e) {
             // The reply may have been lost after Redis granted the lock: give our token back if we
             // can, in the background so the caller learns of the failure at once.

@@ -46,6 +46,15 @@ public final class MeteredInspector implements LockInspector {
     }
 
     @Override
+    public ForceReleaseResult forceRelease(LockInfo seen, String operator) {
+        ForceReleaseResult r = delegate.forceRelease(seen, operator);
+        if (r.released()) {
+            metrics.count(seen.name(), LockMetrics.Event.FORCE_RELEASED);
+        }
+        return r;
+    }
+
+    @Override
     public List<LockEvent> events(String name) {
         return delegate.events(name);
     }

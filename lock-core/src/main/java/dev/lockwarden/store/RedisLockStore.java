@@ -17,6 +17,11 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
+    public AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo, long deadlineNanos) {
+        return node.acquire(lease, holderInfo, true, deadlineNanos);
+    }
+
+    @Override
     public boolean release(Lease lease, long keepMillis) {
         return node.release(lease, true, keepMillis);
     }

@@ -1,6 +1,6 @@
 package dev.lockwarden.cdi;
 
-import java.lang.reflect.Method;
+import java.util.concurrent.CompletionStage;
 
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostException;
@@ -9,8 +9,10 @@ import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.OnBusy;
 import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Intercepted;
 import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -18,16 +20,16 @@ import jakarta.interceptor.InvocationContext;
 
 /**
  * Runs {@link Locked @Locked} methods under their lock: renders the name, acquires, exposes the
- * handle through {@link LockContext} / {@link Locks}, runs the method and releases in all cases.
- * Busy: {@link OnBusy#FAIL} throws a {@link LockNotAcquiredException} naming the method; {@link OnBusy#SKIP} returns
- * null (or the primitive default) without running the method. If the lock was lost while the
- * method ran, {@link LockLostException} is thrown after it, as in
- * {@link LockManager#withLock}.
+ * lock through {@link LockContext} / {@link Locks}, runs the method and releases the lock — when
+ * the method returns, when its {@code CompletionStage} completes, or after its JTA transaction
+ * completes. Busy: {@link OnBusy#FAIL} throws a {@link LockNotAcquiredException} naming the method;
+ * {@link OnBusy#SKIP} returns the method's "skipped" value without running it. A lock lost while
+ * the method ran is a {@link LockLostException} (and a {@link LockLostEvent}).
  *
- * <p>Priority {@code PLATFORM_BEFORE + 100}: outside {@code @Transactional} (+200), so a transaction
- * commits before its lock is released.
+ * <p>Priority {@code PLATFORM_BEFORE + 100}: outside {@code @Transactional} (+200), so a
+ * transaction the interceptor chain starts commits before its lock is released.
  */
-@Locked("") // binds to every @Locked: all its members are @Nonbinding
+@Locked // binds to every @Locked: all its members are @Nonbinding
 @Interceptor
 @Priority(Interceptor.Priority.PLATFORM_BEFORE + 100)
 public class LockedInterceptor {
@@ -35,56 +37,113 @@ public class LockedInterceptor {
 
     private final LockManager locks;
     private final LockedExtension extension;
+    private final Event<LockLostEvent> lostEvents;
+    private final BeanManager beans;
     private final Class<?> beanClass;
 
     @Inject
-    public LockedInterceptor(LockManager locks, LockedExtension extension, @Intercepted Bean<?> bean) {
+    public LockedInterceptor(LockManager locks, LockedExtension extension, Event<LockLostEvent> lostEvents,
+                             BeanManager beans, @Intercepted Bean<?> bean) {
         this.locks = locks;
         this.extension = extension;
+        this.lostEvents = lostEvents;
+        this.beans = beans;
         this.beanClass = bean.getBeanClass();
     }
 
     @AroundInvoke
     Object lock(InvocationContext ctx) throws Exception {
-        Method method = ctx.getMethod();
-        LockedMethod meta = extension.metadata(beanClass, method, () -> ctx.getInterceptorBinding(Locked.class));
+        LockedMethod meta = extension.metadata(beanClass, ctx.getMethod(), () -> Bindings.locked(ctx));
+        if (meta == null) {
+            return ctx.proceed(); // not a business method of a class-level @Locked (toString, @PostConstruct, ...)
+        }
         String name = lockName(meta, ctx.getParameters());
         LockOptions options = meta.options(locks.defaultOptions());
         LockHandle handle;
         try {
-            handle = locks.acquire(name, options);
+            handle = meta.shape().async() ? AsyncHold.acquire(locks, name, options) : locks.acquire(name, options);
         } catch (LockNotAcquiredException busy) {
             if (meta.onBusy() == OnBusy.SKIP) {
                 LOG.log(System.Logger.Level.DEBUG, () -> meta.id() + " skipped: lock '" + name + "' is busy");
-                return meta.skipValue();
+                return meta.shape().skipValue().get();
             }
             throw new LockedBusyException(meta.id(), options.waitUpTo(), busy);
         }
+        LockLoss loss = new LockLoss(meta.id(), handle, lostEvents::fire);
+        if (meta.shape().async()) {
+            return runAsync(ctx, handle, loss);
+        }
+        TxBinder.Tx tx;
+        try {
+            tx = extension.transactions(beans).bindIfActive(handle, loss);
+        } catch (RuntimeException | Error e) {
+            handle.release();
+            throw e;
+        }
+        return tx != null ? runInTransaction(ctx, handle, loss, tx) : runSync(ctx, handle, loss);
+    }
+
+    /** The transaction releases the lock after it completes, so others never see uncommitted work. */
+    private static Object runInTransaction(InvocationContext ctx, LockHandle handle, LockLoss loss, TxBinder.Tx tx)
+            throws Exception {
+        Object result;
+        try {
+            result = proceed(ctx, handle);
+        } catch (Exception | Error e) {
+            if (!handle.isHeld()) {
+                tx.setRollbackOnly();
+                e.addSuppressed(loss.report(LockLostEvent.Outcome.ROLLED_BACK));
+            }
+            throw e;
+        }
+        if (!handle.isHeld()) {
+            tx.setRollbackOnly();
+            throw loss.report(LockLostEvent.Outcome.ROLLED_BACK);
+        }
+        return result;
+    }
+
+    private static Object runSync(InvocationContext ctx, LockHandle handle, LockLoss loss) throws Exception {
         try (handle) {
             Object result;
-            Locks.push(handle);
             try {
-                result = ctx.proceed();
-            } finally {
-                Locks.pop();
+                result = proceed(ctx, handle);
+            } catch (Exception | Error e) {
+                if (!handle.isHeld()) {
+                    e.addSuppressed(loss.report(LockLostEvent.Outcome.THROWN)); // the body's failure stays the one thrown
+                }
+                throw e;
             }
             if (!handle.isHeld()) {
-                throw lost(meta, handle); // the body may have overlapped another holder
+                throw loss.report(LockLostEvent.Outcome.THROWN); // the body may have overlapped another holder
             }
             return result;
         }
     }
 
-    private static LockLostException lost(LockedMethod meta, LockHandle handle) {
-        LockLostException e = new LockLostException(handle.name(), "it was lost while @Locked method " + meta.id()
-                + " ran (expired, force-released or a refresh failed), so the method may have overlapped another holder."
-                + " Guard its writes with LockContext.current().fencingToken(), keep autoRefresh on, or raise @Locked(ttl)");
+    private static Object runAsync(InvocationContext ctx, LockHandle handle, LockLoss loss) throws Exception {
+        Object stage;
         try {
-            handle.checkHeld();
-        } catch (LockLostException why) {
-            e.initCause(why);
+            stage = proceed(ctx, handle);
+        } catch (Exception | Error e) {
+            handle.release(); // the method failed before handing out a stage: nothing runs on under the lock
+            throw e;
         }
-        return e;
+        if (stage == null) {
+            handle.release();
+            return null;
+        }
+        return AsyncHold.follow((CompletionStage<?>) stage, handle, loss);
+    }
+
+    /** Runs the method with its lock visible through {@link Locks#current()} on this thread. */
+    private static Object proceed(InvocationContext ctx, LockHandle handle) throws Exception {
+        Locks.push(new HeldLock(handle));
+        try {
+            return ctx.proceed();
+        } finally {
+            Locks.pop();
+        }
     }
 
     private static String lockName(LockedMethod meta, Object[] args) {

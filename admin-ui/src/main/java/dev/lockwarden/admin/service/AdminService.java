@@ -54,31 +54,24 @@ public final class AdminService {
     }
 
     /**
-     * Force-releases {@code name} only if it is still held with the fence the operator confirmed,
-     * so a lock that changed hands meanwhile is never taken from its new holder by mistake.
+     * Force-releases the lock only if it is still the acquisition the operator confirmed (same token
+     * and fence, checked by lock-core's force-release script in the same step as the release), so a
+     * lock that changed hands meanwhile is never taken from its new holder.
      *
+     * @param seen the lock as shown in the confirm dialog
      * @throws AccessDeniedException the user is not an OPERATOR
-     * @throws LockChangedException  the lock was released or re-acquired since it was confirmed
+     * @throws LockChangedException  the lock was released or re-acquired since it was shown; nothing changed
      */
-    public ForceReleaseResult forceRelease(String name, long confirmedFence, AdminUser user) {
-        requireOperator(user, name);
-        LockInfo now = inspector.get(name).orElseThrow(() ->
-                new LockChangedException("'" + name + "' is no longer held: nothing to release"));
-        if (now.fencingToken() != confirmedFence) {
-            throw new LockChangedException("'" + name + "' changed holder since you confirmed (fence " + confirmedFence
-                    + ", now " + now.fencingToken() + "): review the new holder and confirm again");
+    public ForceReleaseResult forceRelease(LockInfo seen, AdminUser user) {
+        requireOperator(user, seen.name());
+        ForceReleaseResult r = inspector.forceRelease(seen, user.name());
+        if (!r.released()) {
+            Optional<LockInfo> now = inspector.get(seen.name());
+            throw new LockChangedException("'" + seen.name() + "' changed hands since you confirmed (fence "
+                    + seen.fencingToken() + "): " + now.map(i -> "now held by " + i.holder().application() + " with fence "
+                    + i.fencingToken()).orElse("it is free now") + ". Nothing was released: review it and confirm again.");
         }
-        return inspector.forceRelease(name, user.name());
-    }
-
-    /**
-     * Force-releases {@code name} whoever holds it; the audit record names {@code user}.
-     *
-     * @throws AccessDeniedException the user is not an OPERATOR
-     */
-    public ForceReleaseResult forceRelease(String name, AdminUser user) {
-        requireOperator(user, name);
-        return inspector.forceRelease(name, user.name());
+        return r;
     }
 
     private static void requireOperator(AdminUser user, String name) {

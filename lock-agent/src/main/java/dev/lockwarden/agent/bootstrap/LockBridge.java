@@ -45,19 +45,30 @@ public final class LockBridge {
         return true;
     }
 
+    /** Removes {@code d} if it is the installed dispatcher (an installation that failed half way). */
+    public static synchronized void uninstall(Dispatcher d) {
+        if (dispatcher == d) {
+            dispatcher = null;
+        }
+    }
+
     /** Whether a dispatcher is installed. */
     public static boolean installed() {
         return dispatcher != null;
     }
 
-    /** Called on method entry by the inlined advice. */
+    /** Called on method entry by the inlined advice; without a dispatcher the call fails (never runs unlocked). */
     public static Object enter(int id, Object[] args) {
         Dispatcher d = dispatcher;
-        return d == null ? null : d.enter(id, args);
+        return d != null ? d.enter(id, args) : new Skip(new IllegalStateException(
+                "lockwarden-agent: this method is lock-wrapped but no agent runtime is installed; it does not run unlocked"));
     }
 
     /** Called on method exit by the inlined advice. */
     public static Throwable exit(Object state, Throwable thrown) {
+        if (state instanceof Skip skip) {
+            return skip.failure != null ? skip.failure : thrown;
+        }
         Dispatcher d = dispatcher;
         return d == null || state == null ? thrown : d.exit(state, thrown);
     }

@@ -8,9 +8,10 @@ import java.util.Map;
  *
  * @param file     the file it came from (for messages)
  * @param settings {@code lockwarden.*} settings given in the file (full property names)
+ * @param agent    settings of the agent itself
  * @param rules    the lock rules, in file order
  */
-public record AgentConfig(String file, Map<String, String> settings, List<LockRule> rules) {
+public record AgentConfig(String file, Map<String, String> settings, AgentSettings agent, List<LockRule> rules) {
     public AgentConfig {
         settings = Map.copyOf(settings);
         rules = List.copyOf(rules);

@@ -23,8 +23,11 @@ import dev.lockwarden.config.Durations;
  * # settings (same names as the lockwarden.* system properties, without the prefix)
  * redis = redis://127.0.0.1:6379
  * application = billing
- * # rules: Class#method[(parameter types)] key="template" [ttl=..] [wait=..] [onBusy=FAIL|SKIP] [autoRefresh=true|false]
+ * # agent settings
+ * onConfigError = fail
+ * # rules: ClassPattern#methodPattern[(parameter types)] key="template" [options], see RuleLine
  * com.acme.Billing#charge(java.lang.String, long) key="payment:{0}" ttl=30s wait=0s onBusy=FAIL
+ * com.acme.PaymentHandler+#handle(..) key="{class}:{0.id}"
  * </pre>
  *
  * <p>The parser is strict and reports every problem of the file at once in one
@@ -39,6 +42,7 @@ public final class AgentConfigParser {
     private final Map<String, Integer> settingLines = new LinkedHashMap<>();
     private final List<LockRule> rules = new ArrayList<>();
     private final Map<String, Integer> ruleLines = new LinkedHashMap<>();
+    private final AgentSettingsReader agent = new AgentSettingsReader();
 
     private AgentConfigParser(String file) {
         this.file = file;
@@ -51,7 +55,8 @@ public final class AgentConfigParser {
             lines = Files.readAllLines(path, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new AgentConfigException(path.toString(), List.of(path + ": cannot read the file (" + e
-                    + ") — check the path given as -javaagent:lock-agent.jar=config=/path/to/locks.conf"));
+                    + ") — check the path given as -javaagent:lock-agent.jar=config=/path/to/locks.conf, "
+                    + "-Dlockwarden.agent.config or LOCKWARDEN_AGENT_CONFIG"), AgentSettings.continueOnErrorProperty());
         }
         return parse(path.toString(), lines);
     }
@@ -79,9 +84,9 @@ public final class AgentConfigParser {
                     + ": redis is set together with redlock/cluster — keep only one topology");
         }
         if (!problems.isEmpty()) {
-            throw new AgentConfigException(file, problems);
+            throw new AgentConfigException(file, problems, agent.continueOnError());
         }
-        return new AgentConfig(file, settings, rules);
+        return new AgentConfig(file, settings, agent.settings(), rules);
     }
 
     private void line(int number, String raw) {
@@ -99,6 +104,10 @@ public final class AgentConfigParser {
     }
 
     private void setting(String where, int number, String name, String value) {
+        if (AgentSettingsReader.NAMES.contains(name)) {
+            agent.read(where, number, name, value, problems);
+            return;
+        }
         String full = name.startsWith("lockwarden.") ? name : "lockwarden." + name;
         Optional<String> problem = SettingCheck.check(full, value);
         if (problem.isPresent()) {
@@ -145,8 +154,10 @@ public final class AgentConfigParser {
         static Optional<String> check(String full, String value) {
             String name = full.substring("lockwarden.".length());
             if (!NAMES.contains(name)) {
-                return Optional.of("unknown setting '" + name + "'" + Suggest.of(name, NAMES)
-                        + " — use one of " + String.join(", ", NAMES));
+                List<String> all = new ArrayList<>(NAMES);
+                all.addAll(AgentSettingsReader.NAMES);
+                return Optional.of("unknown setting '" + name + "'" + Suggest.of(name, all)
+                        + " — use one of " + String.join(", ", all));
             }
             if (value.isEmpty()) {
                 return Optional.of("setting '" + name + "' has no value — write e.g. " + example(name));

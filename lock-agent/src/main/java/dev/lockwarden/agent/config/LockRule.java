@@ -9,37 +9,54 @@ import dev.lockwarden.LockSource;
 import dev.lockwarden.OnBusy;
 
 /**
- * One line of the config file: which method to lock and how.
+ * One line of the config file: which methods to lock and how.
  *
  * @param where          {@code file:line}, for messages
- * @param className      binary name of the declaring class, e.g. {@code com.acme.Billing}
- * @param methodName     method name
+ * @param className      binary class name or pattern with {@code *} wildcards, e.g. {@code com.acme.Billing} or
+ *                       {@code com.acme.jobs.*Job}
+ * @param subtypes       written with a {@code +} suffix: the class or interface itself and every subtype
+ * @param methodName     method name or pattern with {@code *} wildcards
  * @param parameterTypes parameter type names as written ({@code java.lang.String}, {@code int[]}); empty = every overload
  * @param key            lock name template, e.g. {@code payment:{0}}
  * @param ttl            TTL, or empty for {@code lockwarden.ttl}
  * @param waitUpTo       wait budget, or empty for {@code lockwarden.wait}
  * @param onBusy         what to do when the lock stays busy
  * @param autoRefresh    whether the watchdog refreshes the lock while the method runs
+ * @param onLost         what to do when the lock was lost while the method ran
+ * @param onStoreDown    what to do when Redis is unreachable
+ * @param holdAtLeast    keep the lock at least this long after acquisition, or empty (release at once)
  */
-public record LockRule(String where, String className, String methodName, Optional<List<String>> parameterTypes,
-                       String key, Optional<Duration> ttl, Optional<Duration> waitUpTo, OnBusy onBusy,
-                       boolean autoRefresh) {
+public record LockRule(String where, String className, boolean subtypes, String methodName,
+                       Optional<List<String>> parameterTypes, String key, Optional<Duration> ttl,
+                       Optional<Duration> waitUpTo, OnBusy onBusy, boolean autoRefresh, OnLost onLost,
+                       OnStoreDown onStoreDown, Optional<Duration> holdAtLeast) {
 
-    /** {@code Class#method} as recorded in the lock's holder info. */
-    public String methodId() {
-        return className + "#" + methodName;
+    /** True for a plain class name: no wildcard, no {@code +}. */
+    public boolean exactClass() {
+        return !subtypes && !className.contains("*");
     }
 
-    /** The method as written in the file: {@code Class#method} or {@code Class#method(types)}. */
+    /** The class part as written: {@code com.acme.Billing}, {@code com.acme.*Job}, {@code com.acme.Handler+}. */
+    public String classPattern() {
+        return className + (subtypes ? "+" : "");
+    }
+
+    /** {@code ClassPattern#methodPattern}. */
+    public String methodId() {
+        return classPattern() + "#" + methodName;
+    }
+
+    /** The methods as written in the file: {@code Class#method} or {@code Class#method(types)}. */
     public String spec() {
         return methodId() + parameterTypes.map(t -> "(" + String.join(", ", t) + ")").orElse("");
     }
 
-    /** The options for one acquire, filling unset TTL/wait from the manager's defaults. */
-    public LockOptions options(LockOptions defaults) {
-        return LockOptions.ttl(ttl.orElse(defaults.ttl()))
+    /** The options for one acquire by {@code method} ({@code Class#method}), filling unset TTL/wait from the defaults. */
+    public LockOptions options(LockOptions defaults, String method) {
+        LockOptions o = LockOptions.ttl(ttl.orElse(defaults.ttl()))
                 .waitUpTo(waitUpTo.orElse(defaults.waitUpTo()))
                 .autoRefresh(autoRefresh)
-                .source(LockSource.AGENT, methodId());
+                .source(LockSource.AGENT, method);
+        return holdAtLeast.isPresent() ? o.holdAtLeast(holdAtLeast.get()) : o;
     }
 }

@@ -15,12 +15,17 @@ import dev.lockwarden.LockOptions;
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.config.Durations;
 
-/** Parses one rule line: {@code Class#method[(types)] key="..." [ttl=..] [wait=..] [onBusy=..] [autoRefresh=..]}. */
+/**
+ * Parses one rule line: {@code ClassPattern#methodPattern[(types)] key="..." [options]}. Class patterns are a
+ * binary name with {@code *} wildcards (never in the first package name) and an optional {@code +} suffix for
+ * subtypes; method patterns are a name with {@code *} wildcards; {@code (..)} means every overload.
+ */
 final class RuleLine {
-    static final List<String> OPTIONS = List.of("key", "ttl", "wait", "onBusy", "autoRefresh");
+    static final List<String> OPTIONS = List.of("key", "ttl", "wait", "onBusy", "autoRefresh", "onLost", "onStoreDown", "holdAtLeast");
     private static final String IDENT = "[A-Za-z_$][A-Za-z0-9_$]*";
-    private static final Pattern CLASS = Pattern.compile(IDENT + "(\\." + IDENT + ")*");
-    private static final Pattern METHOD = Pattern.compile(IDENT);
+    private static final String WILD = "[A-Za-z_$*][A-Za-z0-9_$*]*";
+    private static final Pattern CLASS = Pattern.compile(IDENT + "(\\." + WILD + ")*");
+    private static final Pattern METHOD = Pattern.compile(WILD);
     private static final Pattern TYPE = Pattern.compile(IDENT + "(\\." + IDENT + ")*(\\[\\])*");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
     private static final List<String> PRIMITIVES = List.of("boolean", "byte", "char", "short", "int", "long", "float", "double");
@@ -52,12 +57,17 @@ final class RuleLine {
             return Optional.empty();
         }
         String className = spec.substring(0, hash).strip();
+        boolean subtypes = className.endsWith("+");
+        if (subtypes) {
+            className = className.substring(0, className.length() - 1);
+        }
         String rest = spec.substring(hash + 1).strip();
         int paren = rest.indexOf('(');
         String methodName = (paren < 0 ? rest : rest.substring(0, paren)).strip();
         checkClass(className);
         checkMethod(methodName);
-        Optional<List<String>> types = paren < 0 ? Optional.empty() : types(rest.substring(paren));
+        String list = paren < 0 ? "" : rest.substring(paren).replace(" ", "");
+        Optional<List<String>> types = paren < 0 || list.equals("(..)") ? Optional.empty() : types(rest.substring(paren));
         Map<String, String> options = options(line.substring(end));
         String key = options.get("key");
         if (key == null) {
@@ -71,10 +81,22 @@ final class RuleLine {
         wait.ifPresent(this::checkWait);
         OnBusy onBusy = option(options, "onBusy").map(this::onBusy).orElse(OnBusy.FAIL);
         boolean autoRefresh = option(options, "autoRefresh").map(this::bool).orElse(Boolean.TRUE);
+        OnLost onLost = option(options, "onLost").map(v -> choice("onLost", v, OnLost.class,
+                "onLost=log (WARNING, the caller gets the method's result) or onLost=throw (LockLostException after the method returned)"))
+                .orElse(OnLost.LOG);
+        OnStoreDown onStoreDown = option(options, "onStoreDown").map(v -> choice("onStoreDown", v, OnStoreDown.class,
+                "onStoreDown=fail (LockStoreException, the body does not run) or onStoreDown=skip (with onBusy=SKIP only)"))
+                .orElse(OnStoreDown.FAIL);
+        Optional<Duration> holdAtLeast = option(options, "holdAtLeast").map(v -> duration("holdAtLeast", v));
+        holdAtLeast.ifPresent(h -> checkHoldAtLeast(h, ttl));
+        if (onStoreDown == OnStoreDown.SKIP && onBusy != OnBusy.SKIP) {
+            problem("onStoreDown=skip needs onBusy=SKIP", "add onBusy=SKIP, or remove onStoreDown (a FAIL rule fails when Redis is down)");
+        }
         if (problems.size() > problemsBefore) {
             return Optional.empty();
         }
-        return Optional.of(new LockRule(where, className, methodName, types, key, ttl, wait, onBusy, autoRefresh));
+        return Optional.of(new LockRule(where, className, subtypes, methodName, types, key, ttl, wait, onBusy, autoRefresh,
+                onLost, onStoreDown, holdAtLeast));
     }
 
     private static int specEnd(String line) {
@@ -102,7 +124,9 @@ final class RuleLine {
 
     private void checkClass(String className) {
         if (!CLASS.matcher(className).matches()) {
-            problem("'" + className + "' is not a class name", "write the fully qualified class, e.g. com.acme.Billing (nested: com.acme.Outer$Inner)");
+            problem("'" + className + "' is not a class name or pattern", "write the fully qualified class, e.g. com.acme.Billing"
+                    + " (nested: com.acme.Outer$Inner; patterns: com.acme.jobs.*Job, subtypes: com.acme.PaymentHandler+;"
+                    + " the first package name cannot be a wildcard)");
             return;
         }
         for (String f : FORBIDDEN) {
@@ -117,7 +141,7 @@ final class RuleLine {
         if (methodName.equals("<init>") || methodName.equals("<clinit>")) {
             problem("constructors and static initialisers cannot be locked", "lock a method the constructor calls instead");
         } else if (!METHOD.matcher(methodName).matches()) {
-            problem("'" + methodName + "' is not a method name", "write Class#method, e.g. com.acme.Billing#charge");
+            problem("'" + methodName + "' is not a method name or pattern", "write Class#method, e.g. com.acme.Billing#charge or com.acme.Jobs#run*");
         }
     }
 
@@ -205,7 +229,8 @@ final class RuleLine {
         }
     }
 
-    private void checkTemplate(String template, Optional<List<String>> types) {
+    private void checkTemplate(String raw, Optional<List<String>> types) {
+        String template = KeyNames.substitute(raw, "C", "m");
         List<String> names = new ArrayList<>();
         Matcher m = PLACEHOLDER.matcher(template);
         while (m.find()) {
@@ -251,6 +276,15 @@ final class RuleLine {
         }
     }
 
+    /** Checked against the rule's TTL; a rule without ttl= is checked again when the lock is first taken. */
+    private void checkHoldAtLeast(Duration hold, Optional<Duration> ttl) {
+        if (hold.isNegative()) {
+            problem("holdAtLeast " + hold + " is negative", "write e.g. holdAtLeast=30s");
+        } else if (ttl.isPresent() && hold.compareTo(ttl.get()) > 0) {
+            problem("holdAtLeast " + hold + " is longer than ttl " + ttl.get(), "raise ttl= to at least holdAtLeast, e.g. ttl=5m holdAtLeast=1m");
+        }
+    }
+
     private void checkWait(Duration wait) {
         if (wait.isNegative()) {
             problem("wait " + wait + " is negative", "write wait=0s to fail at once or e.g. wait=5s");
@@ -264,6 +298,16 @@ final class RuleLine {
             problem("onBusy=" + value + " is not FAIL or SKIP",
                     "use onBusy=FAIL (throw LockNotAcquiredException) or onBusy=SKIP (skip the body, return null/0/false); to wait, set wait=5s");
             return OnBusy.FAIL;
+        }
+    }
+
+    private <E extends Enum<E>> E choice(String option, String value, Class<E> type, String fix) {
+        try {
+            return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            problem(option + "=" + value + " is not one of " + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT),
+                    "use " + fix);
+            return type.getEnumConstants()[0];
         }
     }
 
@@ -281,6 +325,9 @@ final class RuleLine {
             case "ttl" -> "30s";
             case "wait" -> "0s";
             case "onBusy" -> "FAIL";
+            case "onLost" -> "log";
+            case "onStoreDown" -> "fail";
+            case "holdAtLeast" -> "30s";
             default -> "true";
         };
     }

@@ -42,7 +42,7 @@ class AgentConfigParserTest {
         assertEquals(Optional.of(List.of("java.lang.String", "long[]", "com.acme.Outer$Inner")), charge.parameterTypes());
         assertEquals("pay ment:{0} \"x\"", charge.key());
         assertEquals(OnBusy.SKIP, charge.onBusy());
-        LockOptions o = charge.options(LockOptions.defaults());
+        LockOptions o = charge.options(LockOptions.defaults(), "com.acme.Billing#charge");
         assertEquals(Duration.ofSeconds(30), o.ttl());
         assertEquals(Duration.ofSeconds(2), o.waitUpTo());
         assertEquals(false, o.autoRefresh());
@@ -51,7 +51,7 @@ class AgentConfigParserTest {
         LockRule refund = c.rules().get(1);
         assertEquals(Optional.empty(), refund.parameterTypes());
         assertEquals(OnBusy.FAIL, refund.onBusy());
-        LockOptions d = refund.options(LockOptions.ttl(Duration.ofSeconds(7)).waitUpTo(Duration.ofSeconds(1)));
+        LockOptions d = refund.options(LockOptions.ttl(Duration.ofSeconds(7)).waitUpTo(Duration.ofSeconds(1)), "com.acme.Billing#refund");
         assertEquals(Duration.ofSeconds(7), d.ttl(), "unset TTL comes from the manager's defaults");
         assertEquals(Duration.ofSeconds(1), d.waitUpTo());
         assertTrue(d.autoRefresh());
@@ -135,6 +135,56 @@ class AgentConfigParserTest {
         Path missing = Path.of("/nonexistent/locks.conf");
         AgentConfigException e = assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse(missing));
         assertTrue(e.getMessage().contains("/nonexistent/locks.conf: cannot read the file"), e.getMessage());
-        assertTrue(e.getMessage().contains("installed NOTHING"), e.getMessage());
+        assertTrue(e.getMessage().contains("LOCKWARDEN_AGENT_CONFIG"), e.getMessage());
+    }
+
+    @Test
+    void patternsSubtypesAndPolicies() throws Exception {
+        AgentConfig c = parse(
+                "onConfigError = continue",
+                "reportUnmatchedAfter = 5s",
+                "drainTimeout = 2s",
+                "com.acme.jobs.*Job#run* key=\"{class}:{method}\" onLost=throw",
+                "com.acme.PaymentHandler+#handle(..) key=\"pay:{0.id}\" onBusy=SKIP onStoreDown=skip");
+        assertTrue(c.agent().continueOnError());
+        assertEquals(Duration.ofSeconds(5), c.agent().reportUnmatchedAfter());
+        assertEquals(Duration.ofSeconds(2), c.agent().drainTimeout());
+        LockRule jobs = c.rules().get(0);
+        assertEquals("com.acme.jobs.*Job", jobs.className());
+        assertEquals("run*", jobs.methodName());
+        assertEquals(OnLost.THROW, jobs.onLost());
+        assertEquals(OnStoreDown.FAIL, jobs.onStoreDown());
+        assertTrue(!jobs.exactClass());
+        LockRule handler = c.rules().get(1);
+        assertTrue(handler.subtypes());
+        assertEquals("com.acme.PaymentHandler", handler.className());
+        assertEquals(Optional.empty(), handler.parameterTypes(), "(..) = every overload");
+        assertEquals(OnStoreDown.SKIP, handler.onStoreDown());
+        assertEquals(OnLost.LOG, handler.onLost(), "default");
+    }
+
+    @Test
+    void badPatternsAndPoliciesAreReported() {
+        String all = String.join("\n", problems(
+                "*.acme.X#a key=\"x\"",
+                "com.acme.X#a key=\"x\" onBusy=FAIL onStoreDown=skip",
+                "com.acme.X#b key=\"x\" onLost=maybe",
+                "onConfigError = sometimes",
+                "drainTimeout = soon",
+                "com.acme.X#c key=\"x\" ttl=10s holdAtLeast=1m"));
+        assertTrue(all.contains("locks.conf:1: '*.acme.X' is not a class name or pattern"), all);
+        assertTrue(all.contains("locks.conf:2: onStoreDown=skip needs onBusy=SKIP"), all);
+        assertTrue(all.contains("locks.conf:3: onLost=maybe is not one of [log, throw]"), all);
+        assertTrue(all.contains("locks.conf:4: onConfigError = 'sometimes' is not fail or continue"), all);
+        assertTrue(all.contains("locks.conf:5: drainTimeout = 'soon' is not a duration"), all);
+        assertTrue(all.contains("locks.conf:6: holdAtLeast PT1M is longer than ttl PT10S"), all);
+    }
+
+    @Test
+    void brokenFileStillCarriesOnConfigError() {
+        AgentConfigException e = assertThrows(AgentConfigException.class,
+                () -> AgentConfigParser.parse("locks.conf", List.of("onConfigError = continue", "com.acme.X#a")));
+        assertTrue(e.continueOnError());
+        assertEquals(1, e.problems().size(), e.getMessage());
     }
 }

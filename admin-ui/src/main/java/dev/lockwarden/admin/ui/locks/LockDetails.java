@@ -54,7 +54,7 @@ final class LockDetails extends VerticalLayout {
         events.addColumn(LockEvent::type).setHeader("Event").setAutoWidth(true);
         events.addColumn(e -> Formats.time(e.at())).setHeader("At").setAutoWidth(true);
         events.addColumn(e -> e.fields().getOrDefault("fence", "")).setHeader("Fence").setAutoWidth(true);
-        events.addColumn(e -> e.fields().getOrDefault("operator", e.fields().getOrDefault("application", "")))
+        events.addColumn(e -> e.fields().getOrDefault("operator", e.fields().getOrDefault("app", "")))
                 .setHeader("By").setAutoWidth(true);
     }
 

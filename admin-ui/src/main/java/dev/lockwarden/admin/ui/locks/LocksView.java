@@ -28,7 +28,6 @@ import dev.lockwarden.admin.ui.CurrentUser;
 @Route("")
 @PageTitle("Locks · Lockwarden")
 public final class LocksView extends VerticalLayout {
-    private static final int POLL_MS = 1000;
     private static final int EVENTS_EVERY_POLLS = 5;
 
     private final AdminService service;
@@ -105,7 +104,7 @@ public final class LocksView extends VerticalLayout {
 
     private void release(LockInfo lock) {
         try {
-            ForceReleaseResult r = service.forceRelease(lock.name(), lock.fencingToken(), user);
+            ForceReleaseResult r = service.forceRelease(lock, user);
             String text = "Released " + r.name() + ": fence " + r.oldFence() + " → " + r.newFence() + ", audit id " + r.auditId();
             details.showResult(text, false);
             Notification.show(text, 5000, Notification.Position.BOTTOM_END).addThemeVariants(NotificationVariant.LUMO_SUCCESS);
@@ -117,9 +116,9 @@ public final class LocksView extends VerticalLayout {
         refreshEvents();
     }
 
+    /** The UI polls every second (see IdleTimeout); this view refreshes on each poll. */
     @Override
     protected void onAttach(AttachEvent event) {
-        event.getUI().setPollInterval(POLL_MS);
         polling = event.getUI().addPollListener(e -> {
             refresh();
             if (++polls % EVENTS_EVERY_POLLS == 0) {
@@ -131,6 +130,5 @@ public final class LocksView extends VerticalLayout {
     @Override
     protected void onDetach(DetachEvent event) {
         polling.remove();
-        event.getUI().setPollInterval(-1);
     }
 }

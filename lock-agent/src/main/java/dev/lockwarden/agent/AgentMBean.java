@@ -1,0 +1,76 @@
+package dev.lockwarden.agent;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+
+import javax.management.ObjectName;
+
+import dev.lockwarden.agent.config.AgentConfig;
+
+/** The {@code dev.lockwarden:type=Agent} bean: a read-only view of the report and the counters. */
+final class AgentMBean implements AgentMXBean {
+    /** Built at run time: the shade plugin would relocate a "dev.lockwarden..." string constant. */
+    static final String NAME = String.join(".", "dev", "lockwarden:type=Agent");
+    private final AgentRuntime runtime;
+    private final AgentReport report;
+    private final AgentConfig config;
+
+    private AgentMBean(AgentRuntime runtime, AgentReport report, AgentConfig config) {
+        this.runtime = runtime;
+        this.report = report;
+        this.config = config;
+    }
+
+    static void register(AgentRuntime runtime, AgentReport report, AgentConfig config) {
+        try {
+            ManagementFactory.getPlatformMBeanServer().registerMBean(new AgentMBean(runtime, report, config), new ObjectName(NAME));
+        } catch (Exception | LinkageError e) {
+            AgentLog.warn("JMX bean " + NAME + " not registered (the locks work without it): " + e);
+        }
+    }
+
+    @Override
+    public List<String> getRules() {
+        return config.rules().stream().map(r -> r.where() + ": " + r.spec() + " → " + AgentReport.describe(r)).toList();
+    }
+
+    @Override
+    public List<String> getMatchedMethods() {
+        return report.matchedMethods();
+    }
+
+    @Override
+    public List<String> getUnmatchedRules() {
+        return report.unmatched().stream().map(r -> r.where() + ": " + r.spec()).toList();
+    }
+
+    @Override
+    public List<String> getProblems() {
+        return report.problems();
+    }
+
+    @Override
+    public long getCalls() {
+        return runtime.stats.calls.sum();
+    }
+
+    @Override
+    public long getBusy() {
+        return runtime.stats.busy.sum();
+    }
+
+    @Override
+    public long getLost() {
+        return runtime.stats.lost.sum();
+    }
+
+    @Override
+    public long getStoreDown() {
+        return runtime.stats.storeDown.sum();
+    }
+
+    @Override
+    public int getRunning() {
+        return runtime.drain.running();
+    }
+}

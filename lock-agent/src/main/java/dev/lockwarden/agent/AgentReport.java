@@ -1,0 +1,119 @@
+package dev.lockwarden.agent;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.lockwarden.agent.MethodPlanner.Planned;
+import dev.lockwarden.agent.config.AgentConfig;
+import dev.lockwarden.agent.config.LockRule;
+
+/**
+ * The start-up report: each rule and what it will match, one INFO line per method actually instrumented (with its
+ * class loader), every problem once at ERROR, and the rules that matched nothing after a delay and at shutdown.
+ */
+final class AgentReport {
+    private final AgentConfig config;
+    private final Map<String, List<String>> matched = new ConcurrentHashMap<>();
+    private final Set<String> problems = ConcurrentHashMap.newKeySet();
+    private final List<String> problemList = new CopyOnWriteArrayList<>();
+
+    AgentReport(AgentConfig config) {
+        this.config = config;
+        for (LockRule r : config.rules()) {
+            matched.put(r.where(), new CopyOnWriteArrayList<>());
+        }
+    }
+
+    void started(boolean attached) {
+        AgentLog.info(config.rules().size() + " lock rule(s) from " + config.file() + " active"
+                + (attached ? " (attached)" : ""));
+        for (LockRule r : config.rules()) {
+            AgentLog.info(r.where() + ": " + r.spec() + " → " + describe(r));
+        }
+    }
+
+    /** What a rule matches, in words. */
+    static String describe(LockRule r) {
+        String classes = r.subtypes() ? (r.className().contains("*") ? "subtypes of the types matching " : "every subtype of ")
+                + r.className() : r.className().contains("*") ? "classes matching " + r.className() : "class " + r.className();
+        String methods = (r.methodName().contains("*") ? "methods matching " : "method ") + r.methodName()
+                + r.parameterTypes().map(t -> "(" + String.join(", ", t) + ")").orElse(" (any parameters)");
+        return methods + " declared in " + classes + "; key \"" + r.key() + "\", ttl " + r.ttl().map(Object::toString).orElse("default")
+                + ", wait " + r.waitUpTo().map(Object::toString).orElse("default") + ", onBusy " + r.onBusy()
+                + ", onLost " + r.onLost().name().toLowerCase() + ", onStoreDown " + r.onStoreDown().name().toLowerCase()
+                + r.holdAtLeast().map(h -> ", holdAtLeast " + h).orElse("");
+    }
+
+    void instrumented(Planned p, ClassLoader loader, String note) {
+        matched.get(p.rule().where()).add(p.signature());
+        AgentLog.info("instrumented " + p.signature() + " (" + p.rule().where() + ") in class loader " + describe(loader)
+                + (note == null ? "" : " — " + note));
+    }
+
+    /** Logs a problem found while classes load, once. */
+    void problem(String message) {
+        if (problems.add(message)) {
+            problemList.add(message);
+            AgentLog.error(message);
+        }
+    }
+
+    List<String> problems() {
+        return List.copyOf(problemList);
+    }
+
+    /** Every instrumented method, as {@code file:line: Class#method(types)}. */
+    List<String> matchedMethods() {
+        List<String> all = new ArrayList<>();
+        for (LockRule r : config.rules()) {
+            matched.get(r.where()).forEach(m -> all.add(r.where() + ": " + m));
+        }
+        return all;
+    }
+
+    /** Rules that instrumented no method so far. */
+    List<LockRule> unmatched() {
+        return config.rules().stream().filter(r -> matched.get(r.where()).isEmpty()).toList();
+    }
+
+    /** One WARNING per rule that matched nothing; {@code when} says when the check ran. */
+    void reportUnmatched(String when, boolean atShutdown) {
+        for (LockRule r : unmatched()) {
+            String message = r.where() + ": rule " + r.spec() + " matched no method " + when
+                    + " (its class was never loaded, or the pattern matches nothing) — check the name against the"
+                    + " application, e.g. with: java -jar lock-agent.jar check " + config.file() + " <app.jar>";
+            if (atShutdown) {
+                AgentLog.atShutdown(System.Logger.Level.WARNING, message);
+            } else {
+                AgentLog.warn(message);
+            }
+        }
+    }
+
+    /** Reports unmatched rules once after {@code delay}, on a daemon thread. */
+    void scheduleUnmatchedReport(Duration delay) {
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(delay.toMillis());
+                reportUnmatched("within " + delay.toSeconds() + " s of start", false);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "lockwarden-agent-report");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    static String describe(ClassLoader loader) {
+        if (loader == null) {
+            return "bootstrap";
+        }
+        String name = loader.getName();
+        return (name != null ? name + " " : "") + "(" + loader.getClass().getName() + ")";
+    }
+}

@@ -1,0 +1,9 @@
+package dev.lockwarden.agent.config;
+
+/** What a rule does when its lock was lost while the method ran (TTL passed without refresh, force-release). */
+public enum OnLost {
+    /** Log a WARNING with lock name, fencing token and method; the caller gets the method's own result. */
+    LOG,
+    /** Throw {@code LockLostException} into the caller after the method returned (the work is already done). */
+    THROW
+}

@@ -1,0 +1,5 @@
+package com.acme.legacy.pay;
+
+/** Inherits handle() from {@link AbstractHandler}. */
+public class WireHandler extends AbstractHandler {
+}
