@@ -34,7 +34,7 @@ import redis.clients.jedis.RedisClient;
 class MinimalAclTest {
     /** Exactly the rule documented in the README's "Minimal Redis ACL". */
     static final String[] RULE = ("on >app-secret resetkeys ~lock:* ~lockwarden:* resetchannels &lock:* &lockwarden:* -@all"
-            + " +ping +hello +client|setname +info +evalsha +eval +script|load +get +set +del +exists +pttl +incr +pexpire +hset +hget +hgetall +publish"
+            + " +ping +hello +client|setname +info +evalsha +eval +script|load +get +set +del +exists +pttl +incr +pexpire +time +hset +hget +hgetall +publish"
             + " +scan +xadd +xrevrange +subscribe +unsubscribe").split(" ");
 
     @RegisterExtension
