@@ -101,11 +101,30 @@ class MinimalAclTest {
                 }
             }, "the holder learns of the force-release");
             assertFalse(b.inspector().events("acl:stuck").isEmpty());
-            assertEquals("", redis.node(0).command("ACL", "LOG") == null ? "" : redis.node(0).command("ACL", "LOG"),
-                    "commands denied by the ACL");
+            assertEquals(List.of(), deniedCommands(), "commands denied by the ACL");
         } catch (AssertionError | RuntimeException e) {
             throw new AssertionError("ACL LOG:\n" + redis.node(0).command("ACL", "LOG"), e);
         }
+    }
+
+    /**
+     * The objects ACL LOG recorded as denied. On Redis 6.2 Jedis' optional {@code CLIENT SETINFO}
+     * (a Redis 7.2 command, whose failure Jedis ignores) is logged as a denied {@code client}: skipped there.
+     */
+    private static List<String> deniedCommands() {
+        String log = redis.node(0).command("ACL", "LOG");
+        List<String> denied = new ArrayList<>();
+        if (log == null || log.isBlank()) {
+            return denied;
+        }
+        List<String> fields = log.lines().collect(java.util.stream.Collectors.toList());
+        boolean redis6 = redis.node(0).binary().majorVersion() < 7;
+        for (int i = 0; i + 1 < fields.size(); i++) {
+            if (fields.get(i).equals("object") && !(redis6 && fields.get(i + 1).equals("client"))) {
+                denied.add(fields.get(i + 1));
+            }
+        }
+        return denied;
     }
 
     @Test
