@@ -105,11 +105,54 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
-        Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis,
-                List.of(keys.lock(lease.name()), keys.info(lease.name())),
-                List.of(lease.token(), wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "",
-                        Long.toString(Math.max(0, keepMillis)))));
+        Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis, releaseKeys(lease),
+                releaseArgs(lease, wakeWaiters, keepMillis)));
         return Long.valueOf(1L).equals(reply);
+    }
+
+    /**
+     * Token-checked release of many leases in one pipelined round trip (shutdown); {@code keepMillis[i] > 0}
+     * keeps lease i that long (holdAtLeast). True per lease that was still ours.
+     */
+    public boolean[] releaseMany(List<Lease> leases, long[] keepMillis) {
+        boolean[] ours = new boolean[leases.size()];
+        if (leases.isEmpty()) {
+            return ours;
+        }
+        List<Response<Object>> replies = new ArrayList<>(leases.size());
+        call("release " + leases.size() + " lock(s)", () -> {
+            replies.clear();
+            try (AbstractPipeline p = redis.pipelined()) {
+                for (int i = 0; i < leases.size(); i++) {
+                    replies.add(RELEASE.queue(p, releaseKeys(leases.get(i)), releaseArgs(leases.get(i), true, keepMillis[i])));
+                }
+                p.sync();
+            }
+            return null;
+        });
+        for (int i = 0; i < leases.size(); i++) {
+            Object r;
+            try {
+                r = replies.get(i).get();
+            } catch (RuntimeException e) {
+                if (!LuaScript.isNoScript(e)) {
+                    throw new LockStoreException("Redis " + address + " rejected release of '" + leases.get(i).name() + "': "
+                            + e.getMessage(), e);
+                }
+                r = release(leases.get(i), true, keepMillis[i]) ? 1L : 0L;
+            }
+            ours[i] = Long.valueOf(1L).equals(r);
+        }
+        return ours;
+    }
+
+    private List<String> releaseKeys(Lease lease) {
+        return List.of(keys.lock(lease.name()), keys.info(lease.name()));
+    }
+
+    private List<String> releaseArgs(Lease lease, boolean wakeWaiters, long keepMillis) {
+        return List.of(lease.token(), wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "",
+                Long.toString(Math.max(0, keepMillis)));
     }
 
     /** Token-checked refresh of one lock to {@code lease.ttlMillis()} (see refresh.lua); true if still ours. */
