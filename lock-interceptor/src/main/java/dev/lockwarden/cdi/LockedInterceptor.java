@@ -35,25 +35,23 @@ import jakarta.interceptor.InvocationContext;
 public class LockedInterceptor {
     private static final System.Logger LOG = System.getLogger(LockedInterceptor.class.getName());
 
-    private final LockManager locks;
-    private final LockedExtension extension;
-    private final Event<LockLostEvent> lostEvents;
-    private final BeanManager beans;
-    private final Class<?> beanClass;
-
+    // Field injection, not a constructor: EJB containers (GlassFish/Payara) subclass interceptors
+    // and re-declare the constructor with raw types, which Weld then rejects for Event<...>/Bean<?>.
     @Inject
-    public LockedInterceptor(LockManager locks, LockedExtension extension, Event<LockLostEvent> lostEvents,
-                             BeanManager beans, @Intercepted Bean<?> bean) {
-        this.locks = locks;
-        this.extension = extension;
-        this.lostEvents = lostEvents;
-        this.beans = beans;
-        this.beanClass = bean.getBeanClass();
-    }
+    LockManager locks;
+    @Inject
+    LockedExtension extension;
+    @Inject
+    Event<LockLostEvent> lostEvents;
+    @Inject
+    BeanManager beans;
+    @Inject
+    @Intercepted
+    Bean<?> bean;
 
     @AroundInvoke
     Object lock(InvocationContext ctx) throws Exception {
-        LockedMethod meta = extension.metadata(beanClass, ctx.getMethod(), () -> Bindings.locked(ctx));
+        LockedMethod meta = extension.metadata(bean.getBeanClass(), ctx.getMethod(), () -> Bindings.locked(ctx));
         if (meta == null) {
             return ctx.proceed(); // not a business method of a class-level @Locked (toString, @PostConstruct, ...)
         }
