@@ -16,10 +16,20 @@ import java.util.List;
  * @param fencingToken the holder's fencing token
  * @param nodes        the Redis nodes holding it (one for single node, several for Redlock)
  * @param holderAlive  whether the holder JVM's heartbeat is still present
+ * @param tokenId      SHA-1 (hex) of the holder's token: names this very acquisition without revealing
+ *                     the token, so {@link LockInspector#forceRelease(LockInfo, String)} can check the
+ *                     lock has not changed hands ("" if unknown)
  */
 public record LockInfo(String name, HolderInfo holder, LockSource source, String method, Instant acquiredAt,
-                       Duration remainingTtl, long fencingToken, List<String> nodes, boolean holderAlive) {
+                       Duration remainingTtl, long fencingToken, List<String> nodes, boolean holderAlive, String tokenId) {
     public LockInfo {
         nodes = List.copyOf(nodes);
+        tokenId = tokenId == null ? "" : tokenId;
+    }
+
+    /** A lock whose token id is unknown. */
+    public LockInfo(String name, HolderInfo holder, LockSource source, String method, Instant acquiredAt,
+                    Duration remainingTtl, long fencingToken, List<String> nodes, boolean holderAlive) {
+        this(name, holder, source, method, acquiredAt, remainingTtl, fencingToken, nodes, holderAlive, "");
     }
 }

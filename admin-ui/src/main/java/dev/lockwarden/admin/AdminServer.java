@@ -5,32 +5,39 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.eclipse.jetty.http.HttpCookie;
+import org.eclipse.jetty.server.ForwardedRequestCustomizer;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.resource.ResourceFactory;
 
-import dev.lockwarden.LockException;
 import dev.lockwarden.LockInspector;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.config.Settings;
-import dev.lockwarden.admin.security.UserDirectory;
+import dev.lockwarden.admin.cli.AdminCommand;
+import dev.lockwarden.admin.security.LoginService;
 import dev.lockwarden.admin.service.AdminService;
 import dev.lockwarden.admin.ui.AdminServlet;
+import dev.lockwarden.admin.ui.SecurityHeadersFilter;
+import jakarta.servlet.DispatcherType;
 
 /**
- * The dashboard as an embedded Jetty 12 server on a loopback address. {@link #main} reads the
- * settings, connects to Redis through {@link LockManager} and serves until the JVM stops.
+ * The dashboard as an embedded Jetty 12 server on a loopback address, over a {@link LockInspector}.
+ * The command line ({@link AdminCommand}) reads the settings and connects to Redis.
  */
 public final class AdminServer implements AutoCloseable {
     /** Jars Jetty scans for Vaadin's annotations and initializers (others are skipped for a fast start). */
-    private static final String SCANNED = ".*/(flow-|vaadin-|admin-ui)[^/]*\\.jar$|.*/admin-ui/target/classes/.*";
+    private static final String SCANNED =
+            ".*/(flow-|vaadin-|admin-ui|lockwarden-admin)[^/]*\\.jar$|.*/admin-ui/target/classes/.*";
     private static final System.Logger LOG = System.getLogger(AdminServer.class.getName());
 
     private final Server server;
@@ -44,7 +51,13 @@ public final class AdminServer implements AutoCloseable {
     /** Starts the dashboard over {@code inspector}; close it to stop. */
     public static AdminServer start(AdminConfig config, LockInspector inspector) throws Exception {
         Server server = new Server();
-        ServerConnector connector = new ServerConnector(server);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        if (config.behindTlsProxy()) {
+            // client address and https from the proxy's X-Forwarded-* / Forwarded headers
+            http.addCustomizer(new ForwardedRequestCustomizer());
+        }
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(config.bind().getHostAddress());
         connector.setPort(config.port());
         server.addConnector(connector);
@@ -59,10 +72,14 @@ public final class AdminServer implements AutoCloseable {
         // production mode even where the build's token file is absent (vaadin-dev is not on the classpath)
         context.setInitParameter("productionMode", "true");
         context.getSessionHandler().setHttpOnly(true);
-        context.getSessionHandler().setSameSite(HttpCookie.SameSite.LAX);
+        context.getSessionHandler().setSameSite(HttpCookie.SameSite.STRICT);
+        context.getSessionHandler().setSecureCookies(config.behindTlsProxy());
+        // a backstop for closed tabs; the idle timeout proper is IdleTimeout (polls keep the HTTP session alive)
+        context.getSessionHandler().setMaxInactiveInterval((int) config.sessionTimeout().toSeconds() + 60);
+        context.addFilter(new FilterHolder(new SecurityHeadersFilter()), "/*", EnumSet.of(DispatcherType.REQUEST));
         context.addServlet(new ServletHolder(new AdminServlet(Map.of(
-                AdminService.class, new AdminService(inspector, config.pageSize()),
-                UserDirectory.class, config.users()))), "/*");
+                AdminService.class, new AdminService(inspector, config.pageSize(), config.longHeld()),
+                LoginService.class, new LoginService(config.users(), Clock.systemUTC())), config.sessionTimeout())), "/*");
         server.setHandler(context);
         AdminServer admin = new AdminServer(server, webRoot);
         try {
@@ -99,33 +116,13 @@ public final class AdminServer implements AutoCloseable {
         }
     }
 
-    /** Runs the dashboard; settings are described in admin-ui/README.md. */
-    public static void main(String[] args) throws Exception {
-        AdminConfig config;
-        LockManager locks;
-        try {
-            config = AdminConfig.load(Settings.fromSystem(), System.getProperties());
-            locks = LockManager.builder().application("lockwarden-admin").build();
-        } catch (IllegalArgumentException | LockException e) {
-            System.err.println("lockwarden-admin: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        AdminServer admin;
-        try {
-            admin = start(config, locks.inspector());
-        } catch (IOException e) {
-            locks.close();
-            System.err.println("lockwarden-admin: cannot listen on " + config.bind().getHostAddress() + ":" + config.port()
-                    + " (" + e.getMessage() + "): set " + AdminConfig.PORT + " to a free port, or 0 to pick one");
-            System.exit(2);
-            return;
-        }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            admin.close();
-            locks.close();
-        }, "lockwarden-admin-shutdown"));
-        System.out.println("Lockwarden admin listening on " + admin.uri() + " (" + config.users().size() + " users)");
-        admin.server.join();
+    /** Blocks until the server stops. */
+    public void join() throws InterruptedException {
+        server.join();
+    }
+
+    /** Runs the dashboard: see {@link AdminCommand} and admin-ui/README.md. */
+    public static void main(String[] args) {
+        AdminCommand.main(args);
     }
 }

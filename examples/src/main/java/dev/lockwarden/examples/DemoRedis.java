@@ -10,7 +10,7 @@ import dev.lockwarden.testing.RedisNode;
  * if set, else a private redis-server it starts on a free loopback port (the Debian one if
  * installed, otherwise the binary shipped inside embedded-redis) and stops at the end.
  */
-final class DemoRedis implements AutoCloseable {
+public final class DemoRedis implements AutoCloseable {
     private final RedisNode started;
     private final String uri;
 
@@ -19,7 +19,8 @@ final class DemoRedis implements AutoCloseable {
         this.uri = uri;
     }
 
-    static DemoRedis start() {
+    /** The configured Redis, else a private one started now. */
+    public static DemoRedis start() {
         Optional<Settings.Source> configured = Settings.fromSystem().raw(Settings.REDIS);
         if (configured.isPresent()) {
             return new DemoRedis(null, configured.get().value());
@@ -28,11 +29,13 @@ final class DemoRedis implements AutoCloseable {
         return new DemoRedis(node, node.uri());
     }
 
-    String uri() {
+    /** {@code redis://...} without credentials when started here. */
+    public String uri() {
         return uri;
     }
 
-    String describe() {
+    /** For the console: which Redis, and where it came from. */
+    public String describe() {
         return started == null ? uri + " (configured)" : uri + " (started for this demo: " + started.binary().path() + ")";
     }
 

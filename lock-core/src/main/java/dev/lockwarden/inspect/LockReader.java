@@ -145,9 +145,12 @@ final class LockReader {
     private LockInfo toInfo(String name, List<View> views, boolean alive) {
         Map<String, String> f = views.get(0).info();
         long ttl = Long.MAX_VALUE;
+        long fence = 0;
         List<String> where = new ArrayList<>();
         for (View v : views) {
             ttl = Math.min(ttl, v.ttl());
+            // over Redlock a node may still show its phase-1 counter: the token handed out is the highest
+            fence = Math.max(fence, parseLong(v.info().get("fence"), 0));
             where.add(nodes.get(v.node()).address());
         }
         HolderInfo holder = new HolderInfo(f.getOrDefault("app", ""), f.getOrDefault("host", ""),
@@ -160,7 +163,17 @@ final class LockReader {
         }
         return new LockInfo(name, holder, source, f.getOrDefault("method", ""),
                 Instant.ofEpochMilli(parseLong(f.get("acquiredAt"), 0)), Duration.ofMillis(Math.max(ttl, 0)),
-                parseLong(f.get("fence"), 0), where, alive);
+                fence, where, alive, sha1(views.get(0).token()));
+    }
+
+    /** Hex SHA-1, as Lua's {@code redis.sha1hex}: identifies a token without revealing it. */
+    static String sha1(String token) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1")
+                    .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is missing from this JVM", e);
+        }
     }
 
     static long parseLong(String s, long fallback) {

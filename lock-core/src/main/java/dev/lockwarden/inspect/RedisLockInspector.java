@@ -23,7 +23,6 @@ import redis.clients.jedis.Response;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.resps.StreamEntry;
 
@@ -37,12 +36,18 @@ import redis.clients.jedis.resps.StreamEntry;
 public final class RedisLockInspector implements LockInspector {
     private static final int EVENTS_SCANNED = 2_000;
     private static final int EVENTS_RETURNED = 100;
+    /** SCAN batches one list() call may read before it returns a short page with a cursor. */
+    static final int SCAN_BATCHES = 50;
+    static final long SCAN_MILLIS = 500;
+    static final int RELEASE_ALL_SCAN = 100_000;
 
     private final List<RedisNodeClient> nodes;
     private final KeySpace keys;
     private final long auditMaxLen;
     private final LockReader reader;
     private final int quorum;
+    private final ForceRelease forceRelease;
+    private final Overviews overviews;
 
     /** Over a single node or a cluster. */
     public RedisLockInspector(RedisNodeClient node, long auditMaxLen) {
@@ -56,17 +61,26 @@ public final class RedisLockInspector implements LockInspector {
         this.auditMaxLen = auditMaxLen;
         this.reader = new LockReader(this.nodes);
         this.quorum = nodes.size() / 2 + 1;
+        this.forceRelease = new ForceRelease(this.nodes, auditMaxLen);
+        this.overviews = new Overviews(this.nodes);
     }
 
+    /**
+     * SCANs batch by batch and reads each batch's locks (one pipelined round trip per node), keeping
+     * those the filter matches, until the page is full or the per-call budget ({@value #SCAN_BATCHES}
+     * batches, {@value #SCAN_MILLIS} ms) is spent: then the page may be short, with a cursor to go on.
+     */
     @Override
     public LockPage list(LockFilter filter, PageRequest page) {
         List<Target> targets = targets();
         Cursor cursor = Cursor.parse(page.cursor(), targets.size());
         ScanParams params = new ScanParams().match(keys.lockPattern(filter.namePrefix())).count(Math.max(page.size(), 100));
-        List<String> names = new ArrayList<>();
+        List<LockInfo> infos = new ArrayList<>();
         int target = cursor.target();
         String scan = cursor.scan();
-        while (names.size() < page.size() && target < targets.size()) {
+        long deadline = System.nanoTime() + SCAN_MILLIS * 1_000_000;
+        for (int batch = 0; infos.size() < page.size() && target < targets.size()
+                && batch < SCAN_BATCHES && System.nanoTime() - deadline < 0; batch++) {
             Target t = targets.get(target);
             String from = scan;
             ScanResult<String> r = t.node().call("list locks", () -> t.redis().scan(from, params));
@@ -77,21 +91,25 @@ public final class RedisLockInspector implements LockInspector {
                     found.add(name);
                 }
             }
-            names.addAll(notOnEarlierNodes(t.nodeIndex(), found));
+            for (LockInfo i : reader.read(notOnEarlierNodes(t.nodeIndex(), found))) {
+                if (filter.matches(i)) {
+                    infos.add(i);
+                }
+            }
             scan = r.getCursor();
             if ("0".equals(scan)) {
                 target++;
                 scan = "0";
             }
         }
-        List<LockInfo> infos = new ArrayList<>();
-        for (LockInfo i : reader.read(names)) {
-            if (filter.application() == null || filter.application().equals(i.holder().application())) {
-                infos.add(i);
-            }
-        }
         String next = target >= targets.size() ? null : target + ":" + scan;
         return new LockPage(infos, next);
+    }
+
+    @Override
+    public List<LockInfo> getAll(List<String> names) {
+        names.forEach(LockNames::check);
+        return reader.read(List.copyOf(names));
     }
 
     /** Every node's scan targets, in node order (a down Redlock node is skipped). */
@@ -167,67 +185,49 @@ public final class RedisLockInspector implements LockInspector {
     @Override
     public ForceReleaseResult forceRelease(String name, String operator) {
         LockNames.check(name);
-        if (operator == null || operator.isBlank()) {
-            throw new IllegalArgumentException("force-release of '" + name + "' needs the operator's name for the audit record");
-        }
-        List<String> failures = new ArrayList<>();
-        RedisNodeClient.ForceReleased released = null;
-        long oldFence = 0;
-        long newFence = 0;
-        for (RedisNodeClient node : nodes) {
-            try {
-                RedisNodeClient.ForceReleased r = node.forceRelease(name);
-                newFence = Math.max(newFence, r.newFence());
-                if (r.released()) {
-                    oldFence = Math.max(oldFence, r.oldFence());
-                    released = released == null ? r : released;
-                }
-            } catch (LockStoreException e) {
-                failures.add(e.getMessage());
-            }
-        }
-        requireMajority("force-release '" + name + "'", failures);
-        if (nodes.size() > 1) {
-            raiseEverywhere(name, newFence);
-        }
-        if (released == null) {
-            return new ForceReleaseResult(name, false, 0, newFence, null);
-        }
-        Map<String, String> audit = new HashMap<>();
-        audit.put("name", name);
-        audit.put("operator", operator);
-        audit.put("at", Long.toString(System.currentTimeMillis()));
-        audit.put("oldToken", released.oldToken());
-        audit.put("oldFence", Long.toString(oldFence));
-        audit.put("newFence", Long.toString(newFence));
-        released.holder().forEach((k, v) -> audit.putIfAbsent("holder." + k, v));
-        String auditId = null;
-        for (RedisNodeClient node : nodes) {
-            try {
-                StreamEntryID id = node.call("write audit record for '" + name + "'", () -> node.redis().xadd(KeySpace.AUDIT,
-                        XAddParams.xAddParams().maxLen(auditMaxLen).approximateTrimming(), audit));
-                node.call("write event", () -> node.redis().xadd(KeySpace.EVENTS, XAddParams.xAddParams(),
-                        Map.of("type", "force-release", "name", name, "fence", audit.get("oldFence"),
-                                "operator", operator, "at", audit.get("at"))));
-                auditId = auditId == null ? id.toString() : auditId;
-            } catch (LockStoreException e) {
-                if (nodes.size() == 1) {
-                    throw e;
-                }
-            }
-        }
-        return new ForceReleaseResult(name, true, oldFence, newFence, auditId);
+        return forceRelease.run(name, "", 0, operator);
     }
 
-    /** Redlock: lift every node's counter to the highest one, so no node lags behind a force-release. */
-    private void raiseEverywhere(String name, long fence) {
-        for (RedisNodeClient node : nodes) {
-            try {
-                node.raiseFence(name, "", fence);
-            } catch (LockStoreException e) {
-                // down: a node restarted empty is covered by the majority argument in docs/redlock.md
-            }
+    @Override
+    public ForceReleaseResult forceRelease(LockInfo seen, String operator) {
+        LockNames.check(seen.name());
+        if (seen.tokenId().isEmpty()) {
+            throw new IllegalArgumentException("the LockInfo of '" + seen.name() + "' has no token id: read it with get() or list()");
         }
+        return forceRelease.run(seen.name(), seen.tokenId(), seen.fencingToken(), operator);
+    }
+
+    @Override
+    public List<dev.lockwarden.FenceCounter> fences(String prefix, int max) {
+        return overviews.fences(prefix == null ? "" : prefix, Math.max(1, max));
+    }
+
+    @Override
+    public List<dev.lockwarden.ClientInfo> clients(int maxLocksScanned) {
+        return overviews.clients(Math.max(1, maxLocksScanned), reader::read);
+    }
+
+    /** Bounded: scans at most {@value #RELEASE_ALL_SCAN} locks. */
+    @Override
+    public List<ForceReleaseResult> releaseAllOf(String jvmId, String operator) {
+        if (jvmId == null || jvmId.isBlank()) {
+            throw new IllegalArgumentException("releaseAllOf needs the client's JVM id");
+        }
+        List<LockInfo> owned = overviews.locks(RELEASE_ALL_SCAN, reader::read).stream()
+                .filter(i -> jvmId.equals(i.holder().jvmId())).toList();
+        if (owned.stream().anyMatch(LockInfo::holderAlive)) {
+            throw new IllegalStateException("client " + jvmId + " is alive (its heartbeat is present): release its locks one by one if you must");
+        }
+        List<ForceReleaseResult> out = new ArrayList<>();
+        for (LockInfo i : owned) {
+            out.add(forceRelease(i, operator));
+        }
+        return out;
+    }
+
+    @Override
+    public List<dev.lockwarden.AuditRecord> audit(int max) {
+        return overviews.audit(Math.max(1, Math.min(max, 10_000)));
     }
 
     private void requireMajority(String what, List<String> failures) {
@@ -255,11 +255,26 @@ public final class RedisLockInspector implements LockInspector {
         throw failure;
     }
 
+    /** The lock's own history (force-releases, never crowded out by other locks) merged with the global stream. */
     private static List<LockEvent> events(RedisNodeClient node, String name) {
+        List<StreamEntry> history = node.call("read the history of '" + name + "'", () ->
+                node.redis().xrevrange(node.historyKey(name), (StreamEntryID) null, (StreamEntryID) null, EVENTS_RETURNED));
         List<StreamEntry> entries = node.call("read events", () ->
                 node.redis().xrevrange(KeySpace.EVENTS, (StreamEntryID) null, (StreamEntryID) null, EVENTS_SCANNED));
         List<LockEvent> out = new ArrayList<>();
+        java.util.Set<String> forceReleasesAt = new java.util.HashSet<>();
+        for (StreamEntry e : history) {
+            Map<String, String> f = new HashMap<>(e.getFields());
+            f.putIfAbsent("name", name);
+            f.put("fence", f.getOrDefault("oldFence", ""));
+            forceReleasesAt.add(f.getOrDefault("at", ""));
+            out.add(new LockEvent(e.getID().toString(), f.getOrDefault("type", "force-release"), name,
+                    Instant.ofEpochMilli(LockReader.parseLong(f.get("at"), e.getID().getTime())), f));
+        }
         for (StreamEntry e : entries) {
+            if ("force-release".equals(e.getFields().get("type")) && forceReleasesAt.contains(e.getFields().get("at"))) {
+                continue; // already listed from the lock's history
+            }
             Map<String, String> f = e.getFields();
             if (name.equals(f.get("name"))) {
                 long at = LockReader.parseLong(f.get("at"), e.getID().getTime());
@@ -269,6 +284,7 @@ public final class RedisLockInspector implements LockInspector {
                 }
             }
         }
+        out.sort(java.util.Comparator.comparing(LockEvent::at).reversed());
         return out;
     }
 

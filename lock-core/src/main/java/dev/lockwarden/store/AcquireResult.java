@@ -7,13 +7,20 @@ package dev.lockwarden.store;
  * @param fence          our fencing token when acquired
  * @param holderTtlMillis the current holder's remaining TTL when busy (-1 if unknown)
  * @param validityMillis  how long the lock is known valid from when the attempt started (acquired only)
+ * @param counterBehind   the node's fence counter was left below {@code fence} (a clock floor that only
+ *                        Redlock's phase 2 stores)
  */
-public record AcquireResult(boolean acquired, long fence, long holderTtlMillis, long validityMillis) {
+public record AcquireResult(boolean acquired, long fence, long holderTtlMillis, long validityMillis, boolean counterBehind) {
     public static AcquireResult acquired(long fence, long validityMillis) {
-        return new AcquireResult(true, fence, -1, validityMillis);
+        return new AcquireResult(true, fence, -1, validityMillis, false);
+    }
+
+    /** Acquired on one node whose counter is still below {@code fence}. */
+    public static AcquireResult acquiredAboveCounter(long fence, long validityMillis) {
+        return new AcquireResult(true, fence, -1, validityMillis, true);
     }
 
     public static AcquireResult busy(long holderTtlMillis) {
-        return new AcquireResult(false, 0, holderTtlMillis, 0);
+        return new AcquireResult(false, 0, holderTtlMillis, 0, false);
     }
 }

@@ -10,9 +10,12 @@ import dev.lockwarden.LockStoreException;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.XAddParams;
+import redis.clients.jedis.resps.StreamEntry;
 
 /**
  * The lock scripts run against one Redis deployment: a single node (or, on Redis Cluster, the
@@ -33,28 +36,61 @@ public class RedisNodeClient implements AutoCloseable {
     private final String address;
     private final KeySpace keys;
     private final String fenceRetentionMillis;
+    /** Null = calls go straight to the client (which then must not run out of connections). */
+    private final ConnectionGate gate;
 
     public RedisNodeClient(UnifiedJedis redis, String address, KeySpace keys, long fenceRetentionMillis) {
+        this(redis, address, keys, fenceRetentionMillis, null);
+    }
+
+    /**
+     * @param conn the pool size and timeout: at most {@code conn.maxConnections()} calls go to the
+     *             client at once, the others wait their turn (see {@link ConnectionGate})
+     */
+    public RedisNodeClient(UnifiedJedis redis, String address, KeySpace keys, long fenceRetentionMillis,
+                           ConnectionSettings conn) {
         this.redis = redis;
         this.address = address;
         this.keys = keys;
         this.fenceRetentionMillis = Long.toString(fenceRetentionMillis);
+        this.gate = conn == null ? null : new ConnectionGate(conn.maxConnections(), conn.timeout().toMillis(), address);
     }
 
-    /** One acquire attempt (see acquire.lua). */
+    /** One acquire attempt that stores its clock-floored fence in the counter (see acquire.lua). */
     public AcquireResult acquire(Lease lease, Map<String, String> holderInfo) {
-        List<String> args = new ArrayList<>(3 + holderInfo.size() * 2);
+        return acquire(lease, holderInfo, true);
+    }
+
+    /**
+     * One acquire attempt (see acquire.lua); {@code storeFloor = false} (Redlock phase 1) leaves a
+     * counter below the clock floor as it is and says so in {@link AcquireResult#counterBehind()}.
+     */
+    public AcquireResult acquire(Lease lease, Map<String, String> holderInfo, boolean storeFloor) {
+        return acquire(lease, holderInfo, storeFloor, 0);
+    }
+
+    /**
+     * One acquire attempt waiting for a free connection until {@code deadlineNanos} (the caller's wait
+     * budget; 0 = none), at least the Redis timeout.
+     */
+    public AcquireResult acquire(Lease lease, Map<String, String> holderInfo, boolean storeFloor, long deadlineNanos) {
+        List<String> args = new ArrayList<>(4 + holderInfo.size() * 2);
         args.add(lease.token());
         args.add(Long.toString(lease.ttlMillis()));
         args.add(fenceRetentionMillis);
+        args.add(storeFloor ? "1" : "0");
         holderInfo.forEach((k, v) -> {
             args.add(k);
             args.add(v);
         });
-        List<?> reply = (List<?>) call("acquire '" + lease.name() + "'",
+        List<?> reply = (List<?>) call("acquire '" + lease.name() + "'", deadlineNanos,
                 () -> ACQUIRE.run(redis, lockKeys(lease.name()), args));
         long value = (Long) reply.get(1);
-        return ((Long) reply.get(0)) == 1L ? AcquireResult.acquired(value, lease.ttlMillis()) : AcquireResult.busy(value);
+        if (((Long) reply.get(0)) != 1L) {
+            return AcquireResult.busy(value);
+        }
+        return Long.valueOf(1L).equals(reply.get(2)) ? AcquireResult.acquiredAboveCounter(value, lease.ttlMillis())
+                : AcquireResult.acquired(value, lease.ttlMillis());
     }
 
     /** Token-checked release (see release.lua). */
@@ -69,11 +105,54 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
-        Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis,
-                List.of(keys.lock(lease.name()), keys.info(lease.name())),
-                List.of(lease.token(), wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "",
-                        Long.toString(Math.max(0, keepMillis)))));
+        Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis, releaseKeys(lease),
+                releaseArgs(lease, wakeWaiters, keepMillis)));
         return Long.valueOf(1L).equals(reply);
+    }
+
+    /**
+     * Token-checked release of many leases in one pipelined round trip (shutdown); {@code keepMillis[i] > 0}
+     * keeps lease i that long (holdAtLeast). True per lease that was still ours.
+     */
+    public boolean[] releaseMany(List<Lease> leases, long[] keepMillis) {
+        boolean[] ours = new boolean[leases.size()];
+        if (leases.isEmpty()) {
+            return ours;
+        }
+        List<Response<Object>> replies = new ArrayList<>(leases.size());
+        call("release " + leases.size() + " lock(s)", () -> {
+            replies.clear();
+            try (AbstractPipeline p = redis.pipelined()) {
+                for (int i = 0; i < leases.size(); i++) {
+                    replies.add(RELEASE.queue(p, releaseKeys(leases.get(i)), releaseArgs(leases.get(i), true, keepMillis[i])));
+                }
+                p.sync();
+            }
+            return null;
+        });
+        for (int i = 0; i < leases.size(); i++) {
+            Object r;
+            try {
+                r = replies.get(i).get();
+            } catch (RuntimeException e) {
+                if (!LuaScript.isNoScript(e)) {
+                    throw new LockStoreException("Redis " + address + " rejected release of '" + leases.get(i).name() + "': "
+                            + e.getMessage(), e);
+                }
+                r = release(leases.get(i), true, keepMillis[i]) ? 1L : 0L;
+            }
+            ours[i] = Long.valueOf(1L).equals(r);
+        }
+        return ours;
+    }
+
+    private List<String> releaseKeys(Lease lease) {
+        return List.of(keys.lock(lease.name()), keys.info(lease.name()));
+    }
+
+    private List<String> releaseArgs(Lease lease, boolean wakeWaiters, long keepMillis) {
+        return List.of(lease.token(), wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "",
+                Long.toString(Math.max(0, keepMillis)));
     }
 
     /** Token-checked refresh of one lock to {@code lease.ttlMillis()} (see refresh.lua); true if still ours. */
@@ -152,19 +231,62 @@ public class RedisNodeClient implements AutoCloseable {
         return Long.valueOf(1L).equals(reply);
     }
 
-    /** Deletes a lock whoever holds it and bumps its fence (see force-release.lua). */
-    public ForceReleased forceRelease(String name) {
-        List<?> reply = (List<?>) callOnce("force-release '" + name + "'", () -> FORCE_RELEASE.run(redis,
-                lockKeys(name), List.of(keys.releasedChannel(name), fenceRetentionMillis)));
+    /**
+     * Force-release in one script (see force-release.lua): only if the lock still has the token whose
+     * SHA-1 is {@code tokenSha1} ("" = any holder) and a fence not above {@code fence} (0 = any),
+     * it deletes the lock, bumps the fence, appends {@code audit} to the lock's capped history and,
+     * off a cluster, to {@link KeySpace#AUDIT}, wakes waiters and notifies the holder. On a cluster,
+     * where one script touches one slot only, the audit stream is written right after.
+     */
+    public ForceReleased forceRelease(String name, String tokenSha1, long fence, Map<String, String> audit,
+                                      long auditMaxLen, long historyMaxLen) {
+        List<String> k = new ArrayList<>(List.of(keys.lock(name), keys.info(name), keys.fence(name), historyKey(name)));
+        boolean cluster = singleSlotScriptsOnly();
+        if (!cluster) {
+            k.add(KeySpace.AUDIT);
+        }
+        List<String> args = new ArrayList<>(List.of(keys.releasedChannel(name), fenceRetentionMillis, tokenSha1,
+                Long.toString(fence), Long.toString(auditMaxLen), Long.toString(historyMaxLen), holderChannel(name)));
+        audit.forEach((f, v) -> {
+            args.add(f);
+            args.add(v);
+        });
+        List<?> reply = (List<?>) callOnce("force-release '" + name + "'", () -> FORCE_RELEASE.run(redis, k, args));
         if (((Long) reply.get(0)) == 0L) {
-            return new ForceReleased(false, null, 0, currentFence(name), Map.of());
+            return new ForceReleased(String.valueOf(reply.get(1)), 0, Long.parseLong(String.valueOf(reply.get(2))), null, null, Map.of());
         }
         Map<String, String> info = new LinkedHashMap<>();
-        for (int i = 4; i + 1 < reply.size(); i += 2) {
+        for (int i = 5; i + 1 < reply.size(); i += 2) {
             info.put(String.valueOf(reply.get(i)), String.valueOf(reply.get(i + 1)));
         }
-        return new ForceReleased(true, String.valueOf(reply.get(1)), Long.parseLong(String.valueOf(reply.get(2))),
-                Long.parseLong(String.valueOf(reply.get(3))), info);
+        String historyId = String.valueOf(reply.get(3));
+        String auditId = String.valueOf(reply.get(4));
+        if (cluster) {
+            auditId = copyToAudit(name, historyId, auditMaxLen);
+        }
+        return new ForceReleased("released", Long.parseLong(String.valueOf(reply.get(1))),
+                Long.parseLong(String.valueOf(reply.get(2))), historyId, auditId, info);
+    }
+
+    /** Cluster only: the audit record the script wrote into the lock's history, appended to the global stream. */
+    private String copyToAudit(String name, String historyId, long auditMaxLen) {
+        StreamEntryID id = new StreamEntryID(historyId);
+        return call("write the audit record of '" + name + "'", () -> {
+            List<StreamEntry> e = redis.xrange(historyKey(name), id, id);
+            Map<String, String> fields = new LinkedHashMap<>(e.isEmpty() ? Map.of("name", name) : e.get(0).getFields());
+            fields.remove("type");
+            return redis.xadd(KeySpace.AUDIT, XAddParams.xAddParams().maxLen(auditMaxLen).approximateTrimming(), fields).toString();
+        });
+    }
+
+    /** The lock's own capped history stream (force-releases; hash-tagged like the lock). */
+    public String historyKey(String name) {
+        return keys.lock(name) + ":history";
+    }
+
+    /** Channel on which a force-release tells the holder (hash-tagged like the lock). */
+    public String holderChannel(String name) {
+        return keys.lock(name) + ":force-released";
     }
 
     /** The fence counter (0 when the lock was never taken or its retention passed). */
@@ -179,18 +301,47 @@ public class RedisNodeClient implements AutoCloseable {
      * every idle pooled connection is dead, so the pool's idle connections are dropped first.
      */
     public <T> T call(String what, Supplier<T> action) {
+        return call(what, 0, action);
+    }
+
+    /** {@link #call(String, Supplier)} waiting for a free connection until {@code deadlineNanos} (0 = none), at least the timeout. */
+    public <T> T call(String what, long deadlineNanos, Supplier<T> action) {
+        enter(deadlineNanos, what);
+        try {
+            return ungatedCall(what, action);
+        } finally {
+            exit();
+        }
+    }
+
+    private void enter(long deadlineNanos, String what) {
+        if (gate != null) {
+            gate.enter(deadlineNanos, what);
+        }
+    }
+
+    private void exit() {
+        if (gate != null) {
+            gate.exit();
+        }
+    }
+
+    private <T> T ungatedCall(String what, Supplier<T> action) {
         try {
             return action.get();
         } catch (JedisConnectionException first) {
+            if (isPoolExhausted(first)) {
+                throw poolBusy(what);
+            }
             if (isTimeout(first)) {
-                return callOnce(what, () -> {
+                return ungatedCallOnce(what, () -> {
                     throw first; // a stalled server: retrying would only double the wait
                 });
             }
             dropIdleConnections();
-            return callOnce(what, action);
+            return ungatedCallOnce(what, action);
         } catch (JedisException e) {
-            return callOnce(what, () -> {
+            return ungatedCallOnce(what, () -> {
                 throw e;
             });
         }
@@ -198,9 +349,21 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Runs a call that must not be repeated (e.g. force-release), mapping failures like {@link #call}. */
     public <T> T callOnce(String what, Supplier<T> action) {
+        enter(0, what);
+        try {
+            return ungatedCallOnce(what, action);
+        } finally {
+            exit();
+        }
+    }
+
+    private <T> T ungatedCallOnce(String what, Supplier<T> action) {
         try {
             return action.get();
         } catch (JedisConnectionException e) {
+            if (isPoolExhausted(e)) {
+                throw poolBusy(what);
+            }
             if (isTimeout(e)) {
                 StoreTimeoutException slow = new StoreTimeoutException("Redis " + address + " did not answer in time ("
                         + what + "): " + rootMessage(e) + ". It is stalled or overloaded; raise the timeout if it is just slow.");
@@ -210,8 +373,26 @@ public class RedisNodeClient implements AutoCloseable {
             throw new LockStoreException("Redis " + address + " is unreachable (" + what + "): " + rootMessage(e)
                     + ". Check that Redis runs there and the URI is right.", e);
         } catch (JedisException e) {
+            if (isPoolExhausted(e)) {
+                throw poolBusy(what);
+            }
             throw new LockStoreException("Redis " + address + " failed to " + what + ": " + rootMessage(e), e);
         }
+    }
+
+    /** Our own pool ran dry (callers outside the gate hold every connection): not a Redis failure. */
+    private dev.lockwarden.LocalPoolBusyException poolBusy(String what) {
+        return ConnectionGate.busy(address, what, -1);
+    }
+
+    private static boolean isPoolExhausted(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.util.NoSuchElementException
+                    || (t.getMessage() != null && t.getMessage().startsWith("Could not get a resource from the pool"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Drops idle pooled connections (they are all dead after a server restart); no-op for other clients. */
@@ -291,12 +472,17 @@ public class RedisNodeClient implements AutoCloseable {
     /**
      * Reply of a force-release.
      *
-     * @param released whether a holder was removed
-     * @param oldToken the removed holder's token
-     * @param oldFence the removed holder's fence
-     * @param newFence the counter after the bump
-     * @param holder   the removed holder's info hash
+     * @param outcome   {@code released}, {@code free} (nothing held) or {@code changed} (another token or a newer fence)
+     * @param oldFence  the removed holder's fence
+     * @param newFence  the counter after the bump (the current counter when nothing was released)
+     * @param historyId id of the record in the lock's history stream
+     * @param auditId   id of the record in {@link KeySpace#AUDIT}
+     * @param holder    the removed holder's info hash
      */
-    public record ForceReleased(boolean released, String oldToken, long oldFence, long newFence, Map<String, String> holder) {
+    public record ForceReleased(String outcome, long oldFence, long newFence, String historyId, String auditId,
+                                Map<String, String> holder) {
+        public boolean released() {
+            return "released".equals(outcome);
+        }
     }
 }

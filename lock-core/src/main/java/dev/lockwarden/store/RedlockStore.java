@@ -108,7 +108,7 @@ public final class RedlockStore implements LockStore {
      */
     private AcquireResult gatedAttempt(Lease lease, Map<String, String> holderInfo) {
         try {
-            AcquireResult gate = fanOut.callOne(0, "acquire '" + lease.name() + "'", lease.name(), n -> n.acquire(lease, holderInfo),
+            AcquireResult gate = fanOut.callOne(0, "acquire '" + lease.name() + "'", lease.name(), n -> n.acquire(lease, holderInfo, false),
                     nodeTimeoutMillis(lease.ttlMillis()));
             if (!gate.acquired()) {
                 return AcquireResult.busy(gate.holderTtlMillis());
@@ -145,7 +145,7 @@ public final class RedlockStore implements LockStore {
         long start = System.nanoTime();
         long nodeTimeout = nodeTimeoutMillis(lease.ttlMillis());
         String what = "acquire '" + lease.name() + "'";
-        List<Reply<AcquireResult>> phase1 = fanOut.call(what, lease.name(), n -> n.acquire(lease, holderInfo), nodeTimeout,
+        List<Reply<AcquireResult>> phase1 = fanOut.call(what, lease.name(), n -> n.acquire(lease, holderInfo, false), nodeTimeout,
                 AcquireResult::acquired, quorum);
         long fence = 0;
         int acquired = 0;
@@ -161,8 +161,9 @@ public final class RedlockStore implements LockStore {
         List<? extends Reply<?>> failedStep = phase1;
         if (acquired >= quorum) {
             long m = fence;
-            // Phase 2 only when the counters are out of step: if a majority already returned m, a
-            // majority holds counter >= m and the next holder's majority must see it.
+            // Phase 2 only when the counters are out of step: if a majority already holds a counter
+            // of m, the next holder's majority must see it. A clock-floored fence (counter behind)
+            // is stored by phase 2 only.
             boolean inStep = atMaximum(phase1, m) >= quorum;
             List<Reply<Boolean>> phase2 = inStep ? List.of() : fanOut.call("raise the fence of '" + lease.name() + "'", lease.name(),
                     n -> n.raiseFence(lease.name(), lease.token(), m), nodeTimeout, Boolean::booleanValue, quorum);
@@ -191,6 +192,30 @@ public final class RedlockStore implements LockStore {
             throw quorumImpossible("release '" + lease.name() + "'", r);
         }
         return count(r) >= quorum;
+    }
+
+    @Override
+    public boolean[] releaseAll(List<Lease> leases, long[] keepMillis) {
+        boolean[] ours = new boolean[leases.size()];
+        if (leases.isEmpty()) {
+            return ours;
+        }
+        String what = "release " + leases.size() + " lock(s)";
+        List<Reply<boolean[]>> replies = fanOut.call(what, null, n -> n.releaseMany(leases, keepMillis), callTimeoutMillis,
+                x -> true, 0);
+        if (errors(replies) > fanOut.nodes().size() - quorum) {
+            throw quorumImpossible(what, replies);
+        }
+        for (int i = 0; i < ours.length; i++) {
+            int yes = 0;
+            for (Reply<boolean[]> r : replies) {
+                if (r.ok() && r.value()[i]) {
+                    yes++;
+                }
+            }
+            ours[i] = yes >= quorum;
+        }
+        return ours;
     }
 
     /**
@@ -266,7 +291,7 @@ public final class RedlockStore implements LockStore {
     private static int atMaximum(List<Reply<AcquireResult>> replies, long m) {
         int n = 0;
         for (Reply<AcquireResult> r : replies) {
-            if (r.ok() && r.value().acquired() && r.value().fence() == m) {
+            if (r.ok() && r.value().acquired() && r.value().fence() == m && !r.value().counterBehind()) {
                 n++;
             }
         }

@@ -1,19 +1,46 @@
--- Force-release (operator): delete lock + info whoever holds it, bump the fence so the old
--- holder's token is stale, wake waiters. The caller writes the audit record.
--- KEYS[1] lock, KEYS[2] info, KEYS[3] fence
--- ARGV[1] release channel, ARGV[2] fence retention ms
--- Returns {1, old token, old fence, new fence, info field/value...} or {0} if the lock was free.
+-- Force-release (operator), atomically: release only if the lock still has the token and fence the
+-- operator confirmed, else change nothing. On release: delete lock + info, bump the fence (the old
+-- holder's fence is now stale), append the audit record to the lock's own capped history (and, when
+-- not on a cluster, to the global audit stream), wake waiters and notify the holder.
+-- All keys but KEYS[5] share the lock's hash tag: on a cluster KEYS[5] is absent (single slot).
+-- KEYS[1] lock, KEYS[2] info, KEYS[3] fence, KEYS[4] per-lock history stream, KEYS[5] audit stream (optional)
+-- ARGV[1] release channel, ARGV[2] fence retention ms, ARGV[3] expected SHA-1 of the token ('' = any holder),
+-- ARGV[4] expected fence ('0' = any), ARGV[5] audit MAXLEN, ARGV[6] history MAXLEN, ARGV[7] holder channel,
+-- ARGV[8..] audit field/value pairs (name, operator, at)
+-- Returns {1, old fence, new fence, history id, audit id or '', info field/value...} when released,
+-- {0, 'free' | 'changed', current fence} when nothing was done (fences as strings).
+-- Fences stay strings: tostring() of a large Lua number would print it in exponent notation.
 local token = redis.call('GET', KEYS[1])
+local current = redis.call('GET', KEYS[3]) or '0'
 if not token then
-  return {0}
+  return {0, 'free', current}
+end
+local fence = redis.call('HGET', KEYS[2], 'fence') or '0'
+-- a Redlock node may still show its phase-1 fence (lower than the token handed out): never a higher one
+if (ARGV[3] ~= '' and redis.sha1hex(token) ~= ARGV[3]) or (ARGV[4] ~= '0' and tonumber(fence) > tonumber(ARGV[4])) then
+  return {0, 'changed', current}
 end
 local info = redis.call('HGETALL', KEYS[2])
-local oldFence = redis.call('HGET', KEYS[2], 'fence') or redis.call('GET', KEYS[3]) or '0'
 redis.call('DEL', KEYS[1], KEYS[2])
-local newFence = redis.call('INCR', KEYS[3])
+local newFence = string.format('%d', redis.call('INCR', KEYS[3]))
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
+local record = {'oldFence', fence, 'newFence', newFence, 'oldToken', string.sub(redis.sha1hex(token), 1, 12)}
+for i = 8, #ARGV do
+  record[#record + 1] = ARGV[i]
+end
+for i = 1, #info, 2 do
+  record[#record + 1] = 'holder.' .. info[i]
+  record[#record + 1] = info[i + 1]
+end
+local historyId = redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', 'type', 'force-release', unpack(record))
+redis.call('PEXPIRE', KEYS[4], ARGV[2])
+local auditId = ''
+if KEYS[5] then
+  auditId = redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[5], '*', unpack(record))
+end
 redis.call('PUBLISH', ARGV[1], '1')
-local reply = {1, token, tostring(oldFence), tostring(newFence)}
+redis.call('PUBLISH', ARGV[7], 'force-released ' .. newFence)
+local reply = {1, fence, newFence, historyId, auditId}
 for i = 1, #info do
   reply[#reply + 1] = info[i]
 end

@@ -1,6 +1,5 @@
 package dev.lockwarden.cdi;
 
-import dev.lockwarden.LockHandle;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -23,7 +22,7 @@ public class LockContext {
      *
      * @throws IllegalStateException outside a {@code @Locked} invocation
      */
-    public LockHandle current() {
+    public CurrentLock current() {
         return Locks.current();
     }
 }

@@ -24,6 +24,10 @@ import jakarta.interceptor.InterceptorBinding;
  * public void dailyReport() { ... }                    // runs on one node only; the others skip
  * }</pre>
  *
+ * <p>A method returning {@code CompletionStage} or {@code CompletableFuture} holds the lock until
+ * the stage completes. Inside a JTA transaction the lock is released after the transaction
+ * completes, and a lock lost meanwhile marks the transaction rollback-only.
+ *
  * <p>Every attribute is validated when the CDI container starts: a bad template or duration fails
  * deployment with a message naming {@code Class#method} and the fix. On a type, the annotation
  * applies to every business method of the bean that has no {@code @Locked} of its own.
@@ -40,10 +44,10 @@ public @interface Locked {
     /**
      * Lock name template: literals plus placeholders naming a parameter by index ({@code {0}}) or
      * by name ({@code {paymentId}}, needs {@code -parameters}), optionally with a property path
-     * ({@code {order.id}}).
+     * ({@code {order.id}}). Empty (the default): {@code SimpleClassName.methodName}, one lock per method.
      */
     @Nonbinding
-    String value();
+    String value() default "";
 
     /** Lease TTL such as {@code 30s}, {@code 2m} or {@code PT30S}; empty = the LockManager's default ({@code lockwarden.ttl}, 30s). */
     @Nonbinding
@@ -60,4 +64,12 @@ public @interface Locked {
     /** Whether the watchdog keeps the lock alive while the method runs. */
     @Nonbinding
     boolean autoRefresh() default true;
+
+    /**
+     * Keep the lock at least this long after it was taken, even if the method returns sooner (like
+     * ShedLock's {@code lockAtLeastFor}): "once per period" for scheduled jobs on several nodes whose
+     * timers fire a little apart. {@code 0s} (the default) releases at once; at most the TTL.
+     */
+    @Nonbinding
+    String holdAtLeast() default "0s";
 }

@@ -3,11 +3,17 @@ package dev.lockwarden.cdi;
 import java.time.Duration;
 
 import dev.lockwarden.LockNotAcquiredException;
+import jakarta.ejb.ApplicationException;
 
 /**
  * {@link LockNotAcquiredException} thrown by a {@code @Locked(onBusy = FAIL)} method: the same
  * lock name and holder TTL, with a message naming the method and the annotation's fix.
+ *
+ * <p>{@code @ApplicationException}: an EJB container passes it to the caller unwrapped and keeps
+ * the bean instance. {@code rollback = false}: the method did not run, so the caller's transaction
+ * decides for itself. Without the EJB API at run time the annotation is ignored.
  */
+@ApplicationException(rollback = false)
 final class LockedBusyException extends LockNotAcquiredException {
     private static final long serialVersionUID = 1L;
     private final String message;

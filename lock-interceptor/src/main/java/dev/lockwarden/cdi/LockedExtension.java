@@ -1,10 +1,10 @@
 package dev.lockwarden.cdi;
 
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -28,12 +28,15 @@ import jakarta.interceptor.Interceptor;
  * per problem, each naming {@code Class#method(params)} and the fix.
  */
 public class LockedExtension implements Extension {
+    private static final System.Logger LOG = System.getLogger(LockedExtension.class.getName());
     private static final List<Class<?>> OWN_BEANS = List.of(LockedInterceptor.class, LockContext.class, LockManagerProducer.class);
 
     private record Key(Class<?> beanClass, Method method) {
     }
 
     private final Map<Key, LockedMethod> methods = new ConcurrentHashMap<>();
+    private final Set<Key> unlocked = ConcurrentHashMap.newKeySet();
+    private volatile TxBinder transactions;
 
     void registerOwnBeans(@Observes BeforeBeanDiscovery event, BeanManager beanManager) {
         for (Class<?> type : OWN_BEANS) {
@@ -70,7 +73,11 @@ public class LockedExtension implements Extension {
         for (AnnotatedMethod<? super T> annotated : type.getMethods()) {
             Method method = annotated.getJavaMember();
             Locked locked = annotated.getAnnotation(Locked.class);
-            boolean fromType = locked == null && onType != null && isBusinessMethod(method);
+            boolean fromType = locked == null && onType != null;
+            if (fromType && TypeLevel.exempt(method)) {
+                unlocked.add(new Key(beanClass, method)); // the interceptor may still see it: let it through
+                continue;
+            }
             if (fromType) {
                 locked = onType; // a type-level @Locked covers every business method
             }
@@ -87,17 +94,22 @@ public class LockedExtension implements Extension {
     }
 
     /**
-     * Metadata of one intercepted method; built on first use (and validated then) when the bean did
+     * Metadata of one intercepted method, or null if a type-level {@code @Locked} does not apply to
+     * it (see {@link TypeLevel#exempt}); built on first use (and validated then) when the bean did
      * not pass through {@link #validate}, e.g. an instance made by an {@code InterceptionFactory}.
      *
      * @throws IllegalStateException the annotation is invalid (the message names the method and the fix)
      */
     LockedMethod metadata(Class<?> beanClass, Method method, Supplier<Locked> binding) {
-        LockedMethod meta = methods.get(new Key(beanClass, method));
+        Key id = new Key(beanClass, method);
+        LockedMethod meta = methods.get(id);
         if (meta != null) {
             return meta;
         }
-        return methods.computeIfAbsent(new Key(beanClass, method), key -> {
+        if (unlocked.contains(id) || (method.getAnnotation(Locked.class) == null && TypeLevel.exempt(method))) {
+            return null;
+        }
+        return methods.computeIfAbsent(id, key -> {
             Locked locked = binding.get();
             if (locked == null) {
                 throw new IllegalStateException("no @Locked binding found for " + LockedMethod.signature(beanClass, method)
@@ -112,10 +124,28 @@ public class LockedExtension implements Extension {
         });
     }
 
-    /** Methods a type-level interceptor binding applies to. */
-    private static boolean isBusinessMethod(Method m) {
-        int mods = m.getModifiers();
-        return !Modifier.isStatic(mods) && !Modifier.isPrivate(mods) && !m.isSynthetic() && !m.isBridge()
-                && m.getDeclaringClass() != Object.class;
+    /**
+     * How locks join JTA transactions here, found on first use (a JNDI {@code java:comp} lookup
+     * needs the caller's component context, which a deployment-time observer does not have).
+     */
+    TxBinder transactions(BeanManager beans) {
+        TxBinder found = transactions;
+        if (found == null) {
+            found = isPresent("jakarta.transaction.TransactionSynchronizationRegistry") ? JtaBinder.find(beans) : TxBinder.NONE;
+            LOG.log(System.Logger.Level.INFO, found == TxBinder.NONE
+                    ? "@Locked: no JTA TransactionSynchronizationRegistry found; locks are released when their method returns"
+                    : "@Locked: JTA found; a lock taken inside a transaction is released after the transaction completes");
+            transactions = found;
+        }
+        return found;
+    }
+
+    private static boolean isPresent(String className) {
+        try {
+            Class.forName(className, false, LockedExtension.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 }

@@ -1,6 +1,5 @@
 package dev.lockwarden.cdi;
 
-import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
@@ -25,17 +24,24 @@ import dev.lockwarden.config.Durations;
  * @param ttl       explicit TTL, or null for the LockManager's default
  * @param waitUpTo  explicit wait budget, or null for the LockManager's default
  * @param onBusy    FAIL or SKIP
- * @param skipValue what SKIP returns: null, or the primitive default
+ * @param shape     sync or async (CompletionStage), and what SKIP returns
+ * @param holdAtLeast minimum time the lock stays taken after acquisition (zero = release at once)
  */
 record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo, boolean autoRefresh,
-                    OnBusy onBusy, Object skipValue) {
+                    OnBusy onBusy, ReturnShape shape, Duration holdAtLeast) {
 
     /** Options for one call, on top of the manager's defaults (lockwarden.ttl / lockwarden.wait). */
     LockOptions options(LockOptions defaults) {
-        return LockOptions.ttl(ttl != null ? ttl : defaults.ttl())
-                .waitUpTo(waitUpTo != null ? waitUpTo : defaults.waitUpTo())
-                .autoRefresh(autoRefresh)
-                .source(LockSource.CDI, id);
+        try {
+            return LockOptions.ttl(ttl != null ? ttl : defaults.ttl())
+                    .waitUpTo(waitUpTo != null ? waitUpTo : defaults.waitUpTo())
+                    .autoRefresh(autoRefresh)
+                    .holdAtLeast(holdAtLeast)
+                    .source(LockSource.CDI, id);
+        } catch (IllegalArgumentException e) { // holdAtLeast against the manager's default TTL: checked before the body runs
+            throw new IllegalArgumentException("@Locked on " + id + ": " + e.getMessage() + " (the TTL is the LockManager's"
+                    + " default; set @Locked(ttl) explicitly)", e);
+        }
     }
 
     /**
@@ -62,12 +68,15 @@ record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo,
                     + " intercept it. Remove 'final' from the class, or remove @Locked");
         }
         KeyTemplate key = null;
+        String template = locked.value().isEmpty() ? defaultName(beanClass, method) : locked.value();
         try {
-            key = KeyTemplate.parse(locked.value(), parameterNames(method));
+            key = KeyTemplate.parse(template, parameterNames(method));
+            TemplateTypes.check(template, method, parameterNames(method), where, problems);
         } catch (IllegalArgumentException e) {
-            problems.accept("@Locked(\"" + locked.value() + "\") on " + where + ": " + e.getMessage()
+            problems.accept("@Locked(\"" + template + "\") on " + where + ": " + e.getMessage()
                     + (hasNames(method) ? "" : ". This class was compiled without -parameters, so only indexes work"));
         }
+        ReturnShape shape = ReturnShape.of(method, locked.onBusy(), where, problems);
         Duration ttl = duration(locked.ttl(), "@Locked(ttl) on " + where, problems);
         if (ttl != null) {
             check(() -> LockOptions.ttl(ttl), "@Locked(ttl) on " + where, problems);
@@ -76,12 +85,18 @@ record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo,
         if (wait != null) {
             check(() -> LockOptions.defaults().waitUpTo(wait), "@Locked(waitUpTo) on " + where, problems);
         }
+        Duration hold = duration(locked.holdAtLeast(), "@Locked(holdAtLeast) on " + where, problems);
+        if (hold != null) {
+            Duration against = ttl != null ? ttl : LockOptions.MAX_TTL; // the manager's default TTL is checked per call
+            check(() -> LockOptions.ttl(against).holdAtLeast(hold), "@Locked(holdAtLeast) on " + where, problems);
+        }
         if (!found.isEmpty()) {
             found.forEach(report);
             return null;
         }
         String id = beanClass.getName() + "#" + method.getName();
-        return new LockedMethod(id, key, ttl, wait, locked.autoRefresh(), locked.onBusy(), defaultValue(method.getReturnType()));
+        return new LockedMethod(id, key, ttl, wait, locked.autoRefresh(), locked.onBusy(), shape,
+                hold == null ? Duration.ZERO : hold);
     }
 
     /** {@code com.x.Billing#charge(String, long)}. */
@@ -118,10 +133,8 @@ record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo,
         return Arrays.stream(method.getParameters()).allMatch(Parameter::isNamePresent);
     }
 
-    private static Object defaultValue(Class<?> type) {
-        if (!type.isPrimitive() || type == void.class) {
-            return null;
-        }
-        return Array.get(Array.newInstance(type, 1), 0);
+    /** {@code @Locked} without a value: one lock per method, {@code Billing.charge}. */
+    private static String defaultName(Class<?> beanClass, Method method) {
+        return beanClass.getSimpleName() + "." + method.getName();
     }
 }

@@ -2,8 +2,6 @@ package dev.lockwarden.cdi;
 
 import java.util.ArrayDeque;
 
-import dev.lockwarden.LockHandle;
-
 /**
  * Static access to the lock held by the current {@link Locked @Locked} invocation, for code that
  * is not a CDI bean. Beans can inject {@link LockContext} instead.
@@ -13,18 +11,20 @@ import dev.lockwarden.LockHandle;
  * }</pre>
  */
 public final class Locks {
-    private static final ThreadLocal<ArrayDeque<LockHandle>> STACK = new ThreadLocal<>();
+    private static final ThreadLocal<ArrayDeque<CurrentLock>> STACK = new ThreadLocal<>();
 
     private Locks() {
     }
 
     /**
-     * The innermost lock held by a {@code @Locked} method running on this thread.
+     * The innermost lock held by a {@code @Locked} method running on this thread. An asynchronous
+     * {@code @Locked} method's lock is visible only until the method returns its stage, not in the
+     * stage's callbacks on other threads.
      *
      * @throws IllegalStateException when no {@code @Locked} method is running on this thread
      */
-    public static LockHandle current() {
-        ArrayDeque<LockHandle> stack = STACK.get();
+    public static CurrentLock current() {
+        ArrayDeque<CurrentLock> stack = STACK.get();
         if (stack == null || stack.isEmpty()) {
             throw new IllegalStateException("no @Locked method is running on thread '" + Thread.currentThread().getName()
                     + "': call LockContext.current() / Locks.current() only inside a @Locked method (or code it calls on"
@@ -33,8 +33,8 @@ public final class Locks {
         return stack.peek();
     }
 
-    static void push(LockHandle handle) {
-        ArrayDeque<LockHandle> stack = STACK.get();
+    static void push(CurrentLock handle) {
+        ArrayDeque<CurrentLock> stack = STACK.get();
         if (stack == null) {
             stack = new ArrayDeque<>(4);
             STACK.set(stack);
@@ -43,7 +43,7 @@ public final class Locks {
     }
 
     static void pop() {
-        ArrayDeque<LockHandle> stack = STACK.get();
+        ArrayDeque<CurrentLock> stack = STACK.get();
         if (stack != null) {
             stack.pop();
             if (stack.isEmpty()) {

@@ -14,6 +14,11 @@ import dev.lockwarden.cdi.broken.BadTemplate;
 import dev.lockwarden.cdi.broken.BadTtl;
 import dev.lockwarden.cdi.broken.BadWait;
 import dev.lockwarden.cdi.broken.FinalLocked;
+import dev.lockwarden.cdi.broken.HoldTooLong;
+import dev.lockwarden.cdi.broken.MissingProperty;
+import dev.lockwarden.cdi.broken.NoToString;
+import dev.lockwarden.cdi.broken.ReturnsFuture;
+import dev.lockwarden.cdi.broken.SkipWithoutDefault;
 import dev.lockwarden.cdi.broken.PrivateLocked;
 import dev.lockwarden.cdi.broken.StaticLocked;
 import dev.lockwarden.cdi.broken.TypeLevelBadTemplate;
@@ -69,6 +74,49 @@ class DeploymentValidationTest {
         assertTrue(message.contains("from the @Locked on class " + TypeLevelBadTemplate.class.getName()
                 + ": give this method its own @Locked"), message);
         assertTrue(!message.contains("#debit("), "debit(String) is valid: " + message);
+    }
+
+    @Test
+    void skipWithAResultThatHasNoSkippedValueFailsDeployment() {
+        String message = deploymentError(SkipWithoutDefault.class);
+        assertTrue(message.contains("@Locked(onBusy = SKIP) on " + SkipWithoutDefault.class.getName()
+                + "#receipt(String) returns java.lang.String, which has no value meaning \"skipped\""), message);
+        assertTrue(message.contains("Return void, a primitive, Optional<String> or a CompletionStage, or use onBusy = FAIL"), message);
+    }
+
+    @Test
+    void placeholderWhoseTypeHasNoToStringFailsDeployment() {
+        String message = deploymentError(NoToString.class);
+        assertTrue(message.contains(NoToString.class.getName() + "#ship(PlainOrder): {order} is a "
+                + NoToString.PlainOrder.class.getName() + ", which does not override toString()"), message);
+        assertTrue(message.contains("Name a property instead (e.g. {order.id})"), message);
+    }
+
+    @Test
+    void misspelledPropertyPathFailsDeployment() {
+        String message = deploymentError(MissingProperty.class);
+        assertTrue(message.contains("@Locked(\"order:{order.idd}\") on " + MissingProperty.class.getName() + "#ship(Order): {order.idd}: "
+                + MissingProperty.Order.class.getName() + " has no accessor idd(), getIdd(), isIdd() or public field idd"), message);
+    }
+
+    @Test
+    void futureResultFailsDeployment() {
+        String message = deploymentError(ReturnsFuture.class);
+        assertTrue(message.contains(ReturnsFuture.class.getName() + "#run(String) returns java.util.concurrent.Future: the lock"
+                + " would be released when the method returns"), message);
+    }
+
+    @Test
+    void holdAtLeastLongerThanTheTtlFailsDeployment() {
+        String message = deploymentError(HoldTooLong.class);
+        assertTrue(message.contains("@Locked(holdAtLeast) on " + HoldTooLong.class.getName() + "#daily(): holdAtLeast PT5S is longer"
+                + " than the ttl PT2S"), message);
+    }
+
+    @Test
+    void currentLockExposesNoRelease() {
+        var names = java.util.Arrays.stream(CurrentLock.class.getMethods()).map(java.lang.reflect.Method::getName).sorted().toList();
+        assertEquals(java.util.List.of("checkHeld", "fencingToken", "isHeld", "name", "remainingTtl"), names);
     }
 
     @Test

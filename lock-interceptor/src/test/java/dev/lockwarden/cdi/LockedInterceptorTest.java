@@ -25,7 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.LockHandle;
@@ -47,13 +47,25 @@ import jakarta.inject.Inject;
  * {@code @Locked} in a real CDI container (Weld through Arquillian) against a real redis-server. The
  * default producer builds the LockManager from the {@code lockwarden.*} system properties set here.
  */
-@ExtendWith(ArquillianExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class LockedInterceptorTest {
     private static final int THREADS = 8;
 
     @RegisterExtension
+    @org.junit.jupiter.api.Order(1)
     static final RedisServerExtension redis = RedisServerExtension.nodes(1);
+
+    /** Before Arquillian deploys: the LockManager is built at start-up, from these settings. */
+    @RegisterExtension
+    @org.junit.jupiter.api.Order(2)
+    static final BeforeAllCallback configure = context -> {
+        System.setProperty("lockwarden.redis", redis.uri());
+        System.setProperty("lockwarden.application", "interceptor-test");
+    };
+
+    @RegisterExtension
+    @org.junit.jupiter.api.Order(3)
+    static final ArquillianExtension arquillian = new ArquillianExtension();
 
     /** Another client, as if in another JVM: its locks contend with the container's. */
     private static LockManager otherJvm;
@@ -63,11 +75,15 @@ class LockedInterceptorTest {
     @Inject
     NightlyJobs jobs;
     @Inject
+    dev.lockwarden.cdi.beans.Audited audited;
+    @Inject
     Probe probe;
     @Inject
     LockContext lockContext;
     @Inject
     LockManager locks;
+    @Inject
+    dev.lockwarden.cdi.beans.LostEvents lostEvents;
 
     @Deployment
     static JavaArchive deployment() {
@@ -78,8 +94,6 @@ class LockedInterceptorTest {
 
     @BeforeAll
     static void pointAtRedis() {
-        System.setProperty("lockwarden.redis", redis.uri());
-        System.setProperty("lockwarden.application", "interceptor-test");
         otherJvm = LockManager.builder().redis(redis.uri()).application("other-jvm").build();
     }
 
@@ -97,6 +111,7 @@ class LockedInterceptorTest {
     private void fresh() {
         redis.flushAll();
         probe.reset();
+        lostEvents.reset();
     }
 
     @Test
@@ -138,7 +153,7 @@ class LockedInterceptorTest {
         try (LockHandle held = otherJvm.acquire("slot:A", LockOptions.ttl(Duration.ofSeconds(10)));
              LockHandle held2 = otherJvm.acquire("payment:TX-3", LockOptions.ttl(Duration.ofSeconds(10)))) {
             assertEquals(0, payments.countIfFree("A"));
-            assertEquals(null, payments.describeIfFree("TX-3"));
+            assertEquals(java.util.Optional.empty(), payments.describeIfFree("TX-3"), "SKIP returns Optional.empty() for Optional");
             assertFalse(payments.chargeIfFree("TX-3"));
         }
         assertEquals(0, probe.runs());
@@ -155,6 +170,9 @@ class LockedInterceptorTest {
             assertTrue(busy.getMessage().startsWith("@Locked on " + PaymentService.class.getName() + "#failFast: lock 'payment:TX-4'"
                     + " is held by another owner"), busy.getMessage());
             assertTrue(busy.getMessage().contains("Raise @Locked(waitUpTo = ...)"), busy.getMessage());
+            var ejb = busy.getClass().getAnnotation(jakarta.ejb.ApplicationException.class);
+            assertTrue(ejb != null && !ejb.rollback() && ejb.inherited(),
+                    "EJB containers pass busy to the caller unwrapped and leave its transaction alone");
         }
         assertEquals(0, probe.runs());
         payments.failFast("TX-4");
@@ -222,11 +240,69 @@ class LockedInterceptorTest {
     @Test
     void typeLevelLockedCoversEveryMethodAndMethodLevelWins() {
         fresh();
-        assertEquals("jobs:nightly", jobs.report());
-        assertEquals("jobs:cleanup", jobs.named("cleanup"));
+        assertEquals("jobs:nightly", jobs.report().orElseThrow());
+        assertEquals("jobs:cleanup", jobs.named("cleanup").orElseThrow());
         try (LockHandle held = otherJvm.acquire("jobs:nightly", LockOptions.ttl(Duration.ofSeconds(10)))) {
-            assertEquals(null, jobs.report(), "type-level onBusy = SKIP");
+            assertEquals(java.util.Optional.empty(), jobs.report(), "type-level onBusy = SKIP");
         }
+    }
+
+    @Test
+    void holdAtLeastKeepsTheLockAfterAQuickMethodReturns() throws Exception {
+        fresh();
+        long start = System.nanoTime();
+        payments.onceAPeriod("nightly");
+        assertTrue(locks.inspector().get("cron:nightly").isPresent(), "still held after the method returned");
+        assertTrue(otherJvm.tryAcquire("cron:nightly", LockOptions.ttl(Duration.ofSeconds(5))).isEmpty(),
+                "another node whose timer fires a little later finds it taken");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (locks.inspector().get("cron:nightly").isPresent() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        long heldMillis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(heldMillis >= 950 && heldMillis < 4000, "held ~1s (holdAtLeast), not the 10s TTL: " + heldMillis + " ms");
+        assertEquals(1, probe.runs());
+    }
+
+    @Test
+    void lockedWithoutValueLocksSimpleClassNameDotMethod() {
+        fresh();
+        assertEquals("PaymentService.defaultNamed", payments.defaultNamed());
+    }
+
+    @Test
+    void classLevelLockedSkipsLifecycleCallbacksInitializersAndObjectMethods() {
+        fresh();
+        assertEquals("audit", audited.business(), "a business method takes the class-level lock");
+        assertEquals("unlocked", audited.seenAtPostConstruct());
+        assertEquals("unlocked", audited.seenAtInitializer());
+        assertEquals("Audited[unlocked]", audited.toString(), "toString() through the proxy is not locked");
+        try (LockHandle held = otherJvm.acquire("audit", LockOptions.ttl(Duration.ofSeconds(10)))) {
+            audited.started(); // called as a plain method it is still a callback: no lock, so not busy either
+            assertThrows(LockNotAcquiredException.class, audited::business);
+        }
+        assertEquals("unlocked", audited.seenAtPostConstruct());
+    }
+
+    @Test
+    void waitThatTimesOutThrowsBusyAfterTheWaitBudget() {
+        fresh();
+        try (LockHandle held = otherJvm.acquire("payment:TX-W", LockOptions.ttl(Duration.ofSeconds(10)))) {
+            long start = System.nanoTime();
+            var busy = assertThrows(LockNotAcquiredException.class, () -> payments.waitBriefly("TX-W"));
+            long waited = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(waited >= 290 && waited < 3000, "waited " + waited + " ms for waitUpTo = 300ms");
+            assertTrue(busy.getMessage().contains("waited "), busy.getMessage());
+        }
+        assertEquals(0, probe.runs());
+    }
+
+    @Test
+    void sameKeyOnTheSameThreadIsReentrant() {
+        fresh();
+        long[] fences = payments.reenter("R-1");
+        assertEquals(fences[0], fences[1], "the nested call for the same name reuses the outer lock (no wait, no new fence)");
+        assertTrue(locks.inspector().get("re:R-1").isEmpty(), "released when the outer call ended");
     }
 
     @Test
@@ -242,8 +318,15 @@ class LockedInterceptorTest {
         fresh();
         var lost = assertThrows(LockLostException.class, () -> payments.loseLockWhileRunning("L-1"));
         assertEquals("lease:L-1", lost.lockName());
+        var ejb = lost.getClass().getAnnotation(jakarta.ejb.ApplicationException.class);
+        assertTrue(ejb != null && ejb.rollback(), "EJB containers pass lost to the caller unwrapped and roll back");
         assertTrue(lost.getMessage().contains("while @Locked method " + PaymentService.class.getName() + "#loseLockWhileRunning ran"),
                 lost.getMessage());
+        var events = lostEvents.seen();
+        assertEquals(1, events.size(), "@Observes LockLostEvent saw the loss once: " + events);
+        assertEquals(LockLostEvent.Outcome.THROWN, events.get(0).outcome());
+        assertEquals("lease:L-1", events.get(0).lockName());
+        assertTrue(events.get(0).reason().contains("force-released"), events.get(0).reason());
     }
 
     private void assertReleased(String name) {

@@ -10,10 +10,10 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.LockInfo;
@@ -28,12 +28,23 @@ import jakarta.inject.Inject;
  * for injection and for the interceptor. No {@code lockwarden.redis} is set here, so the default
  * producer would point at localhost:6379.
  */
-@ExtendWith(ArquillianExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ReplaceProducerTest {
 
     @RegisterExtension
+    @Order(1)
     static final RedisServerExtension redis = RedisServerExtension.nodes(1);
+
+    /** Before Arquillian deploys: the LockManager is built at start-up, from these settings. */
+    @RegisterExtension
+    @Order(2)
+    static final BeforeAllCallback configure = context -> {
+        ReplacingProducer.redisUri = redis.uri();
+    };
+
+    @RegisterExtension
+    @Order(3)
+    static final ArquillianExtension arquillian = new ArquillianExtension();
 
     @Inject
     LockManager locks;
@@ -46,11 +57,6 @@ class ReplaceProducerTest {
                 .addPackage(PaymentService.class.getPackage())
                 .addClass(ReplacingProducer.class)
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
-    }
-
-    @BeforeAll
-    static void pointAtRedis() {
-        ReplacingProducer.redisUri = redis.uri();
     }
 
     @Test

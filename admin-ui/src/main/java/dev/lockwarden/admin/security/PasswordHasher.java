@@ -60,7 +60,7 @@ public final class PasswordHasher {
         String[] parts = encoded == null ? new String[0] : encoded.split("\\$");
         if (parts.length != 4 || !SCHEME.equals(parts[0])) {
             throw new IllegalArgumentException("password hash is not of the form " + SCHEME
-                    + "$<iterations>$<salt>$<hash>: create one with dev.lockwarden.admin.security.HashPassword");
+                    + "$<iterations>$<salt>$<hash>: create one with `java -jar lockwarden-admin.jar hash-password`");
         }
         try {
             int iterations = Integer.parseInt(parts[1]);
@@ -68,7 +68,7 @@ public final class PasswordHasher {
             return new Parsed(iterations, b64.decode(parts[2]), b64.decode(parts[3]));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("password hash has a bad iteration count or base64 part: "
-                    + "create one with dev.lockwarden.admin.security.HashPassword");
+                    + "create one with `java -jar lockwarden-admin.jar hash-password`");
         }
     }
 

@@ -23,7 +23,7 @@ public final class UserDirectory {
     public static final String USERS_FILE = "lockwarden.admin.users";
     /** Prefix of per-user system properties. */
     public static final String USER_PROPERTY_PREFIX = "lockwarden.admin.user.";
-    private static final String FIX = "create hashes with `admin-ui/run hash` (see admin-ui/README.md)";
+    private static final String FIX = "create hashes with `java -jar lockwarden-admin.jar hash-password` (see admin-ui/README.md)";
 
     private final Map<String, Entry> users;
     private final String decoyHash;
@@ -32,7 +32,7 @@ public final class UserDirectory {
         if (users.isEmpty()) {
             throw new IllegalArgumentException("no dashboard users configured: set " + USERS_FILE
                     + " (or LOCKWARDEN_ADMIN_USERS) to a users file with lines `name = VIEWER|OPERATOR:<hash>`, or -D"
-                    + USER_PROPERTY_PREFIX + "<name>=ROLE:<hash>; for local development use admin-ui/dev-users.properties; "
+                    + USER_PROPERTY_PREFIX + "<name>=ROLE:<hash>, or set neither to have an operator created at the first run; "
                     + FIX);
         }
         this.users = Map.copyOf(users);
@@ -41,6 +41,27 @@ public final class UserDirectory {
 
     /** Users from the {@value #USERS_FILE} file and the {@code lockwarden.admin.user.*} properties. */
     public static UserDirectory load(Settings settings, Properties systemProperties) {
+        return new UserDirectory(read(settings, systemProperties));
+    }
+
+    /**
+     * Like {@link #load}, but empty when no users file and no user property is set at all (the
+     * first run, see {@link FirstRunUsers}). A users file that is set but holds no user is an error.
+     */
+    public static Optional<UserDirectory> configured(Settings settings, Properties systemProperties) {
+        boolean any = settings.raw(USERS_FILE).isPresent()
+                || systemProperties.stringPropertyNames().stream().anyMatch(k -> k.startsWith(USER_PROPERTY_PREFIX));
+        return any ? Optional.of(load(settings, systemProperties)) : Optional.empty();
+    }
+
+    /** Users of one users file. */
+    public static UserDirectory load(Path file) {
+        Map<String, Entry> users = new LinkedHashMap<>();
+        readFile(file, "users file " + file, users);
+        return new UserDirectory(users);
+    }
+
+    private static Map<String, Entry> read(Settings settings, Properties systemProperties) {
         Map<String, Entry> users = new LinkedHashMap<>();
         Optional<Settings.Source> file = settings.raw(USERS_FILE);
         if (file.isPresent()) {
@@ -52,7 +73,7 @@ public final class UserDirectory {
                 users.put(name, parse(name, systemProperties.getProperty(key), "system property " + key));
             }
         }
-        return new UserDirectory(users);
+        return users;
     }
 
     /** Users given directly (tests, embedding). */
@@ -67,6 +88,11 @@ public final class UserDirectory {
         Entry e = name == null ? null : users.get(name);
         boolean matches = PasswordHasher.matches(password, e != null ? e.hash() : decoyHash);
         return e != null && matches ? Optional.of(new AdminUser(name, e.role())) : Optional.empty();
+    }
+
+    /** Whether {@code name} is a configured user. */
+    public boolean knows(String name) {
+        return name != null && users.containsKey(name);
     }
 
     /** Number of configured users. */

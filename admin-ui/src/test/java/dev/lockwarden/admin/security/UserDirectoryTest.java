@@ -44,7 +44,7 @@ class UserDirectoryTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> UserDirectory.load(settings(Map.of()), new Properties()));
         assertTrue(e.getMessage().contains("lockwarden.admin.users"), e.getMessage());
-        assertTrue(e.getMessage().contains("dev-users.properties"), e.getMessage());
+        assertTrue(e.getMessage().contains("first run"), e.getMessage());
     }
 
     @Test
@@ -59,7 +59,7 @@ class UserDirectoryTest {
         Files.writeString(file, "carol = VIEWER:secret\n");
         e = assertThrows(IllegalArgumentException.class,
                 () -> UserDirectory.load(settings(Map.of(UserDirectory.USERS_FILE, file.toString())), new Properties()));
-        assertTrue(e.getMessage().contains("line 1") && e.getMessage().contains("HashPassword"), e.getMessage());
+        assertTrue(e.getMessage().contains("line 1") && e.getMessage().contains("hash-password"), e.getMessage());
         assertFalse(e.getMessage().contains("secret"));
 
         e = assertThrows(IllegalArgumentException.class, () -> UserDirectory.load(

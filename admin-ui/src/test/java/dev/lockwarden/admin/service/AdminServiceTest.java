@@ -100,7 +100,7 @@ class AdminServiceTest {
         CompletableFuture<LockLostEvent> lost = new CompletableFuture<>();
         held.onLost(lost::complete);
 
-        ForceReleaseResult r = service.forceRelease("pay:1", held.fencingToken(), ALICE);
+        ForceReleaseResult r = service.forceRelease(service.get("pay:1").orElseThrow(), ALICE);
 
         assertTrue(r.released());
         assertEquals(held.fencingToken(), r.oldFence());
@@ -123,11 +123,10 @@ class AdminServiceTest {
     @Test
     void viewersAndAnonymousUsersAreRefusedByTheService() {
         LockHandle held = billing.acquire("pay:2", FIXED);
-        AccessDeniedException e = assertThrows(AccessDeniedException.class,
-                () -> service.forceRelease("pay:2", held.fencingToken(), VICTOR));
+        LockInfo seen = service.get("pay:2").orElseThrow();
+        AccessDeniedException e = assertThrows(AccessDeniedException.class, () -> service.forceRelease(seen, VICTOR));
         assertTrue(e.getMessage().contains("victor") && e.getMessage().contains("OPERATOR"), e.getMessage());
-        assertThrows(AccessDeniedException.class, () -> service.forceRelease("pay:2", VICTOR));
-        assertThrows(AccessDeniedException.class, () -> service.forceRelease("pay:2", null));
+        assertThrows(AccessDeniedException.class, () -> service.forceRelease(seen, null));
         assertEquals(held.fencingToken(), service.get("pay:2").orElseThrow().fencingToken(), "still held, fence untouched");
         assertTrue(held.isHeld());
         assertEquals("", REDIS.node(0).command("XRANGE", "lockwarden:audit", "-", "+"), "no audit record");
@@ -136,17 +135,20 @@ class AdminServiceTest {
     @Test
     void aLockThatChangedHandsSinceConfirmationIsNotReleased() {
         LockHandle first = billing.acquire("pay:3", FIXED);
-        long confirmed = first.fencingToken();
+        LockInfo inDialog = service.get("pay:3").orElseThrow();
         first.release();
         LockHandle second = reports.acquire("pay:3", FIXED);
 
-        LockChangedException e = assertThrows(LockChangedException.class, () -> service.forceRelease("pay:3", confirmed, ALICE));
-        assertTrue(e.getMessage().contains("changed holder"), e.getMessage());
+        LockChangedException e = assertThrows(LockChangedException.class, () -> service.forceRelease(inDialog, ALICE));
+        assertTrue(e.getMessage().contains("changed hands") && e.getMessage().contains("now held by reports"), e.getMessage());
         assertTrue(second.isHeld());
         assertEquals(second.fencingToken(), service.get("pay:3").orElseThrow().fencingToken());
+        assertEquals("", REDIS.node(0).command("XRANGE", "lockwarden:audit", "-", "+"), "no audit record");
 
+        LockInfo secondInDialog = service.get("pay:3").orElseThrow();
         second.release();
-        assertThrows(LockChangedException.class, () -> service.forceRelease("pay:3", second.fencingToken(), ALICE));
+        e = assertThrows(LockChangedException.class, () -> service.forceRelease(secondInDialog, ALICE));
+        assertTrue(e.getMessage().contains("free now"), e.getMessage());
     }
 
     private static Set<String> names(LockListing listing) {

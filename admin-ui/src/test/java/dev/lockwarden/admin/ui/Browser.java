@@ -1,7 +1,5 @@
 package dev.lockwarden.admin.ui;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,22 +19,21 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /** Headless Debian Chromium driven by the Debian chromedriver (no Selenium Manager, no downloads). */
-final class Browser implements AutoCloseable {
+public final class Browser implements AutoCloseable {
     static final String CHROMIUM = System.getProperty("lockwarden.test.chromium", "/usr/bin/chromium");
     static final String CHROMEDRIVER = System.getProperty("lockwarden.test.chromedriver", "/usr/bin/chromedriver");
     private static final Duration WAIT = Duration.ofSeconds(20);
 
-    final ChromeDriver driver;
-    private final String base;
+    public final ChromeDriver driver;
+    private String base;
 
-    Browser(String base) {
-        for (String exe : new String[] {CHROMIUM, CHROMEDRIVER}) {
-            if (!Files.isExecutable(Path.of(exe))) {
-                fail(exe + " is missing: the dashboard browser tests need Debian's Chromium; install it with "
-                        + "`apt-get install -y chromium chromium-driver` (or point -Dlockwarden.test.chromium / "
-                        + "-Dlockwarden.test.chromedriver at the binaries)");
-            }
-        }
+    /** A browser for a dashboard whose address is set later with {@link #base}. */
+    public Browser() {
+        this(null);
+    }
+
+    public Browser(String base) {
+        ChromiumCheck.require(CHROMIUM, CHROMEDRIVER);
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
         ChromeOptions options = new ChromeOptions();
@@ -49,34 +46,39 @@ final class Browser implements AutoCloseable {
         this.base = base;
     }
 
+    /** The dashboard's address, ending in a slash. */
+    public void base(String base) {
+        this.base = base;
+    }
+
     /** A fresh, logged-out start page. */
-    void open(String path) {
+    public void open(String path) {
         driver.manage().deleteAllCookies();
         driver.get(base + path);
     }
 
-    void login(String user, String password) {
+    public void login(String user, String password) {
         open("");
         WebElement name = waitFor(By.cssSelector("#vaadinLoginUsername input"));
         name.sendKeys(user);
         driver.findElement(By.cssSelector("#vaadinLoginPassword input")).sendKeys(password, Keys.ENTER);
     }
 
-    WebElement waitFor(By by) {
+    public WebElement waitFor(By by) {
         return new WebDriverWait(driver, WAIT).until(ExpectedConditions.presenceOfElementLocated(by));
     }
 
-    WebElement waitVisible(By by) {
+    public WebElement waitVisible(By by) {
         return new WebDriverWait(driver, WAIT).until(ExpectedConditions.visibilityOfElementLocated(by));
     }
 
     /** Waits until nothing matching is displayed (the grid keeps stale cell content in hidden spare rows). */
-    void waitGone(By by) {
+    public void waitGone(By by) {
         new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class)
                 .until(d -> d.findElements(by).stream().noneMatch(WebElement::isDisplayed));
     }
 
-    void screenshot(Path to) throws IOException {
+    public void screenshot(Path to) throws IOException {
         Files.createDirectories(to.getParent());
         Files.copy(driver.getScreenshotAs(OutputType.FILE).toPath(), to, StandardCopyOption.REPLACE_EXISTING);
     }

@@ -1,5 +1,7 @@
 package dev.lockwarden.cdi.beans;
 
+import java.util.Optional;
+
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.cdi.Locked;
 import dev.lockwarden.cdi.Locks;
@@ -10,12 +12,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 @Locked(value = "jobs:nightly", onBusy = OnBusy.SKIP)
 public class NightlyJobs {
 
-    public String report() {
-        return Locks.current().name();
+    public Optional<String> report() {
+        return Optional.of(Locks.current().name());
     }
 
     @Locked("jobs:{0}")
-    public String named(String job) {
-        return Locks.current().name();
+    public Optional<String> named(String job) {
+        return Optional.of(Locks.current().name());
     }
 }

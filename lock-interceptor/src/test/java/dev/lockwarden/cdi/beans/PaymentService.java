@@ -1,5 +1,7 @@
 package dev.lockwarden.cdi.beans;
 
+import java.util.Optional;
+
 import dev.lockwarden.LockManager;
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.cdi.LockContext;
@@ -41,8 +43,8 @@ public class PaymentService {
     }
 
     @Locked(value = "payment:{paymentId}", onBusy = OnBusy.SKIP)
-    public String describeIfFree(String paymentId) {
-        return "described " + paymentId;
+    public Optional<String> describeIfFree(String paymentId) {
+        return Optional.of("described " + paymentId);
     }
 
     @Locked("payment:{0}")
@@ -68,6 +70,35 @@ public class PaymentService {
         String innerSaw = inner.innermost(order.id());
         String after = Locks.current().name();
         return before + " > " + innerSaw + " > " + after;
+    }
+
+    @Locked(value = "cron:{0}", ttl = "10s", holdAtLeast = "1s")
+    public void onceAPeriod(String job) {
+        probe.run(0);
+    }
+
+    @Locked
+    public String defaultNamed() {
+        return Locks.current().name();
+    }
+
+    @Locked(value = "payment:{0}", waitUpTo = "300ms")
+    public void waitBriefly(String paymentId) {
+        probe.run(0);
+    }
+
+    @Inject
+    PaymentService self; // the contextual reference: calls through it are intercepted
+
+    @Locked("re:{0}")
+    public long[] reenter(String id) {
+        long outer = Locks.current().fencingToken();
+        return new long[] {outer, self.reenterInner(id)};
+    }
+
+    @Locked("re:{0}")
+    public long reenterInner(String id) {
+        return Locks.current().fencingToken();
     }
 
     @Locked(value = "lease:{0}", ttl = "300ms")

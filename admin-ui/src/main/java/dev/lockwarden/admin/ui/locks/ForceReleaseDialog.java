@@ -15,9 +15,16 @@ final class ForceReleaseDialog extends ConfirmDialog {
         setId("confirm-release");
         setHeader("Force-release “" + lock.name() + "”?");
         setText(new Div(
+                new Paragraph("Lock: " + lock.name()),
                 new Paragraph("Holder: " + Formats.holder(lock.holder()) + " (" + Formats.alive(lock) + ")"),
-                new Paragraph("Fence: " + lock.fencingToken() + " — writes fenced with it become stale."),
-                new Paragraph("The holder loses the lock at its next refresh. This is recorded in the audit log.")));
+                new Paragraph("Fence: " + lock.fencingToken() + " — the fence is raised, so writes fenced with "
+                        + lock.fencingToken() + " are rejected as stale from now on."),
+                new Paragraph("What the holder experiences: with auto-refresh (the default) its next watchdog refresh, "
+                        + "within a third of its TTL, fails, the handle is lost and its onLost listeners run. With "
+                        + "autoRefresh(false) it is not told: it learns only when it calls extend() or checkHeld() "
+                        + "after its own TTL ran out, so it may keep working until then (its fence is already stale)."),
+                new Paragraph("Only this holder is released: if the lock changed hands since this dialog opened, "
+                        + "nothing happens. The release is recorded in the audit log under your name.")));
         setCancelable(true);
         setConfirmText("Force release");
         setConfirmButtonTheme("error primary");

@@ -1,0 +1,147 @@
+package dev.lockwarden.admin.cli;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import dev.lockwarden.LockManager;
+import dev.lockwarden.admin.AdminConfig;
+import dev.lockwarden.admin.AdminServer;
+import dev.lockwarden.admin.security.UserDirectory;
+import dev.lockwarden.config.Settings;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code java -jar lockwarden-admin.jar [options]}: serves the dashboard. Every option also has a
+ * system property and a {@code LOCKWARDEN_*} environment variable; an option given here wins.
+ */
+@Command(name = "lockwarden-admin", mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
+        subcommands = HashPasswordCommand.class, usageHelpAutoWidth = true,
+        description = "Serves the Lockwarden dashboard: held locks, holders, TTLs, fences, force-release.",
+        footer = {"", "Environment: LOCKWARDEN_REDIS, LOCKWARDEN_REDLOCK, LOCKWARDEN_CLUSTER, LOCKWARDEN_KEY_PREFIX,",
+                "LOCKWARDEN_ADMIN_PORT, LOCKWARDEN_ADMIN_BIND, LOCKWARDEN_ADMIN_USERS, LOCKWARDEN_ADMIN_* (admin-ui/README.md).",
+                "Prefer LOCKWARDEN_REDIS over --redis for URIs with a password: command lines are visible in ps."})
+public final class AdminCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--redis", paramLabel = "URI",
+            description = "one Redis node: redis://[user:password@]host:port[/db], rediss:// for TLS (default redis://localhost:6379)")
+    String redis;
+
+    @Option(names = "--redlock", paramLabel = "URI", split = ",", description = "the independent Redlock nodes, comma-separated")
+    List<String> redlock;
+
+    @Option(names = "--cluster", paramLabel = "URI", split = ",", description = "Redis Cluster seed nodes, comma-separated")
+    List<String> cluster;
+
+    @Option(names = "--key-prefix", paramLabel = "PREFIX", description = "lock key prefix (default lock:)")
+    String keyPrefix;
+
+    @Option(names = "--port", paramLabel = "PORT", description = "HTTP port, 0 = a free one (default 8080)")
+    Integer port;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", description = "loopback address to listen on (default 127.0.0.1)")
+    String bind;
+
+    @Option(names = "--users", paramLabel = "FILE", description = "users file, lines `name = OPERATOR|VIEWER:<hash>` (see hash-password)")
+    Path users;
+
+    @Option(names = "--page-size", paramLabel = "N", description = "locks per page (default 50)")
+    Integer pageSize;
+
+    @Option(names = "--session-timeout", paramLabel = "DURATION",
+            description = "log a session out after this long without user activity; the live refresh does not count (default 30m)")
+    String sessionTimeout;
+
+    @Option(names = "--long-held", paramLabel = "DURATION", description = "mark locks held longer than this LONG-HELD (default 10m)")
+    String longHeld;
+
+    @Option(names = "--behind-tls-proxy", description = "trust X-Forwarded-Proto/-For from a TLS reverse proxy and mark the session cookie Secure")
+    Boolean behindTlsProxy;
+
+    /** Runs the command line and exits with its status. */
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line, for tests and embedding. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new AdminCommand());
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Settings settings = settings();
+        LockManager.Builder builder = topology(LockManager.builder().settings(settings).application("lockwarden-admin"));
+        AdminConfig config;
+        LockManager locks;
+        try {
+            config = AdminConfig.load(settings, System.getProperties());
+            locks = builder.build();
+        } catch (IllegalArgumentException | dev.lockwarden.LockException e) {
+            spec.commandLine().getErr().println("lockwarden-admin: " + e.getMessage());
+            return 2;
+        }
+        AdminServer admin;
+        try {
+            admin = AdminServer.start(config, locks.inspector());
+        } catch (java.io.IOException e) {
+            locks.close();
+            spec.commandLine().getErr().println("lockwarden-admin: cannot listen on " + config.bind().getHostAddress() + ":"
+                    + config.port() + " (" + e.getMessage() + "): pass --port with a free port, or 0 to pick one");
+            return 2;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            admin.close();
+            locks.close();
+        }, "lockwarden-admin-shutdown"));
+        System.out.println("Lockwarden admin listening on " + admin.uri() + " (" + config.users().size() + " users, Redis "
+                + locks.engine().store().describe() + ")");
+        admin.join();
+        return 0;
+    }
+
+    /** Options given here, over system properties, over the environment. */
+    private Settings settings() {
+        Map<String, String> given = new HashMap<>();
+        putIf(given, AdminConfig.PORT, port);
+        putIf(given, AdminConfig.BIND, bind);
+        putIf(given, AdminConfig.PAGE_SIZE, pageSize);
+        putIf(given, UserDirectory.USERS_FILE, users);
+        putIf(given, Settings.KEY_PREFIX, keyPrefix);
+        putIf(given, AdminConfig.SESSION_TIMEOUT, sessionTimeout);
+        putIf(given, AdminConfig.BEHIND_TLS_PROXY, behindTlsProxy);
+        putIf(given, AdminConfig.LONG_HELD, longHeld);
+        return new Settings(k -> given.containsKey(k) ? given.get(k) : System.getProperty(k), System.getenv());
+    }
+
+    private static void putIf(Map<String, String> map, String key, Object value) {
+        if (value != null) {
+            map.put(key, value.toString());
+        }
+    }
+
+    /** An explicit --redis/--redlock/--cluster wins over any topology set in the environment. */
+    private LockManager.Builder topology(LockManager.Builder b) {
+        int given = (redis != null ? 1 : 0) + (redlock != null ? 1 : 0) + (cluster != null ? 1 : 0);
+        if (given > 1) {
+            throw new ParameterException(spec.commandLine(), "choose one of --redis, --redlock and --cluster");
+        }
+        if (redis != null) {
+            b.redis(redis);
+        } else if (redlock != null) {
+            b.redlock(redlock.toArray(String[]::new));
+        } else if (cluster != null) {
+            b.cluster(cluster.toArray(String[]::new));
+        }
+        return b;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.lockwarden.admin.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.regex.Matcher;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+
+import dev.lockwarden.admin.security.PasswordHasher;
+import dev.lockwarden.admin.ui.Browser;
+import dev.lockwarden.testing.RedisServerExtension;
+
+/** The shaded {@code lockwarden-admin.jar} run as users run it: {@code java -jar} in a child JVM. */
+class RunnableJarIT {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+    static final String LISTENING = "Lockwarden admin listening on (http://127\\.0\\.0\\.1:\\d+/)";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void helpListsTheOptionsAndTheSubcommand() throws Exception {
+        try (JarProcess jar = new JarProcess(JarProcess.JAR, dir, null, "--help")) {
+            assertEquals(0, jar.exitCode(Duration.ofSeconds(30)));
+            for (String s : new String[] {"--redis", "--redlock", "--cluster", "--port", "--bind", "--users", "hash-password", "LOCKWARDEN_REDIS"}) {
+                assertTrue(jar.output().contains(s), s + " missing in:\n" + jar.output());
+            }
+        }
+    }
+
+    @Test
+    void hashPasswordHashesOneLineOfStdin() throws Exception {
+        try (JarProcess jar = new JarProcess(JarProcess.JAR, dir, "s3cret-Pw\n", "hash-password")) {
+            assertEquals(0, jar.exitCode(Duration.ofSeconds(30)), jar.output());
+            String hash = jar.output().strip();
+            assertTrue(PasswordHasher.matches("s3cret-Pw".toCharArray(), hash), hash);
+            assertTrue(!PasswordHasher.matches("other".toCharArray(), hash));
+            assertTrue(!hash.contains("s3cret"), hash);
+        }
+    }
+
+    @Test
+    void badOptionsFailWithTheReason() throws Exception {
+        try (JarProcess jar = new JarProcess(JarProcess.JAR, dir, null, "--redis", REDIS.uri(), "--port", "http")) {
+            assertEquals(2, jar.exitCode(Duration.ofSeconds(30)));
+            assertTrue(jar.output().contains("--port"), jar.output());
+        }
+        try (JarProcess jar = new JarProcess(JarProcess.JAR, dir, null, "--redis", REDIS.uri(), "--redlock", REDIS.uri())) {
+            assertEquals(2, jar.exitCode(Duration.ofSeconds(30)));
+            assertTrue(jar.output().contains("choose one of --redis, --redlock and --cluster"), jar.output());
+        }
+    }
+
+    @Test
+    void firstRunWithoutUsersPrintsAGeneratedOperatorPasswordOnceAndKeepsOnlyItsHashNextToTheJar() throws Exception {
+        Path jarCopy = Files.copy(JarProcess.JAR, dir.resolve("lockwarden-admin.jar"));
+        Path usersFile = dir.resolve("lockwarden-admin-users.properties");
+        String password;
+        try (JarProcess jar = new JarProcess(jarCopy, dir, null, "--redis", REDIS.uri(), "--port", "0");
+             Browser browser = new Browser()) {
+            Matcher listening = jar.await(LISTENING, Duration.ofSeconds(60));
+            password = jar.await("^  password: (\\S+)$", Duration.ofSeconds(1)).group(1);
+            assertTrue(jar.output().contains("user:     operator"), jar.output());
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(usersFile)));
+            assertFalse(Files.readString(usersFile).contains(password));
+            browser.base(listening.group(1));
+            browser.login("operator", password);
+            browser.waitFor(By.id("locks"));
+        }
+        try (JarProcess jar = new JarProcess(jarCopy, dir, null, "--redis", REDIS.uri(), "--port", "0")) {
+            jar.await(LISTENING, Duration.ofSeconds(60));
+            assertFalse(jar.output().contains(password), "the password is printed once only");
+            assertFalse(jar.output().contains("password:"), jar.output());
+            assertTrue(jar.output().contains(usersFile.getFileName().toString()), jar.output());
+        }
+    }
+
+    @Test
+    void javaDashJarServesTheLoginPageAndLetsAConfiguredUserIn() throws Exception {
+        Path users = dir.resolve("users.properties");
+        Files.writeString(users, "ops = OPERATOR:" + PasswordHasher.hash("ops-password".toCharArray(), 10_000) + "\n");
+        long t0 = System.nanoTime();
+        try (JarProcess jar = new JarProcess(JarProcess.JAR, dir, null, "--redis", REDIS.uri(), "--port", "0", "--users", users.toString());
+             Browser browser = new Browser()) {
+            Matcher m = jar.await(LISTENING, Duration.ofSeconds(60));
+            System.out.printf("java -jar lockwarden-admin.jar listening after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+            browser.base(m.group(1));
+            browser.open("login");
+            browser.waitFor(By.cssSelector("vaadin-login-form"));
+            browser.login("ops", "ops-password");
+            browser.waitFor(By.id("locks"));
+            assertTrue(browser.driver.findElement(By.id("signed-in")).getText().contains("ops (OPERATOR)"));
+        }
+    }
+}

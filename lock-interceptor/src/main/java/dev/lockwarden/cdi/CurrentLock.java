@@ -1,0 +1,27 @@
+package dev.lockwarden.cdi;
+
+import java.time.Duration;
+
+import dev.lockwarden.LockLostException;
+
+/**
+ * The lock held by the current {@link Locked @Locked} invocation, read-only: the interceptor owns
+ * its release, so there is no {@code release()} or {@code close()} here.
+ */
+public interface CurrentLock {
+
+    /** The lock name, as rendered from the template. */
+    String name();
+
+    /** Fencing token: strictly increasing per lock name; pass it to storage to reject stale writers. */
+    long fencingToken();
+
+    /** True while Redis has confirmed ownership within the last TTL and the lock was not lost. */
+    boolean isHeld();
+
+    /** Throws {@link LockLostException} unless {@link #isHeld()}. */
+    void checkHeld();
+
+    /** Time left before the lock expires unless refreshed, as known locally (zero if not held). */
+    Duration remainingTtl();
+}

@@ -1,0 +1,26 @@
+package dev.lockwarden.cdi.beans;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.lockwarden.cdi.LockLostEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+/** Collects every LockLostEvent the interceptor fires, as an application's alerting would. */
+@ApplicationScoped
+public class LostEvents {
+    private final List<LockLostEvent> seen = new CopyOnWriteArrayList<>();
+
+    void observe(@Observes LockLostEvent event) {
+        seen.add(event);
+    }
+
+    public List<LockLostEvent> seen() {
+        return List.copyOf(seen);
+    }
+
+    public void reset() {
+        seen.clear();
+    }
+}

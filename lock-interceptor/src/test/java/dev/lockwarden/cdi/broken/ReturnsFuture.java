@@ -1,0 +1,15 @@
+package dev.lockwarden.cdi.broken;
+
+import java.util.concurrent.Future;
+
+import dev.lockwarden.cdi.Locked;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** A Future cannot be followed: the lock would end before the work. */
+@ApplicationScoped
+public class ReturnsFuture {
+    @Locked("job:{0}")
+    public Future<String> run(String id) {
+        return null;
+    }
+}
