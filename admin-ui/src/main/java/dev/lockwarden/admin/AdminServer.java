@@ -5,22 +5,30 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.eclipse.jetty.http.HttpCookie;
+import org.eclipse.jetty.server.ForwardedRequestCustomizer;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.resource.ResourceFactory;
 
 import dev.lockwarden.LockInspector;
 import dev.lockwarden.admin.cli.AdminCommand;
-import dev.lockwarden.admin.security.UserDirectory;
+import dev.lockwarden.admin.security.LoginService;
 import dev.lockwarden.admin.service.AdminService;
 import dev.lockwarden.admin.ui.AdminServlet;
+import dev.lockwarden.admin.ui.SecurityHeadersFilter;
+import jakarta.servlet.DispatcherType;
 
 /**
  * The dashboard as an embedded Jetty 12 server on a loopback address, over a {@link LockInspector}.
@@ -43,7 +51,13 @@ public final class AdminServer implements AutoCloseable {
     /** Starts the dashboard over {@code inspector}; close it to stop. */
     public static AdminServer start(AdminConfig config, LockInspector inspector) throws Exception {
         Server server = new Server();
-        ServerConnector connector = new ServerConnector(server);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        if (config.behindTlsProxy()) {
+            // client address and https from the proxy's X-Forwarded-* / Forwarded headers
+            http.addCustomizer(new ForwardedRequestCustomizer());
+        }
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(config.bind().getHostAddress());
         connector.setPort(config.port());
         server.addConnector(connector);
@@ -58,10 +72,14 @@ public final class AdminServer implements AutoCloseable {
         // production mode even where the build's token file is absent (vaadin-dev is not on the classpath)
         context.setInitParameter("productionMode", "true");
         context.getSessionHandler().setHttpOnly(true);
-        context.getSessionHandler().setSameSite(HttpCookie.SameSite.LAX);
+        context.getSessionHandler().setSameSite(HttpCookie.SameSite.STRICT);
+        context.getSessionHandler().setSecureCookies(config.behindTlsProxy());
+        // a backstop for closed tabs; the idle timeout proper is IdleTimeout (polls keep the HTTP session alive)
+        context.getSessionHandler().setMaxInactiveInterval((int) config.sessionTimeout().toSeconds() + 60);
+        context.addFilter(new FilterHolder(new SecurityHeadersFilter()), "/*", EnumSet.of(DispatcherType.REQUEST));
         context.addServlet(new ServletHolder(new AdminServlet(Map.of(
-                AdminService.class, new AdminService(inspector, config.pageSize()),
-                UserDirectory.class, config.users()))), "/*");
+                AdminService.class, new AdminService(inspector, config.pageSize(), config.longHeld()),
+                LoginService.class, new LoginService(config.users(), Clock.systemUTC())), config.sessionTimeout())), "/*");
         server.setHandler(context);
         AdminServer admin = new AdminServer(server, webRoot);
         try {

@@ -28,7 +28,8 @@ final class AgentInstaller {
     private AgentInstaller() {
     }
 
-    static AgentRuntime install(AgentConfig config, Instrumentation inst, boolean attached) {
+    /** Installs; returns the report (which, after an attach, already lists the retransformed methods). */
+    static AgentReport install(AgentConfig config, Instrumentation inst, boolean attached) {
         AgentRuntime runtime = new AgentRuntime(config);
         if (!LockBridge.install(runtime)) {
             throw new IllegalStateException("another copy of the agent is already installed in this JVM");
@@ -41,6 +42,8 @@ final class AgentInstaller {
                     .disableClassFormatChanges()
                     .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                     .with(new ErrorListener(report))
+                    // classes in named modules must be able to read the bridge's (unnamed) module
+                    .assureReadEdgeTo(inst, LockBridge.class)
                     .ignore(nameStartsWith("dev.lockwarden.agent.")
                             .or(nameStartsWith("java.")).or(nameStartsWith("jdk.")).or(nameStartsWith("sun."))
                             .or(nameStartsWith("com.sun."))
@@ -55,7 +58,7 @@ final class AgentInstaller {
             AgentShutdown.register(runtime, report, config.agent().drainTimeout());
             report.scheduleUnmatchedReport(config.agent().reportUnmatchedAfter());
             AgentMBean.register(runtime, report, config);
-            return runtime;
+            return report;
         } catch (RuntimeException | Error e) {
             LockBridge.uninstall(runtime);
             throw e;

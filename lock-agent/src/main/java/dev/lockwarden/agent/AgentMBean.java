@@ -9,7 +9,8 @@ import dev.lockwarden.agent.config.AgentConfig;
 
 /** The {@code dev.lockwarden:type=Agent} bean: a read-only view of the report and the counters. */
 final class AgentMBean implements AgentMXBean {
-    static final String NAME = "dev.lockwarden:type=Agent";
+    /** Built at run time: the shade plugin would relocate a "dev.lockwarden..." string constant. */
+    static final String NAME = String.join(".", "dev", "lockwarden:type=Agent");
     private final AgentRuntime runtime;
     private final AgentReport report;
     private final AgentConfig config;

@@ -17,11 +17,11 @@ final class AgentStartup {
     private AgentStartup() {
     }
 
-    static void start(AgentArgs args, Instrumentation inst, boolean attached) throws StartupException {
+    static AgentReport start(AgentArgs args, Instrumentation inst, boolean attached) throws StartupException {
         AgentConfig config = config(args);
         try {
             BootstrapBridge.inject(inst);
-            AgentInstaller.install(config, inst, attached);
+            return AgentInstaller.install(config, inst, attached);
         } catch (Exception | LinkageError e) {
             throw new StartupException("start-up failed: " + e, config.agent().continueOnError(), e);
         }

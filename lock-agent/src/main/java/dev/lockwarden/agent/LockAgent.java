@@ -41,8 +41,11 @@ public final class LockAgent {
     public static void agentmain(String args, Instrumentation inst) {
         Optional<Path> report = AgentArgs.reportOf(args);
         try {
-            start(args, inst, true);
-            report.ifPresent(r -> write(r, "OK"));
+            AgentReport installed = start(args, inst, true);
+            StringBuilder ok = new StringBuilder("OK");
+            installed.matchedMethods().forEach(m -> ok.append(System.lineSeparator()).append("instrumented ").append(m));
+            installed.problems().forEach(p -> ok.append(System.lineSeparator()).append("problem ").append(p));
+            report.ifPresent(r -> write(r, ok.toString()));
         } catch (StartupException e) {
             AgentLog.error("attach failed, nothing was changed: " + e.getMessage());
             report.ifPresent(r -> write(r, "FAILED" + System.lineSeparator() + e.getMessage()));
@@ -50,7 +53,7 @@ public final class LockAgent {
         }
     }
 
-    private static synchronized void start(String args, Instrumentation inst, boolean attached) throws StartupException {
+    private static synchronized AgentReport start(String args, Instrumentation inst, boolean attached) throws StartupException {
         if (started) {
             throw new StartupException("the agent is already active in this JVM; rules cannot be changed at run time"
                     + " (restart the JVM with the new config)", false, null);
@@ -61,8 +64,9 @@ public final class LockAgent {
         } catch (IllegalArgumentException e) {
             throw AgentStartup.arguments(e);
         }
-        AgentStartup.start(parsed, inst, attached);
+        AgentReport report = AgentStartup.start(parsed, inst, attached);
         started = true;
+        return report;
     }
 
     private static void write(Path report, String text) {

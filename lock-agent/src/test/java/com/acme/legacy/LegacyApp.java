@@ -30,6 +30,7 @@ public final class LegacyApp {
             case "policies" -> policies();
             case "plugins" -> plugins();
             case "matching" -> matching();
+            case "drain" -> drain(Long.parseLong(args[1]));
             case "plain" -> System.out.println("PLAIN report=" + new Jobs().report("k") + " flag=" + new Jobs().flag("k"));
             case "attach" -> {
                 Jobs warmUp = new Jobs(); // loads the class before the agent arrives: attach must retransform it
@@ -40,6 +41,44 @@ public final class LegacyApp {
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
         System.out.println("DONE");
+    }
+
+    /** Holds a locked call for {@code millis} and waits to be terminated; a shutdown hook tries new calls. */
+    private static void drain(long millis) throws Exception {
+        Jobs jobs = new Jobs();
+        Thread holder = new Thread(() -> {
+            try {
+                jobs.hold("d1", millis);
+                System.out.println("HOLD-DONE");
+            } catch (Throwable e) {
+                System.out.println("HOLD-FAILED " + e);
+            }
+        }, "holder");
+        holder.start();
+        jobs.holding.await();
+        try {
+            jobs.charge("d1");
+            System.out.println("BUSY not detected");
+        } catch (RuntimeException e) {
+            System.out.println("BUSY " + e.getClass().getSimpleName());
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            long end = System.nanoTime() + 2_000_000_000L;
+            while (System.nanoTime() < end) {
+                try {
+                    jobs.report("d2");
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    System.out.println("DRAIN-REJECTED " + e.getMessage());
+                    return;
+                }
+            }
+            System.out.println("DRAIN-NOT-REJECTED");
+        }, "app-shutdown"));
+        System.out.println("WAITING");
+        Thread.sleep(120_000);
     }
 
     private static void matching() throws Exception {

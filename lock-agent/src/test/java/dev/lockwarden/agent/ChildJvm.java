@@ -36,6 +36,11 @@ final class ChildJvm implements AutoCloseable {
         pump(process.getErrorStream(), err, "err");
     }
 
+    /** Wraps a process started by the test itself. */
+    static ChildJvm of(Process process) {
+        return new ChildJvm(process);
+    }
+
     /** The shaded agent jar built by {@code package}. */
     static Path agentJar() {
         Path jar = Path.of(System.getProperty("lockwarden.agent.jar", "target/lock-agent.jar"));
@@ -65,6 +70,30 @@ final class ChildJvm implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().putAll(env);
         return new ChildJvm(pb.start());
+    }
+
+    /** Any main class with its own class path (the legacy web server). */
+    static ChildJvm startMain(List<String> jvmArgs, String classPath, String mainClass, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx192m"));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-cp", classPath, mainClass));
+        cmd.addAll(Arrays.asList(args));
+        return new ChildJvm(new ProcessBuilder(cmd).start());
+    }
+
+    /** {@code java -jar lock-agent.jar args...}: the agent's command line. */
+    static ChildJvm cli(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", agentJar().toAbsolutePath().toString()));
+        cmd.addAll(Arrays.asList(args));
+        return new ChildJvm(new ProcessBuilder(cmd).start());
+    }
+
+    /** The compiled test classes: the legacy application's class directory. */
+    static Path testClasses() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> e.endsWith("test-classes")).map(Path::of).findFirst().orElseThrow();
     }
 
     private static String appClassPath() {

@@ -2,7 +2,6 @@ package dev.lockwarden.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -18,8 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.sun.tools.attach.AgentInitializationException;
-import com.sun.tools.attach.VirtualMachine;
 
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockManager;
@@ -82,29 +79,37 @@ class LockAgentIT {
     }
 
     @Test
-    void attachToARunningJvmRetransformsLoadedClassesAfterAFailedAttach() throws Exception {
+    void attachCommandRetransformsLoadedClassesAfterFailedAttaches() throws Exception {
         Path config = write("policies.conf", policies());
         Path broken = write("broken.conf", "com.acme.legacy.Jobs#report key=\"job:{0}\" onBusy=WAIT");
+        Path missing = write("missing.conf", "com.acme.legacy.Jobs#report(int) key=\"job:{0}\"");
         try (ChildJvm app = ChildJvm.start(List.of("-Dlockwarden.redis=" + redis.uri()), "attach")) {
             app.awaitLine("READY report=42", RUN);
-            VirtualMachine vm = VirtualMachine.attach(String.valueOf(app.pid()));
-            try {
-                String jar = ChildJvm.agentJar().toAbsolutePath().toString();
-                AgentInitializationException failed = assertThrows(AgentInitializationException.class,
-                        () -> vm.loadAgent(jar, "config=" + broken.toAbsolutePath()));
-                assertTrue(failed.getMessage() != null, "the attaching side learns of the failure");
-                vm.loadAgent(jar, "config=" + config.toAbsolutePath());
-                assertThrows(AgentInitializationException.class, () -> vm.loadAgent(jar, "config=" + config.toAbsolutePath()),
-                        "a second attach of a working agent is refused");
-            } finally {
-                vm.detach();
+            String pid = String.valueOf(app.pid());
+            try (ChildJvm cli = ChildJvm.cli("attach", pid, broken.toString())) {
+                assertEquals(1, cli.waitFor(RUN), cli.toString());
+                assertTrue(cli.stderr().contains(broken + ":1: onBusy=WAIT is not FAIL or SKIP")
+                        && cli.stderr().contains("not attached: nothing was changed in process " + pid), cli.toString());
+            }
+            try (ChildJvm cli = ChildJvm.cli("attach", pid, missing.toString())) {
+                assertEquals(1, cli.waitFor(RUN), "a problem only the target can see is reported to the attaching side\n" + cli);
+                assertTrue(cli.stderr().contains(missing + ":1: com.acme.legacy.Jobs has no method report(int)"), cli.toString());
+            }
+            try (ChildJvm cli = ChildJvm.cli("attach", pid, config.toString())) {
+                assertEquals(0, cli.waitFor(RUN), cli.toString());
+                assertTrue(cli.stdout().contains("attached to process " + pid)
+                        && cli.stdout().contains("instrumented " + config + ":4: com.acme.legacy.Jobs#report(java.lang.String)"),
+                        "lists the retransformed methods\n" + cli);
+            }
+            try (ChildJvm cli = ChildJvm.cli("attach", pid, config.toString())) {
+                assertEquals(1, cli.waitFor(RUN), cli.toString());
+                assertTrue(cli.stderr().contains("the agent is already active in this JVM"), cli.toString());
             }
             app.send("go");
             assertEquals(0, app.waitFor(RUN), app.toString());
-            assertTrue(app.stderr().contains("attach failed, nothing was changed: lock-agent config " + broken
+            assertTrue(app.stderr().contains("attach failed, nothing was changed: lock-agent config " + missing
                     + " has 1 problem:"), app.toString());
             assertTrue(app.stderr().contains("8 lock rule(s) from " + config + " active (attached)"), app.toString());
-            assertTrue(app.stderr().contains("the agent is already active in this JVM"), app.toString());
             assertPolicies(app);
         }
     }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class ShadedJarIT {
     /** A class reference to a bundled library that was not relocated. */
     private static final Pattern UNRELOCATED = Pattern.compile(
-            "(?<!shaded/)(net/bytebuddy/|redis/clients/|org/slf4j/|com/google/gson/|org/apache/commons/pool2/|org/json/|dev/lockwarden/(?!agent/))");
+            "(?<!shaded/)(net/bytebuddy/|picocli/|redis/clients/|org/slf4j/|com/google/gson/|org/apache/commons/pool2/|org/json/|dev/lockwarden/(?!agent/))");
 
     /** {@code net/bytebuddy/X} or {@code Lnet/bytebuddy/X;} as a whole constant, not inside a URL or longer name. */
     private static boolean isClassReference(String text, int start) {

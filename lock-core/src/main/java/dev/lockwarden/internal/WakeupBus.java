@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.UnifiedJedis;
@@ -15,6 +17,9 @@ import redis.clients.jedis.UnifiedJedis;
  * subscribes to its lock's release channel; each release message wakes the longest-waiting local
  * waiter of that lock (FIFO, so one release costs one retry, not a herd). If the connection drops, it
  * reconnects in the background and re-subscribes; waiters meanwhile fall back to their timed retry.
+ * <p>
+ * Only {@link ReentrantLock}s and {@link Condition}s, never a monitor: a virtual thread that waits
+ * here (or writes a SUBSCRIBE) does not pin its carrier thread on JDK 21–23.
  */
 public final class WakeupBus implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WakeupBus.class.getName());
@@ -22,7 +27,9 @@ public final class WakeupBus implements AutoCloseable {
     private final List<UnifiedJedis> sources;
     private final String controlChannel;
     private final Map<String, Channel> channels = new ConcurrentHashMap<>();
-    private final Object wire = new Object();
+    /** Orders membership changes with the (UN)SUBSCRIBE they cause; guards {@link #current}. */
+    private final ReentrantLock wire = new ReentrantLock();
+    private final ReentrantLock starting = new ReentrantLock();
     private volatile Listener current;
     private volatile Thread thread;
     private volatile boolean closed;
@@ -42,8 +49,11 @@ public final class WakeupBus implements AutoCloseable {
         if (c == null) {
             return false;
         }
-        synchronized (c) {
+        c.lock.lock();
+        try {
             return !c.dead && !c.queue.isEmpty();
+        } finally {
+            c.lock.unlock();
         }
     }
 
@@ -54,23 +64,31 @@ public final class WakeupBus implements AutoCloseable {
      */
     public Ticket join(String channel) {
         startIfNeeded();
-        synchronized (wire) {
+        wire.lock();
+        try {
             Channel c = channels.computeIfAbsent(channel, Channel::new);
-            synchronized (c) {
+            c.lock.lock();
+            try {
                 Ticket t = new Ticket(c);
                 c.queue.addLast(t);
                 if (!c.subscribeSent) {
                     c.subscribeSent = send(l -> l.subscribe(channel));
                 }
                 return t;
+            } finally {
+                c.lock.unlock();
             }
+        } finally {
+            wire.unlock();
         }
     }
 
     private void leave(Ticket t) {
         Channel c = t.channel;
-        synchronized (wire) {
-            synchronized (c) {
+        wire.lock();
+        try {
+            c.lock.lock();
+            try {
                 boolean hadSignal = t.signaled;
                 c.queue.remove(t);
                 if (hadSignal) {
@@ -81,14 +99,19 @@ public final class WakeupBus implements AutoCloseable {
                 }
                 c.dead = true;
                 channels.remove(c.name, c);
+            } finally {
+                c.lock.unlock();
             }
             send(l -> l.unsubscribe(c.name));
+        } finally {
+            wire.unlock();
         }
     }
 
     /** Sends a (un)subscribe on the live connection; false if there is none yet (the connect sweep sends it then). */
     private boolean send(java.util.function.Consumer<Listener> command) {
-        synchronized (wire) {
+        wire.lock();
+        try {
             Listener l = current;
             if (l == null || !l.isSubscribed()) {
                 return false;
@@ -100,30 +123,38 @@ public final class WakeupBus implements AutoCloseable {
                 LOG.log(System.Logger.Level.DEBUG, "pub/sub command failed; the reconnect loop will resubscribe", e);
                 return false;
             }
+        } finally {
+            wire.unlock();
         }
     }
 
     /** Once the connection is confirmed, subscribes channels that waiters joined while it was connecting. */
     private void sweep(Listener l) {
-        synchronized (wire) {
+        wire.lock();
+        try {
             for (Channel c : channels.values()) {
                 if (!c.subscribeSent) {
                     l.subscribe(c.name);
                     c.subscribeSent = true;
                 }
             }
+        } finally {
+            wire.unlock();
         }
     }
 
     private void startIfNeeded() {
         if (thread == null) {
-            synchronized (this) {
+            starting.lock();
+            try {
                 if (thread == null && !closed) {
                     Thread t = new Thread(this::run, "lockwarden-wakeup");
                     t.setDaemon(true);
                     t.start();
                     thread = t;
                 }
+            } finally {
+                starting.unlock();
             }
         }
     }
@@ -135,12 +166,15 @@ public final class WakeupBus implements AutoCloseable {
             Listener l = new Listener();
             try {
                 String[] subs;
-                synchronized (wire) {
+                wire.lock();
+                try {
                     current = l;
                     subs = channels.keySet().toArray(new String[0]);
                     for (Channel c : channels.values()) {
                         c.subscribeSent = true;
                     }
+                } finally {
+                    wire.unlock();
                 }
                 String[] all = new String[subs.length + 1];
                 all[0] = controlChannel;
@@ -161,10 +195,13 @@ public final class WakeupBus implements AutoCloseable {
                     backoff = Math.min(1000, backoff * 2);
                 }
             } finally {
-                synchronized (wire) {
+                wire.lock();
+                try {
                     if (current == l) {
                         current = null;
                     }
+                } finally {
+                    wire.unlock();
                 }
             }
         }
@@ -181,7 +218,8 @@ public final class WakeupBus implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        synchronized (wire) {
+        wire.lock();
+        try {
             Listener l = current;
             if (l != null && l.isSubscribed()) {
                 try {
@@ -190,6 +228,8 @@ public final class WakeupBus implements AutoCloseable {
                     // the connection is going away anyway
                 }
             }
+        } finally {
+            wire.unlock();
         }
         Thread t = thread;
         if (t != null) {
@@ -224,6 +264,9 @@ public final class WakeupBus implements AutoCloseable {
         final String name;
         final ArrayDeque<Ticket> queue = new ArrayDeque<>();
         final CountDownLatch confirmed = new CountDownLatch(1);
+        /** Guards queue, dead and every ticket's signaled flag. */
+        final ReentrantLock lock = new ReentrantLock();
+        final Condition changed = lock.newCondition();
         volatile boolean subscribeSent;
         boolean dead;
 
@@ -231,37 +274,44 @@ public final class WakeupBus implements AutoCloseable {
             this.name = name;
         }
 
-        synchronized void signal() {
-            if (!signalNext()) {
-                // everyone is already awake: nothing to do
-                return;
+        void signal() {
+            lock.lock();
+            try {
+                signalNext(); // false = everyone is already awake: nothing to do
+            } finally {
+                lock.unlock();
             }
         }
 
-        /** Signals the first waiter that has not been signalled yet; false if there is none. */
+        /** Signals the first waiter that has not been signalled yet; false if there is none. Caller holds lock. */
         boolean signalNext() {
             for (Ticket t : queue) {
                 if (!t.signaled) {
                     t.signaled = true;
-                    notifyAll();
+                    changed.signalAll();
                     return true;
                 }
             }
             return false;
         }
 
-        synchronized void wakeAll() {
-            for (Ticket t : queue) {
-                t.signaled = true;
+        void wakeAll() {
+            lock.lock();
+            try {
+                for (Ticket t : queue) {
+                    t.signaled = true;
+                }
+                changed.signalAll();
+            } finally {
+                lock.unlock();
             }
-            notifyAll();
         }
     }
 
     /** A waiter's place in a channel's queue. */
     public final class Ticket implements AutoCloseable {
         private final Channel channel;
-        private boolean signaled; // guarded by channel
+        private boolean signaled; // guarded by channel.lock
 
         private Ticket(Channel channel) {
             this.channel = channel;
@@ -274,23 +324,28 @@ public final class WakeupBus implements AutoCloseable {
 
         /** Forgets a wake-up received before the next attempt; call right before each attempt. */
         public void reset() {
-            synchronized (channel) {
+            channel.lock.lock();
+            try {
                 signaled = false;
+            } finally {
+                channel.lock.unlock();
             }
         }
 
         /** Waits for a release message or the timeout; true if woken by a message. */
         public boolean await(long millis) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-            synchronized (channel) {
+            long left = TimeUnit.MILLISECONDS.toNanos(millis);
+            channel.lock.lockInterruptibly();
+            try {
                 while (!signaled) {
-                    long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         return false;
                     }
-                    TimeUnit.NANOSECONDS.timedWait(channel, left);
+                    left = channel.changed.awaitNanos(left);
                 }
                 return true;
+            } finally {
+                channel.lock.unlock();
             }
         }
 

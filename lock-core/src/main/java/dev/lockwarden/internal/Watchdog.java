@@ -6,6 +6,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 import dev.lockwarden.metrics.LockMetrics;
 import dev.lockwarden.store.Lease;
@@ -29,9 +31,12 @@ public final class Watchdog implements AutoCloseable {
     private final LockStore store;
     private final LockMetrics metrics;
     private final Set<DefaultLockHandle> handles = ConcurrentHashMap.newKeySet();
-    private final Object signal = new Object();
+    /** Guards wakeAt and rescan; a lock and condition rather than a monitor (no pinned virtual threads). */
+    private final ReentrantLock signal = new ReentrantLock();
+    private final Condition due = signal.newCondition();
     private final Thread thread;
     private final AtomicLong batches = new AtomicLong();
+    private final OutageLog outage = new OutageLog(LOG);
     private volatile boolean closed;
     /** When the thread plans to wake up next (nanoTime); registrations due earlier signal it. Guarded by signal. */
     private long wakeAt;
@@ -60,11 +65,14 @@ public final class Watchdog implements AutoCloseable {
     public void reschedule(DefaultLockHandle h) {
         // wake the thread only if this lock needs it before its planned wake-up (rare with equal TTLs)
         long dueAt = h.autoRefresh() ? h.nextRefreshNanos : h.validUntilNanos();
-        synchronized (signal) {
+        signal.lock();
+        try {
             if (dueAt - wakeAt < 0) {
                 rescan = true;
-                signal.notifyAll();
+                due.signalAll();
             }
+        } finally {
+            signal.unlock();
         }
     }
 
@@ -86,16 +94,22 @@ public final class Watchdog implements AutoCloseable {
     private void run() {
         while (!closed) {
             try {
-                synchronized (signal) {
+                signal.lock();
+                try {
                     wakeAt = System.nanoTime() + AWAKE; // awake: every registration asks for a re-scan
                     rescan = false;
+                } finally {
+                    signal.unlock();
                 }
                 long wait = tick();
-                synchronized (signal) {
+                signal.lockInterruptibly();
+                try {
                     if (wait > 0 && !rescan) {
                         wakeAt = System.nanoTime() + wait;
-                        TimeUnit.NANOSECONDS.timedWait(signal, wait);
+                        due.awaitNanos(wait);
                     }
+                } finally {
+                    signal.unlock();
                 }
             } catch (InterruptedException e) {
                 if (closed) {
@@ -177,7 +191,7 @@ public final class Watchdog implements AutoCloseable {
         try {
             ours = store.refresh(leases);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "refresh of " + due.size() + " lock(s) failed; retrying until their TTL runs out: " + e.getMessage());
+            outage.failed(due, e.getMessage(), System.nanoTime());
             for (DefaultLockHandle h : due) {
                 metrics.count(h.name(), LockMetrics.Event.REFRESH_FAILURE);
                 long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
@@ -186,6 +200,7 @@ public final class Watchdog implements AutoCloseable {
             }
             return;
         }
+        outage.succeeded(System.nanoTime());
         for (int i = 0; i < due.size(); i++) {
             DefaultLockHandle h = due.get(i);
             long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());

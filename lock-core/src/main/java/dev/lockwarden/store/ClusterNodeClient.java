@@ -25,7 +25,7 @@ public final class ClusterNodeClient extends RedisNodeClient {
 
     public ClusterNodeClient(RedisClusterClient cluster, String address, RedisUri seed, ConnectionSettings settings,
                              KeySpace keys, long fenceRetentionMillis) {
-        super(cluster, address, keys, fenceRetentionMillis);
+        super(cluster, address, keys, fenceRetentionMillis, settings);
         this.cluster = cluster;
         this.seed = seed;
         this.settings = settings;

@@ -12,6 +12,16 @@ public interface LockStore extends AutoCloseable {
     /** One acquire attempt: SET NX PX + fence INCR + holder info, atomically. */
     AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo);
 
+    /**
+     * {@link #tryAcquire(Lease, Map)} whose wait for a free local connection may last until
+     * {@code deadlineNanos} (the caller's wait budget), at least the Redis timeout.
+     *
+     * @throws dev.lockwarden.LocalPoolBusyException if no connection became free by then
+     */
+    default AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo, long deadlineNanos) {
+        return tryAcquire(lease, holderInfo);
+    }
+
     /** Token-checked delete that publishes a wake-up; true if the lock was still ours. */
     default boolean release(Lease lease) {
         return release(lease, 0);
@@ -22,6 +32,12 @@ public interface LockStore extends AutoCloseable {
      * and holder info for that long instead of deleting them. True if the lock was still ours.
      */
     boolean release(Lease lease, long keepMillis);
+
+    /**
+     * Token-checked release of many leases in one batch per node (shutdown); {@code keepMillis[i]} as
+     * in {@link #release(Lease, long)}. True per lease that was still ours.
+     */
+    boolean[] releaseAll(List<Lease> leases, long[] keepMillis);
 
     /**
      * Token-checked explicit refresh setting the TTL to {@code lease.ttlMillis()}. Returns how long

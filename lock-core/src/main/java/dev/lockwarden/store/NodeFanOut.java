@@ -182,7 +182,18 @@ final class NodeFanOut implements AutoCloseable {
             this.need = need;
         }
 
-        synchronized void put(Reply<T> r) {
+        private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+
+        void put(Reply<T> r) {
+            lock.lock();
+            try {
+                putLocked(r);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void putLocked(Reply<T> r) {
             if (replies.get(r.node()) != null) {
                 return;
             }
@@ -198,8 +209,13 @@ final class NodeFanOut implements AutoCloseable {
             }
         }
 
-        synchronized List<Reply<T>> snapshot() {
-            return new ArrayList<>(replies);
+        List<Reply<T>> snapshot() {
+            lock.lock();
+            try {
+                return new ArrayList<>(replies);
+            } finally {
+                lock.unlock();
+            }
         }
     }
 }

@@ -29,10 +29,16 @@ public final class RedisClients {
         return b.build();
     }
 
+    /**
+     * Connections beyond {@code maxConnections} for users outside the {@link ConnectionGate}: the
+     * pub/sub subscription (holds one for good), heartbeat, event writer, inspector pipelines.
+     */
+    static final int RESERVED_CONNECTIONS = 4;
+
     public static ConnectionPoolConfig poolConfig(ConnectionSettings s) {
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
-        pool.setMaxTotal(s.maxConnections());
-        pool.setMaxIdle(s.maxConnections());
+        pool.setMaxTotal(s.maxConnections() + RESERVED_CONNECTIONS);
+        pool.setMaxIdle(s.maxConnections() + RESERVED_CONNECTIONS);
         pool.setMinIdle(0);
         pool.setMaxWait(s.timeout());
         pool.setTestWhileIdle(false);

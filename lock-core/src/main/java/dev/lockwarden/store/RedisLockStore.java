@@ -17,8 +17,18 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
+    public AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo, long deadlineNanos) {
+        return node.acquire(lease, holderInfo, true, deadlineNanos);
+    }
+
+    @Override
     public boolean release(Lease lease, long keepMillis) {
         return node.release(lease, true, keepMillis);
+    }
+
+    @Override
+    public boolean[] releaseAll(List<Lease> leases, long[] keepMillis) {
+        return node.releaseMany(leases, keepMillis);
     }
 
     @Override

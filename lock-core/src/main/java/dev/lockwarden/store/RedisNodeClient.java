@@ -36,12 +36,24 @@ public class RedisNodeClient implements AutoCloseable {
     private final String address;
     private final KeySpace keys;
     private final String fenceRetentionMillis;
+    /** Null = calls go straight to the client (which then must not run out of connections). */
+    private final ConnectionGate gate;
 
     public RedisNodeClient(UnifiedJedis redis, String address, KeySpace keys, long fenceRetentionMillis) {
+        this(redis, address, keys, fenceRetentionMillis, null);
+    }
+
+    /**
+     * @param conn the pool size and timeout: at most {@code conn.maxConnections()} calls go to the
+     *             client at once, the others wait their turn (see {@link ConnectionGate})
+     */
+    public RedisNodeClient(UnifiedJedis redis, String address, KeySpace keys, long fenceRetentionMillis,
+                           ConnectionSettings conn) {
         this.redis = redis;
         this.address = address;
         this.keys = keys;
         this.fenceRetentionMillis = Long.toString(fenceRetentionMillis);
+        this.gate = conn == null ? null : new ConnectionGate(conn.maxConnections(), conn.timeout().toMillis(), address);
     }
 
     /** One acquire attempt that stores its clock-floored fence in the counter (see acquire.lua). */
@@ -54,6 +66,14 @@ public class RedisNodeClient implements AutoCloseable {
      * counter below the clock floor as it is and says so in {@link AcquireResult#counterBehind()}.
      */
     public AcquireResult acquire(Lease lease, Map<String, String> holderInfo, boolean storeFloor) {
+        return acquire(lease, holderInfo, storeFloor, 0);
+    }
+
+    /**
+     * One acquire attempt waiting for a free connection until {@code deadlineNanos} (the caller's wait
+     * budget; 0 = none), at least the Redis timeout.
+     */
+    public AcquireResult acquire(Lease lease, Map<String, String> holderInfo, boolean storeFloor, long deadlineNanos) {
         List<String> args = new ArrayList<>(4 + holderInfo.size() * 2);
         args.add(lease.token());
         args.add(Long.toString(lease.ttlMillis()));
@@ -63,7 +83,7 @@ public class RedisNodeClient implements AutoCloseable {
             args.add(k);
             args.add(v);
         });
-        List<?> reply = (List<?>) call("acquire '" + lease.name() + "'",
+        List<?> reply = (List<?>) call("acquire '" + lease.name() + "'", deadlineNanos,
                 () -> ACQUIRE.run(redis, lockKeys(lease.name()), args));
         long value = (Long) reply.get(1);
         if (((Long) reply.get(0)) != 1L) {
@@ -85,11 +105,54 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
-        Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis,
-                List.of(keys.lock(lease.name()), keys.info(lease.name())),
-                List.of(lease.token(), wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "",
-                        Long.toString(Math.max(0, keepMillis)))));
+        Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis, releaseKeys(lease),
+                releaseArgs(lease, wakeWaiters, keepMillis)));
         return Long.valueOf(1L).equals(reply);
+    }
+
+    /**
+     * Token-checked release of many leases in one pipelined round trip (shutdown); {@code keepMillis[i] > 0}
+     * keeps lease i that long (holdAtLeast). True per lease that was still ours.
+     */
+    public boolean[] releaseMany(List<Lease> leases, long[] keepMillis) {
+        boolean[] ours = new boolean[leases.size()];
+        if (leases.isEmpty()) {
+            return ours;
+        }
+        List<Response<Object>> replies = new ArrayList<>(leases.size());
+        call("release " + leases.size() + " lock(s)", () -> {
+            replies.clear();
+            try (AbstractPipeline p = redis.pipelined()) {
+                for (int i = 0; i < leases.size(); i++) {
+                    replies.add(RELEASE.queue(p, releaseKeys(leases.get(i)), releaseArgs(leases.get(i), true, keepMillis[i])));
+                }
+                p.sync();
+            }
+            return null;
+        });
+        for (int i = 0; i < leases.size(); i++) {
+            Object r;
+            try {
+                r = replies.get(i).get();
+            } catch (RuntimeException e) {
+                if (!LuaScript.isNoScript(e)) {
+                    throw new LockStoreException("Redis " + address + " rejected release of '" + leases.get(i).name() + "': "
+                            + e.getMessage(), e);
+                }
+                r = release(leases.get(i), true, keepMillis[i]) ? 1L : 0L;
+            }
+            ours[i] = Long.valueOf(1L).equals(r);
+        }
+        return ours;
+    }
+
+    private List<String> releaseKeys(Lease lease) {
+        return List.of(keys.lock(lease.name()), keys.info(lease.name()));
+    }
+
+    private List<String> releaseArgs(Lease lease, boolean wakeWaiters, long keepMillis) {
+        return List.of(lease.token(), wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "",
+                Long.toString(Math.max(0, keepMillis)));
     }
 
     /** Token-checked refresh of one lock to {@code lease.ttlMillis()} (see refresh.lua); true if still ours. */
@@ -238,18 +301,47 @@ public class RedisNodeClient implements AutoCloseable {
      * every idle pooled connection is dead, so the pool's idle connections are dropped first.
      */
     public <T> T call(String what, Supplier<T> action) {
+        return call(what, 0, action);
+    }
+
+    /** {@link #call(String, Supplier)} waiting for a free connection until {@code deadlineNanos} (0 = none), at least the timeout. */
+    public <T> T call(String what, long deadlineNanos, Supplier<T> action) {
+        enter(deadlineNanos, what);
+        try {
+            return ungatedCall(what, action);
+        } finally {
+            exit();
+        }
+    }
+
+    private void enter(long deadlineNanos, String what) {
+        if (gate != null) {
+            gate.enter(deadlineNanos, what);
+        }
+    }
+
+    private void exit() {
+        if (gate != null) {
+            gate.exit();
+        }
+    }
+
+    private <T> T ungatedCall(String what, Supplier<T> action) {
         try {
             return action.get();
         } catch (JedisConnectionException first) {
+            if (isPoolExhausted(first)) {
+                throw poolBusy(what);
+            }
             if (isTimeout(first)) {
-                return callOnce(what, () -> {
+                return ungatedCallOnce(what, () -> {
                     throw first; // a stalled server: retrying would only double the wait
                 });
             }
             dropIdleConnections();
-            return callOnce(what, action);
+            return ungatedCallOnce(what, action);
         } catch (JedisException e) {
-            return callOnce(what, () -> {
+            return ungatedCallOnce(what, () -> {
                 throw e;
             });
         }
@@ -257,9 +349,21 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Runs a call that must not be repeated (e.g. force-release), mapping failures like {@link #call}. */
     public <T> T callOnce(String what, Supplier<T> action) {
+        enter(0, what);
+        try {
+            return ungatedCallOnce(what, action);
+        } finally {
+            exit();
+        }
+    }
+
+    private <T> T ungatedCallOnce(String what, Supplier<T> action) {
         try {
             return action.get();
         } catch (JedisConnectionException e) {
+            if (isPoolExhausted(e)) {
+                throw poolBusy(what);
+            }
             if (isTimeout(e)) {
                 StoreTimeoutException slow = new StoreTimeoutException("Redis " + address + " did not answer in time ("
                         + what + "): " + rootMessage(e) + ". It is stalled or overloaded; raise the timeout if it is just slow.");
@@ -269,8 +373,26 @@ public class RedisNodeClient implements AutoCloseable {
             throw new LockStoreException("Redis " + address + " is unreachable (" + what + "): " + rootMessage(e)
                     + ". Check that Redis runs there and the URI is right.", e);
         } catch (JedisException e) {
+            if (isPoolExhausted(e)) {
+                throw poolBusy(what);
+            }
             throw new LockStoreException("Redis " + address + " failed to " + what + ": " + rootMessage(e), e);
         }
+    }
+
+    /** Our own pool ran dry (callers outside the gate hold every connection): not a Redis failure. */
+    private dev.lockwarden.LocalPoolBusyException poolBusy(String what) {
+        return ConnectionGate.busy(address, what, -1);
+    }
+
+    private static boolean isPoolExhausted(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.util.NoSuchElementException
+                    || (t.getMessage() != null && t.getMessage().startsWith("Could not get a resource from the pool"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Drops idle pooled connections (they are all dead after a server restart); no-op for other clients. */

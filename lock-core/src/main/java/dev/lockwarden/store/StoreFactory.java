@@ -37,7 +37,7 @@ public final class StoreFactory {
         RedlockStore.checkNodeCount(uris.size());
         List<RedisNodeClient> nodes = new ArrayList<>();
         for (RedisUri uri : uris) {
-            nodes.add(new RedisNodeClient(RedisClients.single(uri, conn), uri.toString(), keys, fenceRetention));
+            nodes.add(new RedisNodeClient(RedisClients.single(uri, conn), uri.toString(), keys, fenceRetention, conn));
         }
         RedlockStore store = new RedlockStore(nodes, Math.min(conn.maxConnections(), REDLOCK_THREADS_PER_NODE),
                 conn.timeout().toMillis());
@@ -94,7 +94,7 @@ public final class StoreFactory {
 
     private static LockStore single(RedisUri uri, KeySpace keys, ConnectionSettings conn, long fenceRetention, boolean verify) {
         RedisClient client = RedisClients.single(uri, conn);
-        RedisNodeClient node = new RedisNodeClient(client, uri.toString(), keys, fenceRetention);
+        RedisNodeClient node = new RedisNodeClient(client, uri.toString(), keys, fenceRetention, conn);
         if (verify) {
             verify(node);
         }

@@ -57,6 +57,16 @@ public final class AdminCommand implements Callable<Integer> {
     @Option(names = "--page-size", paramLabel = "N", description = "locks per page (default 50)")
     Integer pageSize;
 
+    @Option(names = "--session-timeout", paramLabel = "DURATION",
+            description = "log a session out after this long without user activity; the live refresh does not count (default 30m)")
+    String sessionTimeout;
+
+    @Option(names = "--long-held", paramLabel = "DURATION", description = "mark locks held longer than this LONG-HELD (default 10m)")
+    String longHeld;
+
+    @Option(names = "--behind-tls-proxy", description = "trust X-Forwarded-Proto/-For from a TLS reverse proxy and mark the session cookie Secure")
+    Boolean behindTlsProxy;
+
     /** Runs the command line and exits with its status. */
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
@@ -107,6 +117,9 @@ public final class AdminCommand implements Callable<Integer> {
         putIf(given, AdminConfig.PAGE_SIZE, pageSize);
         putIf(given, UserDirectory.USERS_FILE, users);
         putIf(given, Settings.KEY_PREFIX, keyPrefix);
+        putIf(given, AdminConfig.SESSION_TIMEOUT, sessionTimeout);
+        putIf(given, AdminConfig.BEHIND_TLS_PROXY, behindTlsProxy);
+        putIf(given, AdminConfig.LONG_HELD, longHeld);
         return new Settings(k -> given.containsKey(k) ? given.get(k) : System.getProperty(k), System.getenv());
     }
 

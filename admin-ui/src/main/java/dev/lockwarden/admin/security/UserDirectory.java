@@ -90,6 +90,11 @@ public final class UserDirectory {
         return e != null && matches ? Optional.of(new AdminUser(name, e.role())) : Optional.empty();
     }
 
+    /** Whether {@code name} is a configured user. */
+    public boolean knows(String name) {
+        return name != null && users.containsKey(name);
+    }
+
     /** Number of configured users. */
     public int size() {
         return users.size();

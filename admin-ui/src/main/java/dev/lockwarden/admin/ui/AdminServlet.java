@@ -1,5 +1,7 @@
 package dev.lockwarden.admin.ui;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 
 import com.vaadin.flow.function.DeploymentConfiguration;
@@ -13,17 +15,25 @@ import com.vaadin.flow.server.VaadinServletService;
  */
 public final class AdminServlet extends VaadinServlet {
     private final transient Map<Class<?>, Object> services;
+    private final transient IdleTimeout idle;
 
-    /** @param services objects views may take as constructor parameters, by type */
-    public AdminServlet(Map<Class<?>, Object> services) {
+    /**
+     * @param services    objects views may take as constructor parameters, by type
+     * @param idleTimeout how long a session may go without user activity
+     */
+    public AdminServlet(Map<Class<?>, Object> services, Duration idleTimeout) {
         this.services = Map.copyOf(services);
+        this.idle = new IdleTimeout(idleTimeout, Clock.systemUTC());
     }
 
     @Override
     protected VaadinServletService createServletService(DeploymentConfiguration configuration) throws ServiceException {
         AdminVaadinService service = new AdminVaadinService(this, configuration, services);
         service.init();
-        service.addUIInitListener(e -> e.getUI().addBeforeEnterListener(new LoginGuard()));
+        service.addUIInitListener(e -> {
+            e.getUI().addBeforeEnterListener(new LoginGuard());
+            idle.install(e.getUI());
+        });
         return service;
     }
 }

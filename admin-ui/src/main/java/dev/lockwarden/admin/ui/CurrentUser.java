@@ -23,6 +23,7 @@ public final class CurrentUser {
     public static void login(AdminUser user) {
         VaadinService.reinitializeSession(VaadinRequest.getCurrent());
         VaadinSession.getCurrent().setAttribute(AdminUser.class, user);
+        IdleTimeout.touch(VaadinSession.getCurrent(), java.time.Clock.systemUTC());
     }
 
     /** Logs out: drops the user and invalidates the HTTP session. */

@@ -1,33 +1,33 @@
 package dev.lockwarden.admin.ui.login;
 
-import java.util.Optional;
-
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.html.H1;
 import com.vaadin.flow.component.html.Paragraph;
 import com.vaadin.flow.component.login.AbstractLogin.LoginEvent;
 import com.vaadin.flow.component.login.LoginForm;
+import com.vaadin.flow.component.login.LoginI18n;
 import com.vaadin.flow.component.orderedlayout.FlexComponent.Alignment;
 import com.vaadin.flow.component.orderedlayout.FlexComponent.JustifyContentMode;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.router.BeforeEnterEvent;
+import com.vaadin.flow.router.BeforeEnterObserver;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
+import com.vaadin.flow.server.VaadinRequest;
 
-import dev.lockwarden.admin.security.AdminUser;
-import dev.lockwarden.admin.security.UserDirectory;
+import dev.lockwarden.admin.security.LoginService;
 import dev.lockwarden.admin.ui.CurrentUser;
 import dev.lockwarden.admin.ui.locks.LocksView;
 
 /** The login page; every other view redirects here until a user has logged in. */
 @Route("login")
 @PageTitle("Log in · Lockwarden")
-public final class LoginView extends VerticalLayout {
-    private static final System.Logger LOG = System.getLogger(LoginView.class.getName());
-    private final UserDirectory users;
+public final class LoginView extends VerticalLayout implements BeforeEnterObserver {
+    private final LoginService logins;
     private final LoginForm form = new LoginForm();
 
-    public LoginView(UserDirectory users) {
-        this.users = users;
+    public LoginView(LoginService logins) {
+        this.logins = logins;
         setSizeFull();
         setAlignItems(Alignment.CENTER);
         setJustifyContentMode(JustifyContentMode.CENTER);
@@ -36,21 +36,27 @@ public final class LoginView extends VerticalLayout {
         add(new H1("Lockwarden"), new Paragraph("Distributed lock dashboard"), form);
     }
 
+    @Override
+    public void beforeEnter(BeforeEnterEvent event) {
+        if (event.getLocation().getQueryParameters().getParameters().containsKey("expired")) {
+            Paragraph expired = new Paragraph("You were logged out after a period without activity.");
+            expired.setId("session-expired");
+            addComponentAtIndex(2, expired);
+        }
+    }
+
     private void login(LoginEvent event) {
-        Optional<AdminUser> user = users.authenticate(event.getUsername(), event.getPassword().toCharArray());
-        if (user.isEmpty()) {
-            LOG.log(System.Logger.Level.WARNING, "failed dashboard login for user name ''{0}''", printable(event.getUsername()));
+        String address = VaadinRequest.getCurrent() == null ? "?" : VaadinRequest.getCurrent().getRemoteAddr();
+        LoginService.Outcome outcome = logins.login(event.getUsername(), event.getPassword().toCharArray(), address);
+        if (outcome.user().isEmpty()) {
+            LoginI18n i18n = LoginI18n.createDefault();
+            i18n.getErrorMessage().setTitle(outcome.message());
+            i18n.getErrorMessage().setMessage("");
+            form.setI18n(i18n);
             form.setError(true);
             return;
         }
-        LOG.log(System.Logger.Level.INFO, "dashboard login: {0} ({1})", user.get().name(), user.get().role());
-        CurrentUser.login(user.get());
+        CurrentUser.login(outcome.user().get());
         UI.getCurrent().navigate(LocksView.class);
-    }
-
-    /** A user-typed name made safe for one log line. */
-    private static String printable(String name) {
-        String s = name == null ? "" : name.replaceAll("\\p{Cntrl}", "?");
-        return s.length() > 64 ? s.substring(0, 64) + "..." : s;
     }
 }

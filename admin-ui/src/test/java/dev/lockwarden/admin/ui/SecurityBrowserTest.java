@@ -1,0 +1,150 @@
+package dev.lockwarden.admin.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.admin.AdminConfig;
+import dev.lockwarden.admin.AdminServer;
+import dev.lockwarden.admin.security.PasswordHasher;
+import dev.lockwarden.admin.security.UserDirectory;
+import dev.lockwarden.testing.RedisServerExtension;
+
+/** Login throttling, uniform failures, idle timeout, framing headers and the Secure cookie, in real Chromium. */
+class SecurityBrowserTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+    private static final Duration IDLE = Duration.ofSeconds(4);
+
+    private static LockManager locks;
+    private static AdminServer server;
+    private static AdminServer proxied;
+    /** Its own server: the throttle it trips is per client address, and every test comes from 127.0.0.1. */
+    private static AdminServer throttled;
+    private static Browser browser;
+
+    @BeforeAll
+    static void start() throws Exception {
+        ChromiumCheck.require(Browser.CHROMIUM, Browser.CHROMEDRIVER);
+        locks = LockManager.builder().redis(REDIS.uri()).application("billing").build();
+        locks.acquire("sec:held", LockOptions.ttl(Duration.ofSeconds(300)).autoRefresh(false));
+        UserDirectory users = UserDirectory.of(Map.of(
+                "viewer", "VIEWER:" + PasswordHasher.hash("viewer-pw".toCharArray(), 10_000),
+                "victim", "OPERATOR:" + PasswordHasher.hash("victim-pw".toCharArray(), 10_000)));
+        AdminConfig config = new AdminConfig(InetAddress.getLoopbackAddress(), 0, 50, users).withSessionTimeout(IDLE);
+        server = AdminServer.start(config, locks.inspector());
+        proxied = AdminServer.start(config.withBehindTlsProxy(true), locks.inspector());
+        throttled = AdminServer.start(config, locks.inspector());
+        browser = new Browser(server.uri().toString());
+    }
+
+    @AfterAll
+    static void stop() {
+        for (AutoCloseable c : new AutoCloseable[] {browser, server, proxied, throttled, locks}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception e) {
+                // keep closing the rest
+            }
+        }
+    }
+
+    @Test
+    void unknownUserAndWrongPasswordShowTheSameErrorAndTheSixthRapidFailureIsThrottled() {
+        browser.base(throttled.uri().toString());
+        try {
+            tripThrottle();
+        } finally {
+            browser.base(server.uri().toString());
+        }
+    }
+
+    private void tripThrottle() {
+        String unknown = failedLogin("nobody", "whatever");
+        String wrong = failedLogin("victim", "wrong-1");
+        assertEquals("Incorrect user name or password.", unknown);
+        assertEquals(unknown, wrong);
+        for (int i = 2; i <= 4; i++) {
+            assertEquals(unknown, failedLogin("victim", "wrong-" + i));
+        }
+        String sixth = failedLogin("victim", "victim-pw");
+        assertTrue(sixth.startsWith("Too many failed logins"), "6th attempt, even with the right password: " + sixth);
+    }
+
+    @Test
+    void anIdleSessionIsLoggedOutAlthoughThePageRefreshesEverySecond() throws Exception {
+        browser.login("viewer", "viewer-pw");
+        browser.waitFor(By.cssSelector("b.lock-name[data-lock='sec:held']"));
+        String ttl = browser.driver.findElement(By.cssSelector("span.ttl[data-lock='sec:held']")).getText();
+        new WebDriverWait(browser.driver, Duration.ofSeconds(5))
+                .until(d -> !d.findElement(By.cssSelector("span.ttl[data-lock='sec:held']")).getText().equals(ttl)); // polls run
+        new WebDriverWait(browser.driver, IDLE.plusSeconds(10)).until(d -> d.getCurrentUrl().contains("/login"));
+        browser.waitVisible(By.id("session-expired"));
+        browser.driver.get(server.uri() + "locks");
+        browser.waitFor(By.cssSelector("vaadin-login-form"));
+        assertTrue(browser.driver.findElements(By.id("locks")).isEmpty(), "the session is gone, not just the page");
+    }
+
+    @Test
+    void activityKeepsTheSessionAlive() throws Exception {
+        browser.login("viewer", "viewer-pw");
+        browser.waitFor(By.id("locks"));
+        long end = System.nanoTime() + IDLE.multipliedBy(2).toNanos();
+        while (System.nanoTime() < end) {
+            browser.driver.findElement(By.id("status")).click();
+            Thread.sleep(1000);
+        }
+        assertTrue(browser.driver.getCurrentUrl().endsWith("/"), browser.driver.getCurrentUrl());
+        assertFalse(browser.driver.findElements(By.id("locks")).isEmpty());
+    }
+
+    @Test
+    void pagesMayNotBeFramedAndCookiesAreSecureBehindATlsProxy() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> plain = http.send(HttpRequest.newBuilder(server.uri().resolve("login"))
+                .header("X-Forwarded-Proto", "https").build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, plain.statusCode());
+        assertEquals(List.of("DENY"), plain.headers().allValues("X-Frame-Options"));
+        assertEquals(List.of("frame-ancestors 'none'"), plain.headers().allValues("Content-Security-Policy"));
+        String cookie = String.join(";", plain.headers().allValues("Set-Cookie"));
+        assertTrue(cookie.contains("JSESSIONID") && cookie.contains("HttpOnly"), cookie);
+        assertFalse(cookie.contains("Secure"), "forwarded headers are not trusted unless configured: " + cookie);
+
+        HttpResponse<String> viaProxy = http.send(HttpRequest.newBuilder(proxied.uri().resolve("login"))
+                .header("X-Forwarded-Proto", "https").build(), HttpResponse.BodyHandlers.ofString());
+        String secure = String.join(";", viaProxy.headers().allValues("Set-Cookie"));
+        assertTrue(secure.contains("JSESSIONID") && secure.contains("Secure"), secure);
+    }
+
+    /** Submits one login and returns the error title shown. */
+    private String failedLogin(String user, String password) {
+        browser.login(user, password);
+        WebElement form = browser.waitFor(By.cssSelector("vaadin-login-form[error]"));
+        return new WebDriverWait(browser.driver, Duration.ofSeconds(10)).until(d -> {
+            Object title = browser.driver.executeScript(
+                    "const f = document.querySelector('vaadin-login-form'); return f.i18n && f.i18n.errorMessage.title;");
+            return title == null || title.toString().isEmpty() ? null : title.toString();
+        });
+    }
+}

@@ -1,0 +1,125 @@
+package dev.lockwarden.examples.acl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.LockFilter;
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.PageRequest;
+import dev.lockwarden.testing.RedisServerExtension;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The minimal Redis ACL of the README: an application user limited to the Lockwarden keys, channels
+ * and commands can do everything the library does (acquire, wait woken by pub/sub, watchdog refresh,
+ * holdAtLeast, inspector, force-release, events), and nothing outside its keys. Any command the ACL
+ * forgot fails the test with NOPERM (ACL LOG is printed).
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class MinimalAclTest {
+    /** Exactly the rule documented in the README's "Minimal Redis ACL". */
+    static final String[] RULE = ("on >app-secret resetkeys ~lock:* ~lockwarden:* resetchannels &lock:* &lockwarden:* -@all"
+            + " +ping +hello +client|setname +info +evalsha +eval +script|load +get +set +del +exists +pttl +incr +pexpire +time +hset +hget +hgetall +publish"
+            + " +scan +xadd +xrevrange +subscribe +unsubscribe").split(" ");
+
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.nodes(1);
+
+    private final List<LockManager> managers = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        managers.forEach(LockManager::close);
+        redis.node(0).command("ACL", "DELUSER", "app");
+    }
+
+    private LockManager app(String name) {
+        LockManager m = LockManager.builder().redis("redis://app:app-secret@127.0.0.1:" + redis.node(0).port())
+                .application(name).build();
+        managers.add(m);
+        return m;
+    }
+
+    @Test
+    void everythingTheLibraryDoesWorksUnderTheMinimalAcl() throws Exception {
+        redis.flushAll();
+        String[] setuser = new String[RULE.length + 3];
+        setuser[0] = "ACL";
+        setuser[1] = "SETUSER";
+        setuser[2] = "app";
+        System.arraycopy(RULE, 0, setuser, 3, RULE.length);
+        redis.node(0).command(setuser);
+        redis.node(0).command("ACL", "LOG", "RESET");
+        try {
+            LockManager a = app("acl-a");
+            LockManager b = app("acl-b");
+            // acquire, busy, watchdog refresh past 3 TTLs
+            LockHandle held = a.acquire("acl:job", LockOptions.ttl(Duration.ofMillis(600)));
+            assertTrue(b.tryAcquire("acl:job", LockOptions.ttl(Duration.ofSeconds(5))).isEmpty());
+            Thread.sleep(2000);
+            assertTrue(held.isHeld(), "refreshed by the watchdog");
+            // a waiter woken by the release (pub/sub)
+            CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
+                try (LockHandle h = b.acquire("acl:job", LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(10)))) {
+                    return h.fencingToken();
+                }
+            }, r -> new Thread(r).start());
+            Thread.sleep(200);
+            long first = held.fencingToken();
+            held.release();
+            assertTrue(waiter.get(5, TimeUnit.SECONDS) > first);
+            // holdAtLeast
+            LockHandle cron = a.acquire("acl:cron", LockOptions.ttl(Duration.ofSeconds(5)).holdAtLeast(Duration.ofSeconds(2)));
+            cron.release();
+            assertTrue(b.tryAcquire("acl:cron", LockOptions.ttl(Duration.ofSeconds(5))).isEmpty(), "kept for holdAtLeast");
+            // inspector: list, get, fence, events, force-release
+            LockHandle stuck = a.acquire("acl:stuck", LockOptions.ttl(Duration.ofSeconds(3)));
+            assertFalse(b.inspector().list(LockFilter.all(), PageRequest.first(50)).locks().isEmpty());
+            assertTrue(b.inspector().get("acl:stuck").isPresent());
+            assertTrue(b.inspector().fenceOf("acl:stuck") >= stuck.fencingToken());
+            b.inspector().forceRelease("acl:stuck", "acl-operator");
+            assertThrows(Exception.class, () -> {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (System.nanoTime() < deadline) {
+                    stuck.checkHeld();
+                    Thread.sleep(100);
+                }
+            }, "the holder learns of the force-release");
+            assertFalse(b.inspector().events("acl:stuck").isEmpty());
+            assertEquals("", redis.node(0).command("ACL", "LOG") == null ? "" : redis.node(0).command("ACL", "LOG"),
+                    "commands denied by the ACL");
+        } catch (AssertionError | RuntimeException e) {
+            throw new AssertionError("ACL LOG:\n" + redis.node(0).command("ACL", "LOG"), e);
+        }
+    }
+
+    @Test
+    void theUserCannotTouchOtherKeys() {
+        String[] setuser = new String[RULE.length + 3];
+        setuser[0] = "ACL";
+        setuser[1] = "SETUSER";
+        setuser[2] = "app";
+        System.arraycopy(RULE, 0, setuser, 3, RULE.length);
+        redis.node(0).command(setuser);
+        try (RedisClient c = RedisClient.create(
+                java.net.URI.create("redis://app:app-secret@127.0.0.1:" + redis.node(0).port()))) {
+            Exception e = assertThrows(Exception.class, () -> c.set("user:1", "x"));
+            assertTrue(e.getMessage().contains("NOPERM"), e.getMessage());
+        }
+    }
+}

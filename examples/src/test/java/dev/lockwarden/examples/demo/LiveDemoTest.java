@@ -1,0 +1,155 @@
+package dev.lockwarden.examples.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.lockwarden.LockManager;
+
+/**
+ * {@code ./demo} as a user runs it (the launcher in its own JVM): it starts Redis, the dashboard
+ * and the workers; payments are charged once; a force-release reaches the stuck worker; on SIGTERM
+ * (what Ctrl-C's SIGINT also triggers) no process, port or temp file is left.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class LiveDemoTest {
+    private static final Path ADMIN_TARGET = Path.of("..", "admin-ui", "target").toAbsolutePath().normalize();
+    private static final Pattern REDIS = Pattern.compile("^Redis: redis://127\\.0\\.0\\.1:(\\d+) ", Pattern.MULTILINE);
+    private static final Pattern DASHBOARD = Pattern.compile("=== Dashboard: http://127\\.0\\.0\\.1:(\\d+)/ +login: operator / (\\S+)");
+
+    @TempDir
+    Path base;
+
+    @Test
+    void withTheDashboard() throws Exception {
+        assumeTrue(Dashboard.isBuilt(ADMIN_TARGET), "admin-ui is not packaged in " + ADMIN_TARGET + " (mvn verify builds it before examples)");
+        String out = runDemo(List.of("--port", "0", "--admin-ui", ADMIN_TARGET.toString()), true);
+        Matcher m = DASHBOARD.matcher(out);
+        assertTrue(m.find(), out);
+        assertTrue(m.group(2).length() >= 20, "a generated password of 15 random bytes");
+    }
+
+    @Test
+    void withoutTheDashboard() throws Exception {
+        String out = runDemo(List.of("--no-dashboard"), false);
+        assertFalse(out.contains("=== Dashboard"), out);
+    }
+
+    private String runDemo(List<String> args, boolean dashboard) throws Exception {
+        Path tmp = Files.createDirectories(base.resolve("tmp"));
+        Path log = base.resolve("demo.log");
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), LiveDemo.class.getName()));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().remove("LOCKWARDEN_REDIS");
+        Process demo = pb.start();
+        List<ProcessHandle> started = new ArrayList<>();
+        try {
+            String out = await(log, demo, "[worker-4] stuck-job: holds 'import:partner-feed'", "payments: charged TX-1000",
+                    "stock: this worker sold 50 of SKU-42", "cron: nightly-report period 1 ran here", "checkout: ");
+            demo.descendants().forEach(started::add);
+            assertTrue(started.size() >= 5 + (dashboard ? 1 : 0), "redis-server, 4 workers" + (dashboard ? ", the dashboard" : "") + ": " + started);
+
+            Matcher redis = REDIS.matcher(out);
+            assertTrue(redis.find(), out);
+            int redisPort = Integer.parseInt(redis.group(1));
+            List<Integer> ports = new ArrayList<>(List.of(redisPort));
+            if (dashboard) {
+                Matcher m = DASHBOARD.matcher(out);
+                assertTrue(m.find(), out);
+                int port = Integer.parseInt(m.group(1));
+                ports.add(port);
+                HttpResponse<String> page = HttpClient.newHttpClient().send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/")).timeout(Duration.ofSeconds(20)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertTrue(page.statusCode() < 400, "the dashboard answers: " + page.statusCode());
+            }
+
+            // the operator's force-release (the dashboard's button calls the same LockInspector.forceRelease)
+            try (LockManager operator = LockManager.builder().redis("redis://127.0.0.1:" + redisPort).application("test-operator").build()) {
+                operator.inspector().forceRelease(StuckRole.LOCK, "test-operator");
+            }
+            out = await(log, demo, "[worker-4] stuck-job: LOST 'import:partner-feed'");
+
+            Map<String, Long> charged = out.lines().filter(l -> l.contains("payments: charged "))
+                    .map(l -> l.replaceAll(".*payments: charged (TX-\\d+).*", "$1"))
+                    .collect(Collectors.groupingBy(id -> id, Collectors.counting()));
+            assertFalse(charged.isEmpty(), out);
+            charged.forEach((id, n) -> assertEquals(1L, n, id + " charged once across both payment workers\n" + out_(log)));
+            assertTrue(out.contains("was already charged: replayed receipt"), out);
+
+            demo.destroy(); // SIGTERM: the same shutdown hook as Ctrl-C
+            assertTrue(demo.waitFor(60, TimeUnit.SECONDS), "the demo did not stop within 60 s\n" + out_(log));
+            assertTrue(out_(log).contains("stopped; nothing left behind"), out_(log));
+            for (ProcessHandle p : started) {
+                assertTrue(p.onExit().isDone() || !p.isAlive(), "still running after the demo stopped: " + p.pid() + " " + p.info());
+            }
+            for (int port : ports) {
+                assertThrows(ConnectException.class, () -> connect(port), "port " + port + " still open");
+            }
+            try (Stream<Path> left = Files.list(tmp)) {
+                assertEquals(List.of(), left.map(Path::toString).collect(Collectors.toList()), "temp files left behind");
+            }
+            return out_(log);
+        } finally {
+            demo.destroyForcibly();
+            started.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    private static void connect(int port) throws IOException {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+        }
+    }
+
+    /** Waits (≤ 150 s) until the output contains every one of {@code needles}. */
+    private static String await(Path log, Process demo, String... needles) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
+        while (true) {
+            String out = out_(log);
+            if (Stream.of(needles).allMatch(out::contains)) {
+                return out;
+            }
+            assertTrue(demo.isAlive(), "the demo ended early:\n" + out);
+            assertTrue(System.nanoTime() < deadline, "missing one of " + List.of(needles) + " after 150 s:\n" + out);
+            Thread.sleep(200);
+        }
+    }
+
+    private static String out_(Path log) {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(no output: " + e + ")";
+        }
+    }
+}
