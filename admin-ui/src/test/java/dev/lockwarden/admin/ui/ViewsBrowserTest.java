@@ -104,7 +104,7 @@ class ViewsBrowserTest {
 
     @Test
     @Order(2)
-    void fencingCountersIncludeFreeLocksWithRetention() {
+    void fencingCountersIncludeFreeLocksWithRetention() throws Exception {
         browser.login("viewer", "viewer-pw");
         browser.waitFor(By.id("locks"));
         browser.driver.findElement(By.id("nav-fences")).click();
@@ -115,11 +115,12 @@ class ViewsBrowserTest {
         assertEquals(Long.toString(freedFence), c.get(at + 1), c.toString());
         assertEquals("free", c.get(at + 2), c.toString());
         assertTrue(c.get(at + 3).matches("\\d+ h \\d\\d m"), "retention " + c.get(at + 3));
+        browser.screenshot(java.nio.file.Path.of("target", "screenshots", "fences.png"));
     }
 
     @Test
     @Order(3)
-    void clientsShowsLiveAndDeadClientsAndAnOperatorReleasesAllLocksOfADeadOneWithAnAuditRecordEach() {
+    void clientsShowsLiveAndDeadClientsAndAnOperatorReleasesAllLocksOfADeadOneWithAnAuditRecordEach() throws Exception {
         browser.login("operator", "operator-pw");
         browser.waitFor(By.id("locks"));
         browser.driver.findElement(By.id("nav-clients")).click();
@@ -127,6 +128,7 @@ class ViewsBrowserTest {
         new WebDriverWait(browser.driver, Duration.ofSeconds(10)).until(d -> cells().contains(DEAD_JVM));
         List<String> c = cells();
         assertTrue(c.contains("billing") && c.contains("alive") && c.contains("DEAD") && c.contains("ghost"), c.toString());
+        browser.screenshot(java.nio.file.Path.of("target", "screenshots", "clients.png"));
         browser.waitVisible(By.cssSelector("vaadin-button.release-all[data-jvm='" + DEAD_JVM + "']")).click();
         browser.waitVisible(By.cssSelector("vaadin-confirm-dialog-overlay"));
         browser.driver.findElement(By.cssSelector("vaadin-button[slot='confirm-button']")).click();
@@ -142,6 +144,7 @@ class ViewsBrowserTest {
         assertEquals("operator", a.get(at - 1), a.toString());
         assertTrue(a.get(at + 1).startsWith("ghost @ gone-host"), a.toString());
         assertEquals("7", a.get(at + 2));
+        browser.screenshot(java.nio.file.Path.of("target", "screenshots", "audit.png"));
         browser.driver.findElement(By.cssSelector("#audit-filter input")).sendKeys("nobody-matches");
         new WebDriverWait(browser.driver, Duration.ofSeconds(10))
                 .until(d -> d.findElement(By.id("audit-status")).getText().startsWith("0 force-releases"));
