@@ -17,7 +17,18 @@ import java.util.function.Function;
  * Parse once at start-up ({@link #parse}); rendering is cheap.
  */
 public final class KeyTemplate {
-    private static final Map<String, Function<Object, Object>> ACCESSORS = new ConcurrentHashMap<>();
+    /**
+     * Property accessors per class and property name. Keyed by the {@link Class} itself through
+     * {@link ClassValue}, not by its name: two class loaders (redeployed web apps, plugins) may hold
+     * different classes of one name, and the cache must neither mix them up nor keep an undeployed
+     * application's class loader alive.
+     */
+    private static final ClassValue<Map<String, Function<Object, Object>>> ACCESSORS = new ClassValue<>() {
+        @Override
+        protected Map<String, Function<Object, Object>> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
 
     private final String template;
     private final List<Object> parts; // String literal or Placeholder
@@ -138,7 +149,7 @@ public final class KeyTemplate {
 
     private static Object property(Object target, String name) {
         Class<?> type = target.getClass();
-        return ACCESSORS.computeIfAbsent(type.getName() + "#" + name, k -> accessor(type, name)).apply(target);
+        return ACCESSORS.get(type).computeIfAbsent(name, k -> accessor(type, name)).apply(target);
     }
 
     private static Function<Object, Object> accessor(Class<?> type, String name) {

@@ -12,6 +12,12 @@ public interface LockInspector {
     /** One page of held locks matching the filter. */
     LockPage list(LockFilter filter, PageRequest page);
 
+    /**
+     * The named locks that are held right now, in the given order, read in one pipelined round trip
+     * per node: what a dashboard re-reads to refresh the rows it shows.
+     */
+    List<LockInfo> getAll(List<String> names);
+
     /** The lock if it is held right now. */
     Optional<LockInfo> get(String name);
 
@@ -33,6 +39,27 @@ public interface LockInspector {
      * it runs on every node in parallel and counts as released when a majority released.
      */
     ForceReleaseResult forceRelease(LockInfo seen, String operator);
+
+    /**
+     * Fencing counters whose lock name starts with {@code prefix}, free locks included, at most
+     * {@code max} (SCAN, bounded), sorted by name.
+     */
+    List<FenceCounter> fences(String prefix, int max);
+
+    /**
+     * Client JVMs: live ones by heartbeat, plus dead ones still owning locks, found by scanning at
+     * most {@code maxLocksScanned} locks.
+     */
+    List<ClientInfo> clients(int maxLocksScanned);
+
+    /**
+     * Force-releases every lock held by a client JVM whose heartbeat is gone, each through the safe
+     * force-release (one audit record per lock). Refused while the JVM is alive.
+     */
+    List<ForceReleaseResult> releaseAllOf(String jvmId, String operator);
+
+    /** The newest {@code max} force-release audit records, newest first. */
+    List<AuditRecord> audit(int max);
 
     /** Recent events of one lock, newest first. */
     List<LockEvent> events(String name);

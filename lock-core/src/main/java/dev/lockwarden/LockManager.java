@@ -39,12 +39,33 @@ public final class LockManager implements AutoCloseable {
     private final LockInspector inspector;
     private final LockOptions defaults;
     private final String application;
+    private final Thread shutdownHook;
 
-    private LockManager(LockEngine engine, LockInspector inspector, LockOptions defaults, String application) {
+    private LockManager(LockEngine engine, LockInspector inspector, LockOptions defaults, String application,
+                        boolean withShutdownHook) {
         this.engine = engine;
         this.inspector = inspector;
         this.defaults = defaults;
         this.application = application;
+        this.shutdownHook = withShutdownHook ? new Thread(this::closeAtShutdown, "lockwarden-shutdown") : null;
+        if (shutdownHook != null) {
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        }
+    }
+
+    /** Longest time the shutdown hook keeps the JVM from exiting. */
+    static final long SHUTDOWN_BOUND_MILLIS = 5_000;
+
+    /** JVM exit: give back the locks still held (one batch per node, bounded) and stop the watchdog. */
+    private void closeAtShutdown() {
+        Thread closer = new Thread(engine::close, "lockwarden-shutdown-close");
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closer.join(SHUTDOWN_BOUND_MILLIS); // a dead Redis must not hang the JVM's exit
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** A builder reading unset values from {@code lockwarden.*} system properties, then {@code LOCKWARDEN_*} env. */
@@ -115,6 +136,13 @@ public final class LockManager implements AutoCloseable {
     /** Releases every lock still held, stops background threads and closes connections. */
     @Override
     public void close() {
+        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs (or ran) anyway; closing twice is harmless
+            }
+        }
         engine.close();
     }
 
@@ -131,6 +159,7 @@ public final class LockManager implements AutoCloseable {
         private int maxConnections = 32;
         private boolean reentrant = true;
         private boolean verifyOnBuild = true;
+        private boolean shutdownHook = true;
         private long eventsMaxLen = 100_000;
         private long auditMaxLen = 100_000;
         private Settings settings = Settings.fromSystem();
@@ -238,6 +267,16 @@ public final class LockManager implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Whether a JVM shutdown hook releases the locks this manager still holds when the JVM exits
+         * without {@link LockManager#close()} (default on): one batch per node, delaying the exit at most 5 s,
+         * then the watchdog stops. Switch it off if your container closes the manager itself.
+         */
+        public Builder shutdownHook(boolean on) {
+            this.shutdownHook = on;
+            return this;
+        }
+
         /** Where unset values come from (default: system properties and environment). */
         public Builder settings(Settings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
@@ -273,7 +312,7 @@ public final class LockManager implements AutoCloseable {
             LockStore store = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
             LockEngine engine = new LockEngine(store, keys, reentrant, app, JvmIdentity.create(), eventsMaxLen);
             LockInspector inspector = new MeteredInspector(new RedisLockInspector(store.nodes(), auditMaxLen), engine.metrics());
-            return new LockManager(engine, inspector, defaults, app);
+            return new LockManager(engine, inspector, defaults, app, shutdownHook);
         }
 
         private void resolveTopology() {

@@ -21,29 +21,37 @@ import dev.lockwarden.admin.security.UserDirectory;
  *                        not activity ({@value #SESSION_TIMEOUT}, default 30m)
  * @param behindTlsProxy  trust {@code X-Forwarded-*} / {@code Forwarded} headers (client address, https)
  *                        and mark the session cookie {@code Secure} ({@value #BEHIND_TLS_PROXY}, default false)
+ * @param longHeld        locks held longer are marked LONG-HELD ({@value #LONG_HELD}, default 10m)
  */
 public record AdminConfig(InetAddress bind, int port, int pageSize, UserDirectory users, Duration sessionTimeout,
-                          boolean behindTlsProxy) {
+                          boolean behindTlsProxy, Duration longHeld) {
     public static final String PORT = "lockwarden.admin.port";
     public static final String BIND = "lockwarden.admin.bind";
     public static final String PAGE_SIZE = "lockwarden.admin.page-size";
     public static final String SESSION_TIMEOUT = "lockwarden.admin.session-timeout";
     public static final String BEHIND_TLS_PROXY = "lockwarden.admin.behind-tls-proxy";
+    public static final String LONG_HELD = "lockwarden.admin.long-held";
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofMinutes(30);
+    public static final Duration DEFAULT_LONG_HELD = Duration.ofMinutes(10);
 
     /** Defaults for the session settings. */
     public AdminConfig(InetAddress bind, int port, int pageSize, UserDirectory users) {
-        this(bind, port, pageSize, users, DEFAULT_SESSION_TIMEOUT, false);
+        this(bind, port, pageSize, users, DEFAULT_SESSION_TIMEOUT, false, DEFAULT_LONG_HELD);
     }
 
     /** The same with another session timeout. */
     public AdminConfig withSessionTimeout(Duration timeout) {
-        return new AdminConfig(bind, port, pageSize, users, timeout, behindTlsProxy);
+        return new AdminConfig(bind, port, pageSize, users, timeout, behindTlsProxy, longHeld);
     }
 
     /** The same with {@code behindTlsProxy} set. */
     public AdminConfig withBehindTlsProxy(boolean on) {
-        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, on);
+        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, on, longHeld);
+    }
+
+    /** The same with another long-held threshold. */
+    public AdminConfig withLongHeld(Duration threshold) {
+        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, behindTlsProxy, threshold);
     }
 
     public AdminConfig {
@@ -73,7 +81,8 @@ public record AdminConfig(InetAddress bind, int port, int pageSize, UserDirector
         Duration timeout = settings.duration(SESSION_TIMEOUT, DEFAULT_SESSION_TIMEOUT);
         boolean proxy = bool(settings, BEHIND_TLS_PROXY);
         return new AdminConfig(bind, port, pageSize, UserDirectory.configured(settings, systemProperties)
-                .orElseGet(() -> FirstRunUsers.create(FirstRunUsers.jarDirectory(), System.out)), timeout, proxy);
+                .orElseGet(() -> FirstRunUsers.create(FirstRunUsers.jarDirectory(), System.out)), timeout, proxy,
+                settings.duration(LONG_HELD, DEFAULT_LONG_HELD));
     }
 
     private static boolean bool(Settings settings, String property) {

@@ -78,7 +78,7 @@ public final class AdminServer implements AutoCloseable {
         context.getSessionHandler().setMaxInactiveInterval((int) config.sessionTimeout().toSeconds() + 60);
         context.addFilter(new FilterHolder(new SecurityHeadersFilter()), "/*", EnumSet.of(DispatcherType.REQUEST));
         context.addServlet(new ServletHolder(new AdminServlet(Map.of(
-                AdminService.class, new AdminService(inspector, config.pageSize()),
+                AdminService.class, new AdminService(inspector, config.pageSize(), config.longHeld()),
                 LoginService.class, new LoginService(config.users(), Clock.systemUTC())), config.sessionTimeout())), "/*");
         server.setHandler(context);
         AdminServer admin = new AdminServer(server, webRoot);

@@ -29,6 +29,22 @@ class AdminConfigTest {
     }
 
     @Test
+    void sessionAndMarkSettingsHaveDefaultsAndAreRead() {
+        AdminConfig d = AdminConfig.load(settings(Map.of(), Map.of()), sys);
+        assertEquals(java.time.Duration.ofMinutes(30), d.sessionTimeout());
+        assertEquals(java.time.Duration.ofMinutes(10), d.longHeld());
+        assertEquals(false, d.behindTlsProxy());
+        AdminConfig c = AdminConfig.load(settings(Map.of("lockwarden.admin.behind-tls-proxy", "true"),
+                Map.of("LOCKWARDEN_ADMIN_SESSION_TIMEOUT", "5m", "LOCKWARDEN_ADMIN_LONG_HELD", "1h")), sys);
+        assertEquals(java.time.Duration.ofMinutes(5), c.sessionTimeout());
+        assertEquals(java.time.Duration.ofHours(1), c.longHeld());
+        assertEquals(true, c.behindTlsProxy());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AdminConfig.load(settings(Map.of("lockwarden.admin.behind-tls-proxy", "maybe"), Map.of()), sys));
+        assertTrue(e.getMessage().contains("lockwarden.admin.behind-tls-proxy") && e.getMessage().contains("true or false"), e.getMessage());
+    }
+
+    @Test
     void environmentIsRead() {
         AdminConfig c = AdminConfig.load(settings(Map.of(), Map.of("LOCKWARDEN_ADMIN_PORT", "0")), sys);
         assertEquals(0, c.port());

@@ -42,6 +42,8 @@ final class AgentInstaller {
                     .disableClassFormatChanges()
                     .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                     .with(new ErrorListener(report))
+                    // classes in named modules must be able to read the bridge's (unnamed) module
+                    .assureReadEdgeTo(inst, LockBridge.class)
                     .ignore(nameStartsWith("dev.lockwarden.agent.")
                             .or(nameStartsWith("java.")).or(nameStartsWith("jdk.")).or(nameStartsWith("sun."))
                             .or(nameStartsWith("com.sun."))

@@ -41,7 +41,8 @@ final class LazyLockManager {
             throw lastFailure;
         }
         try {
-            LockManager m = LockManager.builder().settings(settings).build();
+            // no core shutdown hook: AgentShutdown drains the running calls first, then closes this manager
+            LockManager m = LockManager.builder().settings(settings).shutdownHook(false).build();
             manager = m;
             lastFailure = null;
             return m;

@@ -98,7 +98,8 @@ final class MethodPlanner {
         try {
             return new Planned(rule, m, KeyCheck.resolve(rule, type, m), null);
         } catch (IllegalArgumentException e) {
-            return new Planned(rule, m, null, rule.where() + ": " + e.getMessage() + " (method " + where + ") — fix key=\"...\"");
+            String fix = e.getMessage().contains(" — ") ? "" : " — fix key=\"...\"";
+            return new Planned(rule, m, null, rule.where() + ": " + e.getMessage() + " (method " + where + ")" + fix);
         }
     }
 

@@ -36,6 +36,11 @@ final class ChildJvm implements AutoCloseable {
         pump(process.getErrorStream(), err, "err");
     }
 
+    /** Wraps a process started by the test itself. */
+    static ChildJvm of(Process process) {
+        return new ChildJvm(process);
+    }
+
     /** The shaded agent jar built by {@code package}. */
     static Path agentJar() {
         Path jar = Path.of(System.getProperty("lockwarden.agent.jar", "target/lock-agent.jar"));

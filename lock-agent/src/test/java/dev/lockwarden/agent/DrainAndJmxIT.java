@@ -117,6 +117,8 @@ class DrainAndJmxIT {
             assertEquals(2L, mbeans.getAttribute(name, "Calls"), "hold + the busy charge");
             assertEquals(1L, mbeans.getAttribute(name, "Busy"));
             assertEquals(0L, mbeans.getAttribute(name, "Lost"));
+            assertEquals(0L, mbeans.getAttribute(name, "StoreDown"));
+            assertEquals(0, ((String[]) mbeans.getAttribute(name, "Problems")).length);
             assertEquals(1, mbeans.getAttribute(name, "Running"), "hold() is running");
         }
     }

@@ -139,47 +139,28 @@ class LegacyWebAppIT {
     }
 
     private List<ChildJvm> startTwo(List<String> agent) throws IOException {
-        Path webapp = webapp();
         String classPath = serverClassPath();
         List<String> args = new ArrayList<>(agent);
         args.add("-Dlegacy.redis.port=" + redis.node(0).port());
         List<ChildJvm> servers = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            servers.add(ChildJvm.startMain(args, classPath, "com.acme.legacy.server.LegacyWebServer", webapp.toString()));
+            servers.add(ChildJvm.startMain(args, classPath, "com.acme.legacy.server.LegacyWebServer",
+                    ChildJvm.testClasses().toString(), legacyLib().resolve("webapp").toString()));
         }
         return servers;
     }
 
-    /** WEB-INF/classes: the com.acme.legacy.web classes; WEB-INF/lib: Jedis 5 and its dependencies. */
-    private Path webapp() throws IOException {
-        Path webapp = dir.resolve("webapp");
-        copyPackage("com/acme/legacy/web", webapp.resolve("WEB-INF/classes"));
-        Path lib = Files.createDirectories(webapp.resolve("WEB-INF/lib"));
-        try (Stream<Path> jars = Files.list(legacyLib().resolve("webapp"))) {
-            for (Path jar : jars.toList()) {
-                Files.copy(jar, lib.resolve(jar.getFileName()));
-            }
-        }
-        return webapp;
-    }
-
-    /** The launcher class, Tomcat and Byte Buddy 1.14 — no test classes, no Lockwarden. */
+    /** The launcher class, Tomcat and Byte Buddy 1.14 — no other test classes, no Lockwarden. */
     private String serverClassPath() throws IOException {
-        Path launcher = dir.resolve("launcher");
-        copyPackage("com/acme/legacy/server", launcher);
-        try (Stream<Path> jars = Files.list(legacyLib().resolve("server"))) {
-            return launcher + File.pathSeparator
-                    + jars.map(Path::toString).sorted().collect(Collectors.joining(File.pathSeparator));
-        }
-    }
-
-    private static void copyPackage(String pkg, Path target) throws IOException {
-        Path from = ChildJvm.testClasses().resolve(pkg);
-        Path to = Files.createDirectories(target.resolve(pkg));
-        try (Stream<Path> classes = Files.list(from)) {
+        Path launcher = Files.createDirectories(dir.resolve("launcher/com/acme/legacy/server"));
+        try (Stream<Path> classes = Files.list(ChildJvm.testClasses().resolve("com/acme/legacy/server"))) {
             for (Path c : classes.toList()) {
-                Files.copy(c, to.resolve(c.getFileName()));
+                Files.copy(c, launcher.resolve(c.getFileName()));
             }
+        }
+        try (Stream<Path> jars = Files.list(legacyLib().resolve("server"))) {
+            return dir.resolve("launcher") + File.pathSeparator
+                    + jars.map(Path::toString).sorted().collect(Collectors.joining(File.pathSeparator));
         }
     }
 

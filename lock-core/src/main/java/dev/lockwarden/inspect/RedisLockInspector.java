@@ -36,6 +36,10 @@ import redis.clients.jedis.resps.StreamEntry;
 public final class RedisLockInspector implements LockInspector {
     private static final int EVENTS_SCANNED = 2_000;
     private static final int EVENTS_RETURNED = 100;
+    /** SCAN batches one list() call may read before it returns a short page with a cursor. */
+    static final int SCAN_BATCHES = 50;
+    static final long SCAN_MILLIS = 500;
+    static final int RELEASE_ALL_SCAN = 100_000;
 
     private final List<RedisNodeClient> nodes;
     private final KeySpace keys;
@@ -43,6 +47,7 @@ public final class RedisLockInspector implements LockInspector {
     private final LockReader reader;
     private final int quorum;
     private final ForceRelease forceRelease;
+    private final Overviews overviews;
 
     /** Over a single node or a cluster. */
     public RedisLockInspector(RedisNodeClient node, long auditMaxLen) {
@@ -57,17 +62,25 @@ public final class RedisLockInspector implements LockInspector {
         this.reader = new LockReader(this.nodes);
         this.quorum = nodes.size() / 2 + 1;
         this.forceRelease = new ForceRelease(this.nodes, auditMaxLen);
+        this.overviews = new Overviews(this.nodes);
     }
 
+    /**
+     * SCANs batch by batch and reads each batch's locks (one pipelined round trip per node), keeping
+     * those the filter matches, until the page is full or the per-call budget ({@value #SCAN_BATCHES}
+     * batches, {@value #SCAN_MILLIS} ms) is spent: then the page may be short, with a cursor to go on.
+     */
     @Override
     public LockPage list(LockFilter filter, PageRequest page) {
         List<Target> targets = targets();
         Cursor cursor = Cursor.parse(page.cursor(), targets.size());
         ScanParams params = new ScanParams().match(keys.lockPattern(filter.namePrefix())).count(Math.max(page.size(), 100));
-        List<String> names = new ArrayList<>();
+        List<LockInfo> infos = new ArrayList<>();
         int target = cursor.target();
         String scan = cursor.scan();
-        while (names.size() < page.size() && target < targets.size()) {
+        long deadline = System.nanoTime() + SCAN_MILLIS * 1_000_000;
+        for (int batch = 0; infos.size() < page.size() && target < targets.size()
+                && batch < SCAN_BATCHES && System.nanoTime() - deadline < 0; batch++) {
             Target t = targets.get(target);
             String from = scan;
             ScanResult<String> r = t.node().call("list locks", () -> t.redis().scan(from, params));
@@ -78,21 +91,25 @@ public final class RedisLockInspector implements LockInspector {
                     found.add(name);
                 }
             }
-            names.addAll(notOnEarlierNodes(t.nodeIndex(), found));
+            for (LockInfo i : reader.read(notOnEarlierNodes(t.nodeIndex(), found))) {
+                if (filter.matches(i)) {
+                    infos.add(i);
+                }
+            }
             scan = r.getCursor();
             if ("0".equals(scan)) {
                 target++;
                 scan = "0";
             }
         }
-        List<LockInfo> infos = new ArrayList<>();
-        for (LockInfo i : reader.read(names)) {
-            if (filter.application() == null || filter.application().equals(i.holder().application())) {
-                infos.add(i);
-            }
-        }
         String next = target >= targets.size() ? null : target + ":" + scan;
         return new LockPage(infos, next);
+    }
+
+    @Override
+    public List<LockInfo> getAll(List<String> names) {
+        names.forEach(LockNames::check);
+        return reader.read(List.copyOf(names));
     }
 
     /** Every node's scan targets, in node order (a down Redlock node is skipped). */
@@ -178,6 +195,39 @@ public final class RedisLockInspector implements LockInspector {
             throw new IllegalArgumentException("the LockInfo of '" + seen.name() + "' has no token id: read it with get() or list()");
         }
         return forceRelease.run(seen.name(), seen.tokenId(), seen.fencingToken(), operator);
+    }
+
+    @Override
+    public List<dev.lockwarden.FenceCounter> fences(String prefix, int max) {
+        return overviews.fences(prefix == null ? "" : prefix, Math.max(1, max));
+    }
+
+    @Override
+    public List<dev.lockwarden.ClientInfo> clients(int maxLocksScanned) {
+        return overviews.clients(Math.max(1, maxLocksScanned), reader::read);
+    }
+
+    /** Bounded: scans at most {@value #RELEASE_ALL_SCAN} locks. */
+    @Override
+    public List<ForceReleaseResult> releaseAllOf(String jvmId, String operator) {
+        if (jvmId == null || jvmId.isBlank()) {
+            throw new IllegalArgumentException("releaseAllOf needs the client's JVM id");
+        }
+        List<LockInfo> owned = overviews.locks(RELEASE_ALL_SCAN, reader::read).stream()
+                .filter(i -> jvmId.equals(i.holder().jvmId())).toList();
+        if (owned.stream().anyMatch(LockInfo::holderAlive)) {
+            throw new IllegalStateException("client " + jvmId + " is alive (its heartbeat is present): release its locks one by one if you must");
+        }
+        List<ForceReleaseResult> out = new ArrayList<>();
+        for (LockInfo i : owned) {
+            out.add(forceRelease(i, operator));
+        }
+        return out;
+    }
+
+    @Override
+    public List<dev.lockwarden.AuditRecord> audit(int max) {
+        return overviews.audit(Math.max(1, Math.min(max, 10_000)));
     }
 
     private void requireMajority(String what, List<String> failures) {

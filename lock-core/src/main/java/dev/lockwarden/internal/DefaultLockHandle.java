@@ -37,10 +37,12 @@ public final class DefaultLockHandle implements LockHandle {
     private final Thread owner;
     private final HandleOwner manager;
     private final AtomicInteger state = new AtomicInteger(HELD);
-    private final List<Consumer<LockLostEvent>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final long acquiredNanos = System.nanoTime();
     private volatile long validUntilNanos;
     private volatile String lostReason;
+    /** Set once, when the handle is lost. */
+    private volatile LockLostEvent lostEvent;
     /** When the next watchdog refresh is due (set by the watchdog and by {@link #extend}). */
     volatile long nextRefreshNanos;
 
@@ -156,26 +158,59 @@ public final class DefaultLockHandle implements LockHandle {
         return ttl.toMillis();
     }
 
+    /**
+     * Registers a listener; it runs on the manager's listener executor, never on the watchdog or
+     * heartbeat thread, exactly once: if the handle is lost already, at once (there).
+     */
     @Override
     public LockHandle onLost(Consumer<LockLostEvent> listener) {
-        listeners.add(listener);
-        if (state.get() == LOST) {
-            fire(listener, event());
+        java.util.Objects.requireNonNull(listener, "listener");
+        Listener l = new Listener(listener);
+        listeners.add(l);
+        LockLostEvent e = lostEvent;
+        if (e != null) {
+            // lost before or while registering: markLost may or may not have seen this one; the flag decides
+            manager.dispatch(() -> l.fire(e));
         }
         return this;
     }
 
     /** Marks the handle lost (once) and notifies listeners; no-op if already released or lost. */
     public void markLost(String reason) {
+        if (state.get() != HELD) {
+            return;
+        }
         lostReason = reason;
         if (state.compareAndSet(HELD, LOST)) {
             LockLostEvent e = event();
+            lostEvent = e;
             manager.lost(this, e);
             manager.dispatch(() -> {
-                for (Consumer<LockLostEvent> l : listeners) {
-                    fire(l, e);
+                for (Listener l : listeners) {
+                    l.fire(e);
                 }
             });
+        }
+    }
+
+    /** Marks the handle released without a store call (the manager releases a batch itself); true if it was held. */
+    boolean markReleasedForBatch() {
+        return state.compareAndSet(HELD, RELEASED);
+    }
+
+    /** One registered listener, fired at most once. */
+    private final class Listener {
+        private final Consumer<LockLostEvent> consumer;
+        private final java.util.concurrent.atomic.AtomicBoolean fired = new java.util.concurrent.atomic.AtomicBoolean();
+
+        Listener(Consumer<LockLostEvent> consumer) {
+            this.consumer = consumer;
+        }
+
+        void fire(LockLostEvent e) {
+            if (fired.compareAndSet(false, true)) {
+                DefaultLockHandle.this.fire(consumer, e);
+            }
         }
     }
 

@@ -11,8 +11,8 @@ import redis.clients.jedis.params.SetParams;
 
 /**
  * Keeps {@code lockwarden:jvm:<id>} alive on every node while the manager runs, so the dashboard
- * can flag locks whose holder JVM is gone (orphans). Also runs {@code onLost} callbacks, so a slow
- * listener never delays a refresh.
+ * can flag locks whose holder JVM is gone (orphans). Its thread does nothing else, so no listener
+ * can delay a beat.
  */
 public final class Heartbeat implements AutoCloseable {
     static final long PERIOD_MILLIS = 5_000;
@@ -34,11 +34,6 @@ public final class Heartbeat implements AutoCloseable {
         });
         beat(); // synchronously once, so locks taken right after start-up already show a live holder
         executor.scheduleWithFixedDelay(this::beat, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    /** Runs a callback on the background thread. */
-    public void dispatch(Runnable r) {
-        executor.execute(r);
     }
 
     private void beat() {

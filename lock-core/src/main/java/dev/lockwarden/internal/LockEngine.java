@@ -1,7 +1,9 @@
 package dev.lockwarden.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +33,8 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private static final long SLOW_STORE_RETRY_MILLIS = 50;
     /** Short retries (2, 4, 8, 16 ms) after a wake-up that still found the lock busy. */
     private static final int QUICK_RETRIES = 4;
+    /** Longest wait for the batch release of the locks still held when the manager closes. */
+    static final long CLOSE_BOUND_MILLIS = 3_000;
 
     private final LockStore store;
     private final KeySpace keys;
@@ -42,7 +46,11 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private final Heartbeat heartbeat;
     private final Reentrancy reentrancy = new Reentrancy();
     private final LockMetrics metrics;
+    private final String holderName;
+    /** Runs onLost listeners and background clean-ups: never the watchdog or heartbeat thread. */
+    private final java.util.concurrent.ThreadPoolExecutor callbacks;
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
 
     public LockEngine(LockStore store, KeySpace keys, boolean reentrant, String application, JvmIdentity id,
                       long eventsMaxLen) {
@@ -55,6 +63,14 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         base.put("pid", Long.toString(id.pid()));
         base.put("jvm", id.jvmId());
         this.holderBase = Map.copyOf(base);
+        this.holderName = application + "@" + id.host() + ":" + id.pid();
+        this.callbacks = new java.util.concurrent.ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
+                new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "lockwarden-listener");
+                    t.setDaemon(true);
+                    return t;
+                });
+        callbacks.allowCoreThreadTimeOut(true);
         this.metrics = new LockMetrics(application, id.jvmId());
         this.watchdog = new Watchdog(store, metrics);
         this.wakeups = new WakeupBus(store.nodes().stream().map(RedisNodeClient::redis).toList(), KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
@@ -241,7 +257,8 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         reentrancy.forget(h);
         metrics.count(h.name(), LockMetrics.Event.LOST);
         metrics.ended(h.name(), h.heldMillis());
-        LOG.log(System.Logger.Level.WARNING, "lock '" + h.name() + "' (fence " + h.fencingToken() + ") lost: " + e.reason());
+        LOG.log(System.Logger.Level.WARNING, "lock '" + h.name() + "' (fence " + h.fencingToken() + ", holder " + holderName
+                + " thread " + h.owner().getName() + ") lost: " + e.reason());
         events.record("lost", h.name(), h.fencingToken(), "reason", e.reason());
     }
 
@@ -259,7 +276,56 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
 
     @Override
     public void dispatch(Runnable callback) {
-        heartbeat.dispatch(callback);
+        try {
+            callbacks.execute(callback);
+        } catch (java.util.concurrent.RejectedExecutionException closedAlready) {
+            callback.run(); // after close: run here rather than drop a listener call
+        }
+    }
+
+    /**
+     * Releases every lock still held in one batch per node, waiting at most {@code boundMillis}
+     * (the shutdown hook must not hang the JVM's exit on a dead Redis). Locks not confirmed
+     * released expire by themselves within their TTL.
+     */
+    public void releaseAllHeld(long boundMillis) {
+        List<DefaultLockHandle> batch = new ArrayList<>();
+        for (DefaultLockHandle h : watchdog.active()) {
+            if (h.markReleasedForBatch()) {
+                watchdog.unregister(h); // before the round trip, as for a single release
+                reentrancy.forget(h);
+                metrics.ended(h.name(), h.heldMillis());
+                batch.add(h);
+            }
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        List<Lease> leases = new ArrayList<>(batch.size());
+        long[] keep = new long[batch.size()];
+        for (int i = 0; i < batch.size(); i++) {
+            leases.add(batch.get(i).lease());
+            keep[i] = batch.get(i).keepMillisOnRelease();
+        }
+        Thread releaser = new Thread(() -> {
+            try {
+                store.releaseAll(leases, keep);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "releasing " + leases.size() + " lock(s) at shutdown failed; they expire"
+                        + " by themselves within their TTL: " + e.getMessage());
+            }
+        }, "lockwarden-release-all");
+        releaser.setDaemon(true);
+        releaser.start();
+        try {
+            releaser.join(boundMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (releaser.isAlive()) {
+            LOG.log(System.Logger.Level.WARNING, "releasing " + leases.size() + " lock(s) took longer than " + boundMillis
+                    + " ms; not waiting any longer: they expire by themselves within their TTL");
+        }
     }
 
     public LockStore store() {
@@ -276,17 +342,17 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
 
     @Override
     public void close() {
-        if (closed) {
+        if (!closing.compareAndSet(false, true)) {
             return;
         }
         closed = true;
-        for (DefaultLockHandle h : watchdog.active()) {
-            h.release(); // an application shutting down gives its locks back instead of leaving them to expire
-        }
+        // an application shutting down gives its locks back instead of leaving them to expire
+        releaseAllHeld(CLOSE_BOUND_MILLIS);
         wakeups.close();
         watchdog.close();
         events.close();
         heartbeat.close();
+        callbacks.shutdown();
         store.close();
         metrics.close();
     }

@@ -36,6 +36,7 @@ public final class Watchdog implements AutoCloseable {
     private final Condition due = signal.newCondition();
     private final Thread thread;
     private final AtomicLong batches = new AtomicLong();
+    private final OutageLog outage = new OutageLog(LOG);
     private volatile boolean closed;
     /** When the thread plans to wake up next (nanoTime); registrations due earlier signal it. Guarded by signal. */
     private long wakeAt;
@@ -190,7 +191,7 @@ public final class Watchdog implements AutoCloseable {
         try {
             ours = store.refresh(leases);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "refresh of " + due.size() + " lock(s) failed; retrying until their TTL runs out: " + e.getMessage());
+            outage.failed(due, e.getMessage(), System.nanoTime());
             for (DefaultLockHandle h : due) {
                 metrics.count(h.name(), LockMetrics.Event.REFRESH_FAILURE);
                 long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
@@ -199,6 +200,7 @@ public final class Watchdog implements AutoCloseable {
             }
             return;
         }
+        outage.succeeded(System.nanoTime());
         for (int i = 0; i < due.size(); i++) {
             DefaultLockHandle h = due.get(i);
             long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());

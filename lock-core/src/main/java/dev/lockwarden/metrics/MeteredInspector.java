@@ -27,6 +27,11 @@ public final class MeteredInspector implements LockInspector {
     }
 
     @Override
+    public List<LockInfo> getAll(List<String> names) {
+        return delegate.getAll(names);
+    }
+
+    @Override
     public Optional<LockInfo> get(String name) {
         return delegate.get(name);
     }
@@ -52,6 +57,28 @@ public final class MeteredInspector implements LockInspector {
             metrics.count(seen.name(), LockMetrics.Event.FORCE_RELEASED);
         }
         return r;
+    }
+
+    @Override
+    public List<dev.lockwarden.FenceCounter> fences(String prefix, int max) {
+        return delegate.fences(prefix, max);
+    }
+
+    @Override
+    public List<dev.lockwarden.ClientInfo> clients(int maxLocksScanned) {
+        return delegate.clients(maxLocksScanned);
+    }
+
+    @Override
+    public List<ForceReleaseResult> releaseAllOf(String jvmId, String operator) {
+        List<ForceReleaseResult> r = delegate.releaseAllOf(jvmId, operator);
+        r.stream().filter(ForceReleaseResult::released).forEach(x -> metrics.count(x.name(), LockMetrics.Event.FORCE_RELEASED));
+        return r;
+    }
+
+    @Override
+    public List<dev.lockwarden.AuditRecord> audit(int max) {
+        return delegate.audit(max);
     }
 
     @Override

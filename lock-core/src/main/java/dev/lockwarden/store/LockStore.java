@@ -34,6 +34,12 @@ public interface LockStore extends AutoCloseable {
     boolean release(Lease lease, long keepMillis);
 
     /**
+     * Token-checked release of many leases in one batch per node (shutdown); {@code keepMillis[i]} as
+     * in {@link #release(Lease, long)}. True per lease that was still ours.
+     */
+    boolean[] releaseAll(List<Lease> leases, long[] keepMillis);
+
+    /**
      * Token-checked explicit refresh setting the TTL to {@code lease.ttlMillis()}. Returns how long
      * the lock is known valid from the call's start (ms, drift not yet subtracted), or -1 if it is no
      * longer ours (on Redlock: no majority within the validity).

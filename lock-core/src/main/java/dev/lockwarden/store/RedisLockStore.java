@@ -27,6 +27,11 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
+    public boolean[] releaseAll(List<Lease> leases, long[] keepMillis) {
+        return node.releaseMany(leases, keepMillis);
+    }
+
+    @Override
     public long extend(Lease lease) {
         return node.extend(lease) ? lease.ttlMillis() : -1;
     }

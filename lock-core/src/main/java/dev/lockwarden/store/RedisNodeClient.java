@@ -83,10 +83,16 @@ public class RedisNodeClient implements AutoCloseable {
             args.add(k);
             args.add(v);
         });
-        List<?> reply = (List<?>) call("acquire '" + lease.name() + "'", deadlineNanos,
-                () -> ACQUIRE.run(redis, lockKeys(lease.name()), args));
-        long value = (Long) reply.get(1);
-        if (((Long) reply.get(0)) != 1L) {
+        String what = "acquire '" + lease.name() + "'";
+        List<?> reply = replyList(what, call(what, deadlineNanos, () -> ACQUIRE.run(redis, lockKeys(lease.name()), args)), 2);
+        long value = replyLong(what, reply.get(1));
+        if (replyLong(what, reply.get(0)) != 1L) {
+            if (value < 0) {
+                // Lockwarden always sets a TTL: a lock key without one was written by someone else
+                throw new LockStoreException("Redis " + address + ": key " + keys.lock(lease.name()) + " exists without a TTL ("
+                        + what + "), so it was not written by Lockwarden and would block the lock forever. Delete it"
+                        + " (or use another key prefix).");
+            }
             return AcquireResult.busy(value);
         }
         return Long.valueOf(1L).equals(reply.get(2)) ? AcquireResult.acquiredAboveCounter(value, lease.ttlMillis())
@@ -105,11 +111,54 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
-        Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis,
-                List.of(keys.lock(lease.name()), keys.info(lease.name())),
-                List.of(lease.token(), wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "",
-                        Long.toString(Math.max(0, keepMillis)))));
+        Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis, releaseKeys(lease),
+                releaseArgs(lease, wakeWaiters, keepMillis)));
         return Long.valueOf(1L).equals(reply);
+    }
+
+    /**
+     * Token-checked release of many leases in one pipelined round trip (shutdown); {@code keepMillis[i] > 0}
+     * keeps lease i that long (holdAtLeast). True per lease that was still ours.
+     */
+    public boolean[] releaseMany(List<Lease> leases, long[] keepMillis) {
+        boolean[] ours = new boolean[leases.size()];
+        if (leases.isEmpty()) {
+            return ours;
+        }
+        List<Response<Object>> replies = new ArrayList<>(leases.size());
+        call("release " + leases.size() + " lock(s)", () -> {
+            replies.clear();
+            try (AbstractPipeline p = redis.pipelined()) {
+                for (int i = 0; i < leases.size(); i++) {
+                    replies.add(RELEASE.queue(p, releaseKeys(leases.get(i)), releaseArgs(leases.get(i), true, keepMillis[i])));
+                }
+                p.sync();
+            }
+            return null;
+        });
+        for (int i = 0; i < leases.size(); i++) {
+            Object r;
+            try {
+                r = replies.get(i).get();
+            } catch (RuntimeException e) {
+                if (!LuaScript.isNoScript(e)) {
+                    throw new LockStoreException("Redis " + address + " rejected release of '" + leases.get(i).name() + "': "
+                            + e.getMessage(), e);
+                }
+                r = release(leases.get(i), true, keepMillis[i]) ? 1L : 0L;
+            }
+            ours[i] = Long.valueOf(1L).equals(r);
+        }
+        return ours;
+    }
+
+    private List<String> releaseKeys(Lease lease) {
+        return List.of(keys.lock(lease.name()), keys.info(lease.name()));
+    }
+
+    private List<String> releaseArgs(Lease lease, boolean wakeWaiters, long keepMillis) {
+        return List.of(lease.token(), wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "",
+                Long.toString(Math.max(0, keepMillis)));
     }
 
     /** Token-checked refresh of one lock to {@code lease.ttlMillis()} (see refresh.lua); true if still ours. */
@@ -248,8 +297,40 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** The fence counter (0 when the lock was never taken or its retention passed). */
     public long currentFence(String name) {
-        String v = call("read fence of '" + name + "'", () -> redis.get(keys.fence(name)));
-        return v == null ? 0 : Long.parseLong(v);
+        String what = "read fence of '" + name + "'";
+        String v = call(what, () -> redis.get(keys.fence(name)));
+        return v == null ? 0 : replyLong(what, v);
+    }
+
+    /** A script reply that must be a list of at least {@code size} elements, else a clear store error. */
+    private List<?> replyList(String what, Object reply, int size) {
+        if (reply instanceof List<?> l && l.size() >= size) {
+            return l;
+        }
+        throw unexpected(what, reply);
+    }
+
+    /** A reply element that must be an integer (or its decimal text). */
+    private long replyLong(String what, Object value) {
+        if (value instanceof Long l) {
+            return l;
+        }
+        if (value instanceof String || value instanceof byte[]) {
+            String text = value instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8) : (String) value;
+            try {
+                return Long.parseLong(text);
+            } catch (NumberFormatException e) {
+                // fall through
+            }
+        }
+        throw unexpected(what, value);
+    }
+
+    private LockStoreException unexpected(String what, Object reply) {
+        String shown = String.valueOf(reply);
+        return new LockStoreException("Redis " + address + " gave an unexpected reply to " + what + ": "
+                + (shown.length() > 80 ? shown.substring(0, 80) + "..." : shown) + ". A key of this lock holds a value"
+                + " Lockwarden did not write, or the server is not a Redis this version supports.");
     }
 
     /**
@@ -333,7 +414,12 @@ public class RedisNodeClient implements AutoCloseable {
             if (isPoolExhausted(e)) {
                 throw poolBusy(what);
             }
-            throw new LockStoreException("Redis " + address + " failed to " + what + ": " + rootMessage(e), e);
+            String why = rootMessage(e);
+            if (why.contains("WRONGTYPE") || why.contains("not an integer")) {
+                why += ". A key of this lock (its name, :info or :fence) holds a value Lockwarden did not write"
+                        + " (someone SET/HSET it by hand?): inspect and delete it";
+            }
+            throw new LockStoreException("Redis " + address + " failed to " + what + ": " + why, e);
         }
     }
 

@@ -194,6 +194,30 @@ public final class RedlockStore implements LockStore {
         return count(r) >= quorum;
     }
 
+    @Override
+    public boolean[] releaseAll(List<Lease> leases, long[] keepMillis) {
+        boolean[] ours = new boolean[leases.size()];
+        if (leases.isEmpty()) {
+            return ours;
+        }
+        String what = "release " + leases.size() + " lock(s)";
+        List<Reply<boolean[]>> replies = fanOut.call(what, null, n -> n.releaseMany(leases, keepMillis), callTimeoutMillis,
+                x -> true, 0);
+        if (errors(replies) > fanOut.nodes().size() - quorum) {
+            throw quorumImpossible(what, replies);
+        }
+        for (int i = 0; i < ours.length; i++) {
+            int yes = 0;
+            for (Reply<boolean[]> r : replies) {
+                if (r.ok() && r.value()[i]) {
+                    yes++;
+                }
+            }
+            ours[i] = yes >= quorum;
+        }
+        return ours;
+    }
+
     /**
      * Extends on every node in parallel; ours only if a majority confirms within the new validity
      * ({@code ttl - elapsed - drift > 0}). When that fails the partial holds are given back, so a

@@ -492,4 +492,56 @@ public abstract class AbstractLockBehaviourTest {
         assertTrue(ttl > 2_000, "Redis TTL " + ttl + " ms: the watchdog went back to the old TTL");
         h.release();
     }
+    @Test
+    void hostileNamesEitherWorkExactlyOrAreRejectedClearly() throws Exception {
+        LockManager other = newManager("app-b");
+        try (LockHandle sentinel = other.acquire("hostile:sentinel", TEN_SECONDS)) {
+            java.util.List<String> working = java.util.List.of(
+                    "q'uote\"double",
+                    "lua]] end redis.call('FLUSHALL') --",
+                    "')) redis.call('DEL', KEYS[1]) --[[",
+                    "%s %d $(jndi:ldap://x) \\ ; DROP TABLE locks",
+                    "zürich-日本-🔒-ß",
+                    "*?[glob]",
+                    "x".repeat(512),
+                    "€".repeat(170) + "xx"); // 512 bytes in UTF-8
+            for (String n : working) {
+                String previousThread = Thread.currentThread().getName();
+                Thread.currentThread().setName("thread \"'\u00e9 redis.call('FLUSHALL')");
+                LockHandle h;
+                try {
+                    h = locks.acquire(n, TEN_SECONDS.source(LockSource.API, "m'\"() end --"));
+                } finally {
+                    Thread.currentThread().setName(previousThread);
+                }
+                assertEquals(n, h.name());
+                LockInfo info = other.inspector().get(n).orElseThrow(() -> new AssertionError("not listed: " + n));
+                assertEquals(n, info.name());
+                assertEquals("app-a", info.holder().application());
+                assertTrue(other.tryAcquire(n, TEN_SECONDS).isEmpty(), "a second holder got " + n);
+                h.release();
+                assertTrue(other.inspector().get(n).isEmpty(), "still there after release: " + n);
+            }
+            assertTrue(sentinel.isHeld(), "another lock was touched");
+            assertEquals("app-b", other.inspector().get("hostile:sentinel").orElseThrow().holder().application());
+        }
+        java.util.Map<String, String> rejected = new java.util.LinkedHashMap<>();
+        rejected.put("", "blank");
+        rejected.put("   ", "blank");
+        rejected.put("x".repeat(513), "513 bytes");
+        rejected.put("€".repeat(170) + "xxx", "513 bytes");
+        rejected.put("y".repeat(1 << 20), "bytes long");
+        rejected.put("line\nbreak", "control character");
+        rejected.put("tab\there", "control character");
+        rejected.put("esc\u001b[31mred", "control character");
+        rejected.put("brace{tag}", "hash tag");
+        rejected.put("${jndi:ldap://x}", "hash tag");
+        for (java.util.Map.Entry<String, String> e : rejected.entrySet()) {
+            IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> locks.acquire(e.getKey(), TEN_SECONDS),
+                    "accepted " + e.getKey().length() + " chars");
+            assertTrue(ex.getMessage().contains(e.getValue()), ex.getMessage().length() > 300 ? ex.getMessage().substring(0, 300) : ex.getMessage());
+            assertTrue(ex.getMessage().length() < 1_000, "message of " + ex.getMessage().length() + " chars");
+            assertFalse(ex.getMessage().contains("\n"), "a newline in the message: " + ex.getMessage());
+        }
+    }
 }

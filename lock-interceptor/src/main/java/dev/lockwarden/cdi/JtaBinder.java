@@ -2,6 +2,7 @@ package dev.lockwarden.cdi;
 
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
+import javax.naming.NoInitialContextException;
 
 import dev.lockwarden.LockException;
 import dev.lockwarden.LockHandle;
@@ -25,22 +26,30 @@ final class JtaBinder implements TxBinder {
         this.registry = registry;
     }
 
-    /** The server's registry through JNDI (every Jakarta EE server), else a CDI bean of that type; else {@link #NONE}. */
+    /**
+     * The server's registry through JNDI (every Jakarta EE server), else a CDI bean of that type.
+     * {@link #NONE} when there is no JNDI at all and no such bean; null when JNDI exists but did not
+     * have it: a {@code java:comp} lookup fails on threads without a component context, so the
+     * caller must ask again on a later call instead of releasing every lock before commit from then on.
+     */
     static TxBinder find(BeanManager beans) {
+        boolean noJndi = false;
         try {
             Object found = new InitialContext().lookup(JNDI_NAME);
             if (found instanceof TransactionSynchronizationRegistry tsr) {
                 return new JtaBinder(tsr);
             }
-        } catch (NamingException | RuntimeException noJndi) {
-            // plain CDI (Weld SE, tests): no JNDI provider; try CDI below
+        } catch (NoInitialContextException plainCdi) {
+            noJndi = true; // Weld SE, tests: no JNDI provider at all
+        } catch (NamingException | RuntimeException notHere) {
+            // a server thread without java:comp: try CDI, and JNDI again next time
         }
         Bean<?> bean = beans.resolve(beans.getBeans(TransactionSynchronizationRegistry.class));
         if (bean != null) {
             return new JtaBinder((TransactionSynchronizationRegistry) beans.getReference(bean,
                     TransactionSynchronizationRegistry.class, beans.createCreationalContext(bean)));
         }
-        return NONE;
+        return noJndi ? NONE : null;
     }
 
     @Override

@@ -132,6 +132,9 @@ public class LockedExtension implements Extension {
         TxBinder found = transactions;
         if (found == null) {
             found = isPresent("jakarta.transaction.TransactionSynchronizationRegistry") ? JtaBinder.find(beans) : TxBinder.NONE;
+            if (found == null) {
+                return TxBinder.NONE; // JNDI, but no registry visible from this thread (no component context): ask again next call
+            }
             LOG.log(System.Logger.Level.INFO, found == TxBinder.NONE
                     ? "@Locked: no JTA TransactionSynchronizationRegistry found; locks are released when their method returns"
                     : "@Locked: JTA found; a lock taken inside a transaction is released after the transaction completes");

@@ -1,7 +1,5 @@
 package dev.lockwarden.cdi;
 
-import java.util.concurrent.CompletionStage;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostException;
 import dev.lockwarden.LockManager;
@@ -35,25 +33,23 @@ import jakarta.interceptor.InvocationContext;
 public class LockedInterceptor {
     private static final System.Logger LOG = System.getLogger(LockedInterceptor.class.getName());
 
-    private final LockManager locks;
-    private final LockedExtension extension;
-    private final Event<LockLostEvent> lostEvents;
-    private final BeanManager beans;
-    private final Class<?> beanClass;
-
+    // Field injection, not a constructor: EJB containers (GlassFish/Payara) subclass interceptors
+    // and re-declare the constructor with raw types, which Weld then rejects for Event<...>/Bean<?>.
     @Inject
-    public LockedInterceptor(LockManager locks, LockedExtension extension, Event<LockLostEvent> lostEvents,
-                             BeanManager beans, @Intercepted Bean<?> bean) {
-        this.locks = locks;
-        this.extension = extension;
-        this.lostEvents = lostEvents;
-        this.beans = beans;
-        this.beanClass = bean.getBeanClass();
-    }
+    LockManager locks;
+    @Inject
+    LockedExtension extension;
+    @Inject
+    Event<LockLostEvent> lostEvents;
+    @Inject
+    BeanManager beans;
+    @Inject
+    @Intercepted
+    Bean<?> bean;
 
     @AroundInvoke
     Object lock(InvocationContext ctx) throws Exception {
-        LockedMethod meta = extension.metadata(beanClass, ctx.getMethod(), () -> Bindings.locked(ctx));
+        LockedMethod meta = extension.metadata(bean.getBeanClass(), ctx.getMethod(), () -> Bindings.locked(ctx));
         if (meta == null) {
             return ctx.proceed(); // not a business method of a class-level @Locked (toString, @PostConstruct, ...)
         }
@@ -71,7 +67,7 @@ public class LockedInterceptor {
         }
         LockLoss loss = new LockLoss(meta.id(), handle, lostEvents::fire);
         if (meta.shape().async()) {
-            return runAsync(ctx, handle, loss);
+            return LockedCall.async(ctx, handle, loss);
         }
         TxBinder.Tx tx;
         try {
@@ -80,70 +76,7 @@ public class LockedInterceptor {
             handle.release();
             throw e;
         }
-        return tx != null ? runInTransaction(ctx, handle, loss, tx) : runSync(ctx, handle, loss);
-    }
-
-    /** The transaction releases the lock after it completes, so others never see uncommitted work. */
-    private static Object runInTransaction(InvocationContext ctx, LockHandle handle, LockLoss loss, TxBinder.Tx tx)
-            throws Exception {
-        Object result;
-        try {
-            result = proceed(ctx, handle);
-        } catch (Exception | Error e) {
-            if (!handle.isHeld()) {
-                tx.setRollbackOnly();
-                e.addSuppressed(loss.report(LockLostEvent.Outcome.ROLLED_BACK));
-            }
-            throw e;
-        }
-        if (!handle.isHeld()) {
-            tx.setRollbackOnly();
-            throw loss.report(LockLostEvent.Outcome.ROLLED_BACK);
-        }
-        return result;
-    }
-
-    private static Object runSync(InvocationContext ctx, LockHandle handle, LockLoss loss) throws Exception {
-        try (handle) {
-            Object result;
-            try {
-                result = proceed(ctx, handle);
-            } catch (Exception | Error e) {
-                if (!handle.isHeld()) {
-                    e.addSuppressed(loss.report(LockLostEvent.Outcome.THROWN)); // the body's failure stays the one thrown
-                }
-                throw e;
-            }
-            if (!handle.isHeld()) {
-                throw loss.report(LockLostEvent.Outcome.THROWN); // the body may have overlapped another holder
-            }
-            return result;
-        }
-    }
-
-    private static Object runAsync(InvocationContext ctx, LockHandle handle, LockLoss loss) throws Exception {
-        Object stage;
-        try {
-            stage = proceed(ctx, handle);
-        } catch (Exception | Error e) {
-            handle.release(); // the method failed before handing out a stage: nothing runs on under the lock
-            throw e;
-        }
-        if (stage == null) {
-            handle.release();
-            return null;
-        }
-        return AsyncHold.follow((CompletionStage<?>) stage, handle, loss);
-    }
-
-    /** Runs the method with its lock visible through {@link Locks#current()} on this thread. */
-    private static Object proceed(InvocationContext ctx, LockHandle handle) throws Exception {
-        Locks.push(new HeldLock(handle));
-        try {
-            return ctx.proceed();
-        } finally {
-            Locks.pop();
-        }
+        return tx != null ? LockedCall.inTransaction(ctx, handle, loss, tx) : LockedCall.sync(ctx, handle, loss);
     }
 
     private static String lockName(LockedMethod meta, Object[] args) {

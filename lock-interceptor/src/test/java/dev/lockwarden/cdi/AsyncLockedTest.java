@@ -126,6 +126,14 @@ class AsyncLockedTest {
     }
 
     @Test
+    void aSynchronousHolderDoesNotPassItsLockToAnAsyncCallee() {
+        fresh();
+        assertEquals("busy", async.syncOuterThenAsync("E"), "no reentrancy across the async boundary");
+        assertEquals(0, probe.runs());
+        assertTrue(locks.inspector().get("async:E").isEmpty());
+    }
+
+    @Test
     void aFailedStageReleasesTheLockAndKeepsItsFailure() throws Exception {
         fresh();
         CompletableFuture<String> gate = new CompletableFuture<>();

@@ -30,6 +30,22 @@ import dev.lockwarden.testing.RedisNode;
 class RedisDownAtStartTest {
 
     @Test
+    void invalidSettingsFailTheDeployment() {
+        System.setProperty("lockwarden.ttl", "soon");
+        try {
+            RuntimeException e = assertThrows(RuntimeException.class, () -> new Weld("bad-settings").disableDiscovery()
+                    .addBeanClasses(ValidBean.class).addExtension(new LockedExtension()).initialize().close());
+            StringBuilder all = new StringBuilder();
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                all.append(t.getMessage()).append('\n');
+            }
+            assertTrue(all.toString().contains("lockwarden.ttl"), all.toString());
+        } finally {
+            System.clearProperty("lockwarden.ttl");
+        }
+    }
+
+    @Test
     void deploysWithAWarningFailsCallsWhileDownThenServesOnceRedisAnswers() throws Exception {
         RedisNode redis = new RedisNode().start();
         redis.stop(); // keep its port, nothing listening on it

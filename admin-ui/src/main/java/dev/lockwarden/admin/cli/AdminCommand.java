@@ -61,6 +61,9 @@ public final class AdminCommand implements Callable<Integer> {
             description = "log a session out after this long without user activity; the live refresh does not count (default 30m)")
     String sessionTimeout;
 
+    @Option(names = "--long-held", paramLabel = "DURATION", description = "mark locks held longer than this LONG-HELD (default 10m)")
+    String longHeld;
+
     @Option(names = "--behind-tls-proxy", description = "trust X-Forwarded-Proto/-For from a TLS reverse proxy and mark the session cookie Secure")
     Boolean behindTlsProxy;
 
@@ -116,6 +119,7 @@ public final class AdminCommand implements Callable<Integer> {
         putIf(given, Settings.KEY_PREFIX, keyPrefix);
         putIf(given, AdminConfig.SESSION_TIMEOUT, sessionTimeout);
         putIf(given, AdminConfig.BEHIND_TLS_PROXY, behindTlsProxy);
+        putIf(given, AdminConfig.LONG_HELD, longHeld);
         return new Settings(k -> given.containsKey(k) ? given.get(k) : System.getProperty(k), System.getenv());
     }
 

@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import dev.lockwarden.AuditRecord;
+import dev.lockwarden.ClientInfo;
+import dev.lockwarden.FenceCounter;
 import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockInfo;
@@ -18,17 +21,32 @@ import dev.lockwarden.admin.security.AdminUser;
  * the views call it and it is unit-tested alone. Roles are enforced here, whatever the UI shows.
  */
 public final class AdminService {
+    /** Locks the clients view scans to find dead clients that still own locks. */
+    public static final int CLIENT_SCAN = 20_000;
+    private static final int AUDIT_SCAN = 5_000;
     private final LockInspector inspector;
     private final int pageSize;
+    private final java.time.Duration longHeld;
 
     /**
      * @param inspector the lock-core inspector
      * @param pageSize  locks per "load more" page (1..10000)
      */
     public AdminService(LockInspector inspector, int pageSize) {
+        this(inspector, pageSize, java.time.Duration.ofMinutes(10));
+    }
+
+    /** @param longHeld locks held longer than this are marked LONG-HELD */
+    public AdminService(LockInspector inspector, int pageSize, java.time.Duration longHeld) {
         this.inspector = Objects.requireNonNull(inspector, "inspector");
         new PageRequest("0", pageSize); // validates the size with lock-core's message
         this.pageSize = pageSize;
+        this.longHeld = longHeld;
+    }
+
+    /** The long-held threshold. */
+    public java.time.Duration longHeld() {
+        return longHeld;
     }
 
     /** The locks of the first {@code pages} pages (at least one), re-read from Redis. */
@@ -41,6 +59,39 @@ public final class AdminService {
             next = page.next(pageSize);
         }
         return new LockListing(locks, next.isPresent());
+    }
+
+    /** The named locks still held, re-read in one round trip per node (what the live refresh reads). */
+    public List<LockInfo> refresh(List<String> names) {
+        return names.isEmpty() ? List.of() : inspector.getAll(names);
+    }
+
+    /** Fencing counters, free locks included, at most {@code max}. */
+    public List<FenceCounter> fences(String prefix, int max) {
+        return inspector.fences(prefix == null ? "" : prefix.strip(), max);
+    }
+
+    /** Live client JVMs and dead ones still owning locks (scanning at most {@value #CLIENT_SCAN} locks). */
+    public List<ClientInfo> clients() {
+        return inspector.clients(CLIENT_SCAN);
+    }
+
+    /**
+     * Force-releases every lock of a dead client, one audit record per lock.
+     *
+     * @throws AccessDeniedException the user is not an OPERATOR
+     */
+    public List<ForceReleaseResult> releaseAllOf(String jvmId, AdminUser user) {
+        requireOperator(user, "the locks of client " + jvmId);
+        return inspector.releaseAllOf(jvmId, user.name());
+    }
+
+    /** The newest audit records whose operator, lock or holder contains {@code text} ("" = all). */
+    public List<AuditRecord> audit(String text, int max) {
+        String t = text == null ? "" : text.strip().toLowerCase(java.util.Locale.ROOT);
+        return inspector.audit(t.isEmpty() ? max : AUDIT_SCAN).stream()
+                .filter(r -> t.isEmpty() || (r.operator() + " " + r.name() + " " + r.oldHolder()).toLowerCase(java.util.Locale.ROOT).contains(t))
+                .limit(max).toList();
     }
 
     /** One lock, if it is held right now. */
@@ -77,7 +128,8 @@ public final class AdminService {
     private static void requireOperator(AdminUser user, String name) {
         if (user == null || !user.role().mayForceRelease()) {
             String who = user == null ? "an anonymous user" : "user '" + user.name() + "' (" + user.role() + ")";
-            throw new AccessDeniedException(who + " may not force-release '" + name + "': the OPERATOR role is required");
+            throw new AccessDeniedException(who + " may not force-release " + (name.startsWith("the locks") ? name : "'" + name + "'")
+                    + ": the OPERATOR role is required");
         }
     }
 }

@@ -115,7 +115,7 @@ class SecurityBrowserTest {
             browser.driver.findElement(By.id("status")).click();
             Thread.sleep(1000);
         }
-        assertTrue(browser.driver.getCurrentUrl().endsWith("/"), browser.driver.getCurrentUrl());
+        assertFalse(browser.driver.getCurrentUrl().contains("/login"), browser.driver.getCurrentUrl());
         assertFalse(browser.driver.findElements(By.id("locks")).isEmpty());
     }
 

@@ -2,18 +2,14 @@ package dev.lockwarden.agent.config;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.lockwarden.KeyTemplate;
-import dev.lockwarden.LockOptions;
 import dev.lockwarden.OnBusy;
-import dev.lockwarden.config.Durations;
 
 /**
  * Parses one rule line: {@code ClassPattern#methodPattern[(types)] key="..." [options]}. Class patterns are a
@@ -21,7 +17,6 @@ import dev.lockwarden.config.Durations;
  * subtypes; method patterns are a name with {@code *} wildcards; {@code (..)} means every overload.
  */
 final class RuleLine {
-    static final List<String> OPTIONS = List.of("key", "ttl", "wait", "onBusy", "autoRefresh", "onLost", "onStoreDown", "holdAtLeast");
     private static final String IDENT = "[A-Za-z_$][A-Za-z0-9_$]*";
     private static final String WILD = "[A-Za-z_$*][A-Za-z0-9_$*]*";
     private static final Pattern CLASS = Pattern.compile(IDENT + "(\\." + WILD + ")*");
@@ -68,27 +63,23 @@ final class RuleLine {
         checkMethod(methodName);
         String list = paren < 0 ? "" : rest.substring(paren).replace(" ", "");
         Optional<List<String>> types = paren < 0 || list.equals("(..)") ? Optional.empty() : types(rest.substring(paren));
-        Map<String, String> options = options(line.substring(end));
+        Map<String, String> options = RuleOptions.parse(line.substring(end), this::problem);
         String key = options.get("key");
         if (key == null) {
             problem("rule for " + spec + " has no key", "add key=\"...\", e.g. key=\"payment:{0}\" ({0} = first argument)");
         } else {
             checkTemplate(key, types);
         }
-        Optional<Duration> ttl = option(options, "ttl").map(v -> duration("ttl", v));
-        Optional<Duration> wait = option(options, "wait").map(v -> duration("wait", v));
-        ttl.ifPresent(this::checkTtl);
-        wait.ifPresent(this::checkWait);
-        OnBusy onBusy = option(options, "onBusy").map(this::onBusy).orElse(OnBusy.FAIL);
-        boolean autoRefresh = option(options, "autoRefresh").map(this::bool).orElse(Boolean.TRUE);
-        OnLost onLost = option(options, "onLost").map(v -> choice("onLost", v, OnLost.class,
-                "onLost=log (WARNING, the caller gets the method's result) or onLost=throw (LockLostException after the method returned)"))
-                .orElse(OnLost.LOG);
-        OnStoreDown onStoreDown = option(options, "onStoreDown").map(v -> choice("onStoreDown", v, OnStoreDown.class,
-                "onStoreDown=fail (LockStoreException, the body does not run) or onStoreDown=skip (with onBusy=SKIP only)"))
-                .orElse(OnStoreDown.FAIL);
-        Optional<Duration> holdAtLeast = option(options, "holdAtLeast").map(v -> duration("holdAtLeast", v));
-        holdAtLeast.ifPresent(h -> checkHoldAtLeast(h, ttl));
+        RuleValues v = new RuleValues(where, problems, options);
+        Optional<Duration> ttl = v.ttl();
+        Optional<Duration> wait = v.waitUpTo();
+        OnBusy onBusy = v.onBusy();
+        boolean autoRefresh = v.autoRefresh();
+        OnLost onLost = v.choice("onLost", OnLost.class, OnLost.LOG,
+                "onLost=log (WARNING, the caller gets the method's result) or onLost=throw (LockLostException after the method returned)");
+        OnStoreDown onStoreDown = v.choice("onStoreDown", OnStoreDown.class, OnStoreDown.FAIL,
+                "onStoreDown=fail (LockStoreException, the body does not run) or onStoreDown=skip (with onBusy=SKIP only)");
+        Optional<Duration> holdAtLeast = v.holdAtLeast(ttl);
         if (onStoreDown == OnStoreDown.SKIP && onBusy != OnBusy.SKIP) {
             problem("onStoreDown=skip needs onBusy=SKIP", "add onBusy=SKIP, or remove onStoreDown (a FAIL rule fails when Redis is down)");
         }
@@ -169,66 +160,6 @@ final class RuleLine {
         return Optional.of(types);
     }
 
-    private Map<String, String> options(String text) {
-        Map<String, String> options = new LinkedHashMap<>();
-        int i = 0;
-        int n = text.length();
-        while (i < n) {
-            if (Character.isWhitespace(text.charAt(i))) {
-                i++;
-                continue;
-            }
-            int start = i;
-            while (i < n && text.charAt(i) != '=' && !Character.isWhitespace(text.charAt(i))) {
-                i++;
-            }
-            String name = text.substring(start, i);
-            if (i >= n || text.charAt(i) != '=') {
-                problem("'" + name + "' is not an option", "write options as name=value, e.g. ttl=30s");
-                continue;
-            }
-            i++;
-            StringBuilder value = new StringBuilder();
-            if (i < n && text.charAt(i) == '"') {
-                i = quoted(text, i + 1, value, name);
-            } else {
-                while (i < n && !Character.isWhitespace(text.charAt(i))) {
-                    value.append(text.charAt(i++));
-                }
-            }
-            addOption(options, name, value.toString());
-        }
-        return options;
-    }
-
-    private int quoted(String text, int i, StringBuilder value, String name) {
-        int n = text.length();
-        while (i < n && text.charAt(i) != '"') {
-            char c = text.charAt(i);
-            if (c == '\\' && i + 1 < n) {
-                c = text.charAt(++i);
-            }
-            value.append(c);
-            i++;
-        }
-        if (i >= n) {
-            problem("the value of " + name + " has no closing quote", "end it with \", e.g. " + name + "=\"payment:{0}\"");
-        }
-        return i + 1;
-    }
-
-    private void addOption(Map<String, String> options, String name, String value) {
-        if (!OPTIONS.contains(name)) {
-            problem("unknown option '" + name + "'" + Suggest.of(name, OPTIONS), "use " + String.join(", ", OPTIONS));
-        } else if (options.containsKey(name)) {
-            problem("option " + name + " is given twice", "keep one " + name + "=...");
-        } else if (value.isEmpty()) {
-            problem("option " + name + " has no value", "write e.g. " + name + "=" + example(name));
-        } else {
-            options.put(name, value);
-        }
-    }
-
     private void checkTemplate(String raw, Optional<List<String>> types) {
         String template = KeyNames.substitute(raw, "C", "m");
         List<String> names = new ArrayList<>();
@@ -253,83 +184,6 @@ final class RuleLine {
         } catch (IllegalArgumentException e) {
             problem(e.getMessage(), "fix key=\"...\"; placeholders are {0}, {1}, ... or {parameterName}, optionally {0.property}");
         }
-    }
-
-    private Optional<String> option(Map<String, String> options, String name) {
-        return Optional.ofNullable(options.get(name));
-    }
-
-    private Duration duration(String name, String value) {
-        try {
-            return Durations.parse(value, name);
-        } catch (IllegalArgumentException e) {
-            problems.add(where + ": " + e.getMessage());
-            return Duration.ofSeconds(1);
-        }
-    }
-
-    private void checkTtl(Duration ttl) {
-        try {
-            LockOptions.ttl(ttl);
-        } catch (IllegalArgumentException e) {
-            problem(e.getMessage().replace("Duration.ofSeconds(30)", "ttl=30s"), "write e.g. ttl=30s");
-        }
-    }
-
-    /** Checked against the rule's TTL; a rule without ttl= is checked again when the lock is first taken. */
-    private void checkHoldAtLeast(Duration hold, Optional<Duration> ttl) {
-        if (hold.isNegative()) {
-            problem("holdAtLeast " + hold + " is negative", "write e.g. holdAtLeast=30s");
-        } else if (ttl.isPresent() && hold.compareTo(ttl.get()) > 0) {
-            problem("holdAtLeast " + hold + " is longer than ttl " + ttl.get(), "raise ttl= to at least holdAtLeast, e.g. ttl=5m holdAtLeast=1m");
-        }
-    }
-
-    private void checkWait(Duration wait) {
-        if (wait.isNegative()) {
-            problem("wait " + wait + " is negative", "write wait=0s to fail at once or e.g. wait=5s");
-        }
-    }
-
-    private OnBusy onBusy(String value) {
-        try {
-            return OnBusy.valueOf(value.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            problem("onBusy=" + value + " is not FAIL or SKIP",
-                    "use onBusy=FAIL (throw LockNotAcquiredException) or onBusy=SKIP (skip the body, return null/0/false); to wait, set wait=5s");
-            return OnBusy.FAIL;
-        }
-    }
-
-    private <E extends Enum<E>> E choice(String option, String value, Class<E> type, String fix) {
-        try {
-            return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            problem(option + "=" + value + " is not one of " + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT),
-                    "use " + fix);
-            return type.getEnumConstants()[0];
-        }
-    }
-
-    private Boolean bool(String value) {
-        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
-            return Boolean.valueOf(value);
-        }
-        problem("autoRefresh=" + value + " is not true or false", "write autoRefresh=true (watchdog keeps the lock) or autoRefresh=false");
-        return Boolean.TRUE;
-    }
-
-    private static String example(String option) {
-        return switch (option) {
-            case "key" -> "\"payment:{0}\"";
-            case "ttl" -> "30s";
-            case "wait" -> "0s";
-            case "onBusy" -> "FAIL";
-            case "onLost" -> "log";
-            case "onStoreDown" -> "fail";
-            case "holdAtLeast" -> "30s";
-            default -> "true";
-        };
     }
 
     private static String abbreviate(String line) {

@@ -40,6 +40,20 @@ public class AsyncService {
         return CompletableFuture.completedFuture(Optional.of("ran"));
     }
 
+    @Inject
+    AsyncService self;
+
+    /** A synchronous holder of "async:{key}" calling an async method for the same name. */
+    @Locked("async:{0}")
+    public String syncOuterThenAsync(String key) {
+        try {
+            self.work(key, new CompletableFuture<>());
+            return "reentered";
+        } catch (dev.lockwarden.LockNotAcquiredException busy) {
+            return "busy";
+        }
+    }
+
     @Locked("async:{0}")
     public CompletableFuture<String> failsBeforeReturning(String key) {
         throw new IllegalStateException("no stage for " + key);

@@ -10,14 +10,14 @@ import dev.lockwarden.HolderInfo;
 import dev.lockwarden.LockInfo;
 
 /** How lock values are shown. */
-final class Formats {
+public final class Formats {
     private static final DateTimeFormatter TIME =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z").withZone(ZoneId.systemDefault());
 
     private Formats() {
     }
 
-    static String ttl(Duration d) {
+    public static String ttl(Duration d) {
         long ms = Math.max(0, d.toMillis());
         if (ms < 60_000) {
             return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
@@ -29,7 +29,7 @@ final class Formats {
         return String.format(Locale.ROOT, "%d h %02d m", s / 3600, (s % 3600) / 60);
     }
 
-    static String time(Instant at) {
+    public static String time(Instant at) {
         return at == null || at.toEpochMilli() <= 0 ? "" : TIME.format(at);
     }
 
@@ -42,11 +42,22 @@ final class Formats {
         return i.source() == null ? m : m.isEmpty() ? i.source().name() : i.source().name() + " " + m;
     }
 
-    static String holder(HolderInfo h) {
+    public static String holder(HolderInfo h) {
         if (h == null) {
             return "unknown holder";
         }
         return text(h.application()) + " @ " + text(h.host()) + ", pid " + h.pid() + ", thread " + text(h.thread());
+    }
+
+    /** Time since the lock was acquired. */
+    static Duration age(LockInfo i) {
+        long at = i.acquiredAt() == null ? 0 : i.acquiredAt().toEpochMilli();
+        return at <= 0 ? Duration.ZERO : Duration.ofMillis(Math.max(0, System.currentTimeMillis() - at));
+    }
+
+    /** alive / ORPHANED, plus LONG-HELD when held longer than {@code longHeld}. */
+    static String marks(LockInfo i, Duration longHeld) {
+        return alive(i) + (age(i).compareTo(longHeld) > 0 ? " · LONG-HELD" : "");
     }
 
     static String alive(LockInfo i) {

@@ -24,6 +24,8 @@ final class LockDetails extends VerticalLayout {
     private final H3 title = new H3();
     private final Span holder = new Span();
     private final Span fence = new Span();
+    private final Span meta = new Span();
+    private final com.vaadin.flow.component.html.Anchor link = new com.vaadin.flow.component.html.Anchor();
     private final Span result = new Span();
     private final Button forceRelease = new Button("Force release…");
     private final Grid<LockEvent> events = new Grid<>();
@@ -42,7 +44,9 @@ final class LockDetails extends VerticalLayout {
         forceRelease.setVisible(operator);
         forceRelease.addClickListener(e -> Optional.ofNullable(shown).ifPresent(onForceRelease));
         configureEvents();
-        add(title, holder, fence, forceRelease, result, new H4("Recent events"), events);
+        meta.setId("detail-meta");
+        link.setId("detail-link");
+        add(title, link, holder, fence, meta, forceRelease, result, new H4("Recent events and fence history"), events);
         setVisible(false);
     }
 
@@ -63,15 +67,20 @@ final class LockDetails extends VerticalLayout {
         setVisible(true);
         shown = lock.orElse(null);
         title.setText(name);
+        link.setHref("locks/" + name);
+        link.setText("link to this lock");
         forceRelease.setEnabled(lock.isPresent());
         if (lock.isEmpty()) {
             holder.setText("Not held any more.");
             fence.setText("");
+            meta.setText("");
             return;
         }
         LockInfo i = lock.get();
         holder.setText("Holder: " + Formats.holder(i.holder()) + " (" + Formats.alive(i) + ")");
         fence.setText("Fence " + i.fencingToken() + " · TTL " + Formats.ttl(i.remainingTtl()) + " · " + Formats.source(i));
+        meta.setText("Acquired " + Formats.time(i.acquiredAt()) + " (" + Formats.ttl(Formats.age(i)) + " ago) · JVM "
+                + i.holder().jvmId() + " · nodes " + String.join(", ", i.nodes()));
     }
 
     void showEvents(List<LockEvent> recent) {

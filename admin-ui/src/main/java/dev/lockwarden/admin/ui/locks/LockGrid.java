@@ -1,6 +1,8 @@
 package dev.lockwarden.admin.ui.locks;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 import com.vaadin.flow.component.grid.ColumnTextAlign;
@@ -24,7 +26,11 @@ final class LockGrid extends Grid<LockInfo> {
         }
     };
 
-    LockGrid() {
+    private final Duration longHeld;
+
+    /** @param longHeld age from which a lock is marked LONG-HELD */
+    LockGrid(Duration longHeld) {
+        this.longHeld = longHeld;
         setId("locks");
         addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
         addColumn(LitRenderer.<LockInfo>of("<b class='lock-name' data-lock='${item.name}'>${item.name}</b>")
@@ -35,13 +41,18 @@ final class LockGrid extends Grid<LockInfo> {
         addColumn(i -> Formats.text(i.holder().thread())).setHeader("Thread").setAutoWidth(true);
         addColumn(Formats::source).setHeader("Source / method").setAutoWidth(true);
         addColumn(i -> Formats.time(i.acquiredAt())).setHeader("Acquired at").setAutoWidth(true);
+        addColumn(LitRenderer.<LockInfo>of("<span class='age' data-lock='${item.name}'>${item.age}</span>")
+                .withProperty("name", LockInfo::name).withProperty("age", i -> Formats.ttl(Formats.age(i))))
+                .setHeader("Age").setAutoWidth(true).setTextAlign(ColumnTextAlign.END).setKey("age")
+                .setComparator(Comparator.comparing(Formats::age));
         addColumn(LitRenderer.<LockInfo>of("<span class='ttl' data-lock='${item.name}'>${item.ttl}</span>")
                 .withProperty("name", LockInfo::name).withProperty("ttl", i -> Formats.ttl(i.remainingTtl())))
-                .setHeader("TTL").setAutoWidth(true).setTextAlign(ColumnTextAlign.END);
+                .setHeader("TTL").setAutoWidth(true).setTextAlign(ColumnTextAlign.END).setKey("ttl")
+                .setComparator(Comparator.comparing(LockInfo::remainingTtl));
         addColumn(LockInfo::fencingToken).setHeader("Fence").setAutoWidth(true).setTextAlign(ColumnTextAlign.END);
         addColumn(LitRenderer.<LockInfo>of("<span class='holder-state' data-lock='${item.name}' "
                         + "style='color:${item.color}'>${item.state}</span>")
-                .withProperty("name", LockInfo::name).withProperty("state", Formats::alive)
+                .withProperty("name", LockInfo::name).withProperty("state", i -> Formats.marks(i, longHeld))
                 .withProperty("color", i -> i.holderAlive() ? "var(--lumo-success-text-color)" : "var(--lumo-error-text-color)"))
                 .setHeader("Holder").setAutoWidth(true);
         addColumn(i -> String.join(", ", i.nodes())).setHeader("Nodes").setAutoWidth(true);

@@ -1,17 +1,26 @@
 package dev.lockwarden.admin.ui.locks;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 import com.vaadin.flow.component.AttachEvent;
 import com.vaadin.flow.component.DetachEvent;
+import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.notification.Notification;
 import com.vaadin.flow.component.notification.NotificationVariant;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.router.BeforeEvent;
+import com.vaadin.flow.router.HasUrlParameter;
+import com.vaadin.flow.router.OptionalParameter;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
+import com.vaadin.flow.router.RouteAlias;
+import com.vaadin.flow.router.WildcardParameter;
 import com.vaadin.flow.shared.Registration;
 
 import dev.lockwarden.ForceReleaseResult;
@@ -23,20 +32,29 @@ import dev.lockwarden.admin.service.AdminService;
 import dev.lockwarden.admin.service.LockChangedException;
 import dev.lockwarden.admin.service.LockListing;
 import dev.lockwarden.admin.ui.CurrentUser;
+import dev.lockwarden.admin.ui.MainLayout;
 
-/** Every held lock, refreshed each second; filter, load more, details and force-release. */
-@Route("")
+/**
+ * Held locks. Each poll (1 s) re-reads only the rows shown ({@link AdminService#refresh}); the SCAN
+ * runs on filter changes, "Load more", "Rescan" and every {@value #RESCAN_EVERY_POLLS} s for new locks.
+ * {@code /locks/<name>} opens one lock's details (a link to paste into an incident channel).
+ */
+@Route(value = "locks", layout = MainLayout.class)
+@RouteAlias(value = "", layout = MainLayout.class)
 @PageTitle("Locks · Lockwarden")
-public final class LocksView extends VerticalLayout {
+public final class LocksView extends VerticalLayout implements HasUrlParameter<String> {
     private static final int EVENTS_EVERY_POLLS = 5;
+    private static final int RESCAN_EVERY_POLLS = 10;
 
     private final AdminService service;
     private final AdminUser user;
     private final FilterBar filters = new FilterBar(this::filtersChanged);
     private final Span status = new Span();
-    private final LockGrid grid = new LockGrid();
+    private final LockGrid grid;
     private final Button loadMore = new Button("Load more", e -> loadMore());
+    private final Button rescan = new Button("Rescan", e -> rescan());
     private final LockDetails details;
+    private final List<LockInfo> shown = new ArrayList<>();
     private Registration polling;
     private int pages = 1;
     private int polls;
@@ -45,47 +63,77 @@ public final class LocksView extends VerticalLayout {
     public LocksView(AdminService service) {
         this.service = service;
         this.user = CurrentUser.get().orElseThrow(() -> new IllegalStateException("LocksView needs a logged-in user"));
+        this.grid = new LockGrid(service.longHeld());
         this.details = new LockDetails(user.role().mayForceRelease(), this::confirmRelease);
         setSizeFull();
-        grid.addSelectionListener(e -> select(e.getFirstSelectedItem().map(LockInfo::name).orElse(null)));
+        setPadding(false);
+        grid.addSelectionListener(e -> e.getFirstSelectedItem().ifPresent(i -> select(i.name())));
         loadMore.setId("load-more");
+        rescan.setId("rescan");
         status.setId("status");
-        HorizontalLayout body = new HorizontalLayout(new VerticalLayout(grid, loadMore), details);
+        HorizontalLayout body = new HorizontalLayout(new VerticalLayout(grid, new HorizontalLayout(loadMore, rescan)), details);
         body.setSizeFull();
-        add(new UserBar(user), filters, status, body);
-        refresh();
+        add(filters, status, body);
+        rescan();
+    }
+
+    @Override
+    public void setParameter(BeforeEvent event, @OptionalParameter @WildcardParameter String name) {
+        if (name != null && !name.isBlank()) {
+            select(name);
+        }
     }
 
     private void filtersChanged() {
         pages = 1;
-        refresh();
+        rescan();
     }
 
     private void loadMore() {
         pages++;
-        refresh();
+        rescan();
     }
 
-    private void select(String name) {
-        selected = name;
-        details.clearResult();
-        details.setVisible(name != null);
-        refresh();
-        refreshEvents();
-    }
-
-    private void refresh() {
+    /** SCANs the first {@code pages} pages again (finds new locks). */
+    private void rescan() {
         try {
             LockListing listing = service.list(filters.query(), pages);
-            grid.show(listing.locks());
+            show(listing.locks());
             loadMore.setVisible(listing.more());
-            status.setText(listing.locks().size() + " locks · updated " + Formats.time(Instant.now()));
-            if (selected != null) {
-                details.show(selected, listing.locks().stream().filter(i -> i.name().equals(selected)).findFirst());
-            }
         } catch (LockException | IllegalArgumentException e) {
             status.setText("Cannot read locks: " + e.getMessage());
         }
+    }
+
+    /** Re-reads the rows shown, nothing else. */
+    private void refreshShown() {
+        try {
+            show(service.refresh(shown.stream().map(LockInfo::name).toList()));
+        } catch (LockException e) {
+            status.setText("Cannot read locks: " + e.getMessage());
+        }
+    }
+
+    private void show(List<LockInfo> locks) {
+        shown.clear();
+        shown.addAll(locks);
+        grid.show(locks);
+        status.setText(locks.size() + " locks shown · updated " + Formats.time(Instant.now()));
+        if (selected != null) {
+            Optional<LockInfo> s = locks.stream().filter(i -> i.name().equals(selected)).findFirst();
+            details.show(selected, s.isPresent() ? s : service.get(selected));
+        }
+    }
+
+    private void select(String name) {
+        if (name.equals(selected)) {
+            return;
+        }
+        selected = name;
+        details.clearResult();
+        details.show(name, service.get(name));
+        UI.getCurrent().getPage().getHistory().replaceState(null, "locks/" + name);
+        refreshEvents();
     }
 
     private void refreshEvents() {
@@ -112,7 +160,7 @@ public final class LocksView extends VerticalLayout {
             details.showResult(e.getMessage(), true);
             Notification.show(e.getMessage(), 8000, Notification.Position.BOTTOM_END).addThemeVariants(NotificationVariant.LUMO_ERROR);
         }
-        refresh();
+        refreshShown();
         refreshEvents();
     }
 
@@ -120,8 +168,13 @@ public final class LocksView extends VerticalLayout {
     @Override
     protected void onAttach(AttachEvent event) {
         polling = event.getUI().addPollListener(e -> {
-            refresh();
-            if (++polls % EVENTS_EVERY_POLLS == 0) {
+            polls++;
+            if (polls % RESCAN_EVERY_POLLS == 0) {
+                rescan();
+            } else {
+                refreshShown();
+            }
+            if (polls % EVENTS_EVERY_POLLS == 0) {
                 refreshEvents();
             }
         });

@@ -1,0 +1,93 @@
+package dev.lockwarden.admin.ui;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.lockwarden.AuditRecord;
+import dev.lockwarden.ClientInfo;
+import dev.lockwarden.FenceCounter;
+import dev.lockwarden.ForceReleaseResult;
+import dev.lockwarden.LockEvent;
+import dev.lockwarden.LockFilter;
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockInspector;
+import dev.lockwarden.LockPage;
+import dev.lockwarden.PageRequest;
+
+/** Counts the calls and the lock rows the dashboard reads through the inspector. */
+final class CountingInspector implements LockInspector {
+    private final LockInspector delegate;
+    final AtomicLong listCalls = new AtomicLong();
+    final AtomicLong rowsRead = new AtomicLong();
+    final AtomicLong mostRowsInOneCall = new AtomicLong();
+
+    CountingInspector(LockInspector delegate) {
+        this.delegate = delegate;
+    }
+
+    private <T extends List<LockInfo>> T count(T rows) {
+        rowsRead.addAndGet(rows.size());
+        mostRowsInOneCall.accumulateAndGet(rows.size(), Math::max);
+        return rows;
+    }
+
+    @Override
+    public LockPage list(LockFilter filter, PageRequest page) {
+        listCalls.incrementAndGet();
+        LockPage p = delegate.list(filter, page);
+        count(p.locks());
+        return p;
+    }
+
+    @Override
+    public List<LockInfo> getAll(List<String> names) {
+        return count(delegate.getAll(names));
+    }
+
+    @Override
+    public Optional<LockInfo> get(String name) {
+        rowsRead.incrementAndGet();
+        return delegate.get(name);
+    }
+
+    @Override
+    public long fenceOf(String name) {
+        return delegate.fenceOf(name);
+    }
+
+    @Override
+    public ForceReleaseResult forceRelease(String name, String operator) {
+        return delegate.forceRelease(name, operator);
+    }
+
+    @Override
+    public ForceReleaseResult forceRelease(LockInfo seen, String operator) {
+        return delegate.forceRelease(seen, operator);
+    }
+
+    @Override
+    public List<FenceCounter> fences(String prefix, int max) {
+        return delegate.fences(prefix, max);
+    }
+
+    @Override
+    public List<ClientInfo> clients(int maxLocksScanned) {
+        return delegate.clients(maxLocksScanned);
+    }
+
+    @Override
+    public List<ForceReleaseResult> releaseAllOf(String jvmId, String operator) {
+        return delegate.releaseAllOf(jvmId, operator);
+    }
+
+    @Override
+    public List<AuditRecord> audit(int max) {
+        return delegate.audit(max);
+    }
+
+    @Override
+    public List<LockEvent> events(String name) {
+        return delegate.events(name);
+    }
+}

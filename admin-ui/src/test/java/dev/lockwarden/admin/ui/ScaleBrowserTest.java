@@ -1,0 +1,104 @@
+package dev.lockwarden.admin.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import dev.lockwarden.LockManager;
+import dev.lockwarden.admin.AdminConfig;
+import dev.lockwarden.admin.AdminServer;
+import dev.lockwarden.admin.security.PasswordHasher;
+import dev.lockwarden.admin.security.UserDirectory;
+import dev.lockwarden.store.LuaScript;
+import dev.lockwarden.store.RedisNodeClient;
+import dev.lockwarden.testing.RedisServerExtension;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.RedisClient;
+
+/** 100,000 held locks: the first page shows within a second, and the dashboard never reads them all. */
+class ScaleBrowserTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+    static final int LOCKS = 100_000;
+
+    @Test
+    void firstPageOf100kLocksInUnderASecondReadingOnlyWhatIsShown() throws Exception {
+        ChromiumCheck.require(Browser.CHROMIUM, Browser.CHROMEDRIVER);
+        long t0 = System.nanoTime();
+        acquireMany();
+        System.out.printf("%d locks taken through acquire.lua in %d ms%n", LOCKS, (System.nanoTime() - t0) / 1_000_000);
+        assertEquals(Integer.toString(LOCKS * 3 + 0), REDIS.node(0).command("DBSIZE").trim(), "lock + info + fence per lock");
+
+        UserDirectory users = UserDirectory.of(Map.of("viewer", "VIEWER:" + PasswordHasher.hash("viewer-pw".toCharArray(), 10_000)));
+        try (LockManager admin = LockManager.builder().redis(REDIS.uri()).application("lockwarden-admin").build()) {
+            CountingInspector counting = new CountingInspector(admin.inspector());
+            try (AdminServer server = AdminServer.start(new AdminConfig(InetAddress.getLoopbackAddress(), 0, 50, users), counting);
+                 Browser browser = new Browser(server.uri().toString())) {
+                browser.login("viewer", "viewer-pw");
+                browser.waitFor(By.id("locks"));
+                browser.driver.findElement(By.id("nav-fences")).click(); // away, then time opening the locks view
+                browser.waitFor(By.id("fences"));
+                long start = System.nanoTime();
+                browser.driver.findElement(By.id("nav-locks")).click();
+                waitForRows(browser);
+                long millis = (System.nanoTime() - start) / 1_000_000;
+                start = System.nanoTime();
+                browser.driver.get(server.uri() + "locks"); // a full page load, bootstrap included
+                waitForRows(browser);
+                long reload = (System.nanoTime() - start) / 1_000_000;
+                System.out.printf("first page of %d locks in the browser after %d ms (full page reload: %d ms)%n", LOCKS, millis, reload);
+                assertTrue(millis < 1_000, "first page after " + millis + " ms");
+
+                long rowsBefore = counting.rowsRead.get();
+                long listsBefore = counting.listCalls.get();
+                Thread.sleep(5_000); // five live refreshes
+                String status = browser.driver.findElement(By.id("status")).getText();
+                int shown = Integer.parseInt(status.substring(0, status.indexOf(' ')));
+                long refreshRows = counting.rowsRead.get() - rowsBefore;
+                System.out.printf("shown %d; 5 s of refresh read %d rows in %d list calls; most rows in one call %d; total rows read %d%n",
+                        shown, refreshRows, counting.listCalls.get() - listsBefore, counting.mostRowsInOneCall.get(), counting.rowsRead.get());
+                assertTrue(shown >= 50 && shown <= 200, status);
+                assertTrue(refreshRows <= 7L * shown, "the refresh re-reads only the shown rows: " + refreshRows);
+                assertTrue(counting.mostRowsInOneCall.get() <= 500, "one call read " + counting.mostRowsInOneCall.get());
+                assertTrue(counting.rowsRead.get() < LOCKS / 20, "the dashboard read " + counting.rowsRead.get() + " rows");
+            }
+        }
+    }
+
+    private static void waitForRows(Browser browser) {
+        new WebDriverWait(browser.driver, Duration.ofSeconds(10)).pollingEvery(Duration.ofMillis(20))
+                .until(d -> d.findElements(By.cssSelector("b.lock-name")).stream().anyMatch(WebElement::isDisplayed));
+    }
+
+    /** The real acquire script, pipelined in chunks: the same keys and fields a LockManager writes. */
+    private static void acquireMany() {
+        LuaScript acquire = LuaScript.load(RedisNodeClient.class, "acquire.lua");
+        try (RedisClient c = RedisClient.create(REDIS.node(0).host(), REDIS.node(0).port())) {
+            assertEquals(acquire.sha1(), c.scriptLoad(acquire.source()), "pipelined EVALSHA needs the script loaded");
+            String now = Long.toString(System.currentTimeMillis());
+            for (int from = 0; from < LOCKS; from += 2_000) {
+                try (AbstractPipeline p = c.pipelined()) {
+                    for (int i = from; i < from + 2_000; i++) {
+                        String name = "bulk:" + i;
+                        List<String> args = new ArrayList<>(List.of("tok" + i, "600000", "604800000", "app", "bulk-app",
+                                "host", "bulk-host", "pid", "1", "jvm", "bulkjvm", "thread", "t" + (i % 8), "source", "API",
+                                "method", "", "acquiredAt", now));
+                        acquire.queue(p, List.of("lock:{" + name + "}", "lock:{" + name + "}:info", "lock:{" + name + "}:fence"), args);
+                    }
+                    p.sync();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package dev.lockwarden.agent.config;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.OnBusy;
+import dev.lockwarden.config.Durations;
+
+/** Reads and checks the option values of one rule line; every problem is added as {@code file:line: problem — fix}. */
+final class RuleValues {
+    private final String where;
+    private final List<String> problems;
+    private final Map<String, String> options;
+
+    RuleValues(String where, List<String> problems, Map<String, String> options) {
+        this.where = where;
+        this.problems = problems;
+        this.options = options;
+    }
+
+    Optional<Duration> ttl() {
+        Optional<Duration> ttl = duration("ttl");
+        ttl.ifPresent(t -> {
+            try {
+                LockOptions.ttl(t);
+            } catch (IllegalArgumentException e) {
+                problem(e.getMessage().replace("Duration.ofSeconds(30)", "ttl=30s"), "write e.g. ttl=30s");
+            }
+        });
+        return ttl;
+    }
+
+    Optional<Duration> waitUpTo() {
+        Optional<Duration> wait = duration("wait");
+        wait.filter(Duration::isNegative)
+                .ifPresent(w -> problem("wait " + w + " is negative", "write wait=0s to fail at once or e.g. wait=5s"));
+        return wait;
+    }
+
+    /** Checked against the rule's TTL; a rule without ttl= is checked when the lock is first taken. */
+    Optional<Duration> holdAtLeast(Optional<Duration> ttl) {
+        Optional<Duration> hold = duration("holdAtLeast");
+        hold.ifPresent(h -> {
+            if (h.isNegative()) {
+                problem("holdAtLeast " + h + " is negative", "write e.g. holdAtLeast=30s");
+            } else if (ttl.isPresent() && h.compareTo(ttl.get()) > 0) {
+                problem("holdAtLeast " + h + " is longer than ttl " + ttl.get(),
+                        "raise ttl= to at least holdAtLeast, e.g. ttl=5m holdAtLeast=1m");
+            }
+        });
+        return hold;
+    }
+
+    OnBusy onBusy() {
+        return value("onBusy").map(v -> {
+            try {
+                return OnBusy.valueOf(v.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                problem("onBusy=" + v + " is not FAIL or SKIP", "use onBusy=FAIL (throw LockNotAcquiredException)"
+                        + " or onBusy=SKIP (skip the body, return null/0/false); to wait, set wait=5s");
+                return OnBusy.FAIL;
+            }
+        }).orElse(OnBusy.FAIL);
+    }
+
+    boolean autoRefresh() {
+        return value("autoRefresh").map(v -> {
+            if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
+                return Boolean.valueOf(v);
+            }
+            problem("autoRefresh=" + v + " is not true or false", "write autoRefresh=true (watchdog keeps the lock) or autoRefresh=false");
+            return Boolean.TRUE;
+        }).orElse(Boolean.TRUE);
+    }
+
+    /** An enum option written in any case; {@code fallback} when absent. */
+    <E extends Enum<E>> E choice(String option, Class<E> type, E fallback, String fix) {
+        return value(option).map(v -> {
+            try {
+                return Enum.valueOf(type, v.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                problem(option + "=" + v + " is not one of " + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT),
+                        "use " + fix);
+                return fallback;
+            }
+        }).orElse(fallback);
+    }
+
+    private Optional<Duration> duration(String name) {
+        return value(name).map(v -> {
+            try {
+                return Durations.parse(v, name);
+            } catch (IllegalArgumentException e) {
+                problems.add(where + ": " + e.getMessage());
+                return Duration.ofSeconds(1);
+            }
+        });
+    }
+
+    private Optional<String> value(String name) {
+        return Optional.ofNullable(options.get(name));
+    }
+
+    private void problem(String problem, String fix) {
+        problems.add(where + ": " + problem + " — " + fix);
+    }
+}

@@ -1,0 +1,212 @@
+package dev.lockwarden.inspect;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import dev.lockwarden.AuditRecord;
+import dev.lockwarden.ClientInfo;
+import dev.lockwarden.FenceCounter;
+import dev.lockwarden.LockStoreException;
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisNodeClient;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.resps.StreamEntry;
+
+/** The dashboard's overviews beyond single locks: fencing counters, client JVMs, the audit log. All bounded. */
+final class Overviews {
+    private static final int SCAN_COUNT = 500;
+    private final List<RedisNodeClient> nodes;
+    private final KeySpace keys;
+
+    Overviews(List<RedisNodeClient> nodes) {
+        this.nodes = nodes;
+        this.keys = nodes.get(0).keySpace();
+    }
+
+    List<FenceCounter> fences(String prefix, int max) {
+        String pattern = KeySpaceGlob.fencePattern(keys, prefix);
+        Map<String, FenceCounter> byName = new TreeMap<>();
+        for (RedisNodeClient node : nodes) {
+            try {
+                for (UnifiedJedis target : node.scanTargets()) {
+                    List<String> names = scan(node, target, pattern, max, key -> {
+                        String name = keys.nameOf(key);
+                        return name != null && key.equals(keys.fence(name)) ? name : null;
+                    });
+                    readFences(node, names, byName);
+                }
+            } catch (LockStoreException e) {
+                if (nodes.size() == 1) {
+                    throw e;
+                }
+            }
+        }
+        List<FenceCounter> out = new ArrayList<>(byName.values());
+        return out.size() > max ? out.subList(0, max) : out;
+    }
+
+    private void readFences(RedisNodeClient node, List<String> names, Map<String, FenceCounter> into) {
+        List<Response<String>> values = new ArrayList<>();
+        List<Response<Long>> ttls = new ArrayList<>();
+        List<Response<Boolean>> held = new ArrayList<>();
+        node.call("read fencing counters", () -> {
+            values.clear();
+            ttls.clear();
+            held.clear();
+            try (AbstractPipeline p = node.redis().pipelined()) {
+                for (String n : names) {
+                    values.add(p.get(keys.fence(n)));
+                    ttls.add(p.pttl(keys.fence(n)));
+                    held.add(p.exists(keys.lock(n)));
+                }
+                p.sync();
+            }
+            return null;
+        });
+        for (int i = 0; i < names.size(); i++) {
+            long v = LockReader.parseLong(values.get(i).get(), 0);
+            FenceCounter c = new FenceCounter(names.get(i), v, Duration.ofMillis(Math.max(0, ttls.get(i).get())), held.get(i).get());
+            into.merge(names.get(i), c, (a, b) -> a.value() >= b.value() ? a : b);
+        }
+    }
+
+    List<ClientInfo> clients(int maxLocksScanned, java.util.function.Function<List<String>, List<dev.lockwarden.LockInfo>> read) {
+        Map<String, ClientInfo> byJvm = new LinkedHashMap<>();
+        RedisNodeClient node = nodes.get(0);
+        for (UnifiedJedis target : node.scanTargets()) {
+            List<String> beats = scan(node, target, KeySpaceGlob.escape(KeySpace.JVM_PREFIX) + "*", 10_000, k -> k);
+            List<Response<String>> values = new ArrayList<>();
+            List<Response<Long>> ttls = new ArrayList<>();
+            node.call("read heartbeats", () -> {
+                values.clear();
+                ttls.clear();
+                try (AbstractPipeline p = node.redis().pipelined()) {
+                    for (String k : beats) {
+                        values.add(p.get(k));
+                        ttls.add(p.pttl(k));
+                    }
+                    p.sync();
+                }
+                return null;
+            });
+            for (int i = 0; i < beats.size(); i++) {
+                String id = beats.get(i).substring(KeySpace.JVM_PREFIX.length());
+                String v = values.get(i).get();
+                if (v == null) {
+                    continue;
+                }
+                // value: application@host:pid (see Heartbeat)
+                int at = v.lastIndexOf('@');
+                int colon = v.lastIndexOf(':');
+                String app = at < 0 ? v : v.substring(0, at);
+                String host = at < 0 || colon < at ? "" : v.substring(at + 1, colon);
+                long pid = colon < 0 ? 0 : LockReader.parseLong(v.substring(colon + 1), 0);
+                byJvm.put(id, new ClientInfo(id, app, host, pid, true, Duration.ofMillis(Math.max(0, ttls.get(i).get())), 0));
+            }
+        }
+        for (dev.lockwarden.LockInfo lock : locks(maxLocksScanned, read)) {
+            String id = lock.holder().jvmId();
+            ClientInfo c = byJvm.get(id);
+            if (c == null) {
+                c = new ClientInfo(id, lock.holder().application(), lock.holder().host(), lock.holder().pid(), lock.holderAlive(),
+                        Duration.ZERO, 0);
+            }
+            byJvm.put(id, new ClientInfo(c.jvmId(), c.application(), c.host(), c.pid(), c.alive(), c.heartbeatTtl(), c.locksHeld() + 1));
+        }
+        List<ClientInfo> out = new ArrayList<>(byJvm.values());
+        out.sort(Comparator.comparing(ClientInfo::alive).thenComparing(ClientInfo::application));
+        return out;
+    }
+
+    /** Up to {@code max} held locks, by scanning lock keys of the first node. */
+    List<dev.lockwarden.LockInfo> locks(int max, java.util.function.Function<List<String>, List<dev.lockwarden.LockInfo>> read) {
+        RedisNodeClient node = nodes.get(0);
+        List<dev.lockwarden.LockInfo> out = new ArrayList<>();
+        for (UnifiedJedis target : node.scanTargets()) {
+            List<String> names = scan(node, target, keys.lockPattern(""), max - out.size(), key -> {
+                String name = keys.nameOf(key);
+                return name != null && key.equals(keys.lock(name)) ? name : null;
+            });
+            for (int i = 0; i < names.size(); i += 500) {
+                out.addAll(read.apply(names.subList(i, Math.min(names.size(), i + 500))));
+            }
+        }
+        return out;
+    }
+
+    List<AuditRecord> audit(int max) {
+        LockStoreException failure = null;
+        for (RedisNodeClient node : nodes) {
+            try {
+                List<StreamEntry> entries = node.call("read the audit log", () ->
+                        node.redis().xrevrange(KeySpace.AUDIT, (StreamEntryID) null, (StreamEntryID) null, max));
+                List<AuditRecord> out = new ArrayList<>();
+                for (StreamEntry e : entries) {
+                    Map<String, String> f = e.getFields();
+                    String holder = f.getOrDefault("holder.app", "") + " @ " + f.getOrDefault("holder.host", "")
+                            + ", pid " + f.getOrDefault("holder.pid", "?");
+                    out.add(new AuditRecord(e.getID().toString(), Instant.ofEpochMilli(LockReader.parseLong(f.get("at"), e.getID().getTime())),
+                            f.getOrDefault("operator", ""), f.getOrDefault("name", ""), holder,
+                            LockReader.parseLong(f.get("oldFence"), 0), LockReader.parseLong(f.get("newFence"), 0)));
+                }
+                return out;
+            } catch (LockStoreException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        throw failure;
+    }
+
+    /** Keys matching {@code pattern} (mapped, nulls dropped), at most {@code max}. */
+    private static List<String> scan(RedisNodeClient node, UnifiedJedis target, String pattern, int max,
+                                     java.util.function.Function<String, String> map) {
+        List<String> out = new ArrayList<>();
+        ScanParams params = new ScanParams().match(pattern).count(SCAN_COUNT);
+        String cursor = "0";
+        do {
+            String from = cursor;
+            ScanResult<String> r = node.call("scan " + pattern, () -> target.scan(from, params));
+            for (String k : r.getResult()) {
+                String m = map.apply(k);
+                if (m != null && out.size() < max) {
+                    out.add(m);
+                }
+            }
+            cursor = r.getCursor();
+        } while (!"0".equals(cursor) && out.size() < max);
+        return out;
+    }
+
+    /** SCAN patterns. */
+    static final class KeySpaceGlob {
+        private KeySpaceGlob() {
+        }
+
+        static String fencePattern(KeySpace keys, String prefix) {
+            String lock = keys.lockPattern(prefix); // <prefix>{<name prefix>*}
+            return lock + ":fence";
+        }
+
+        static String escape(String s) {
+            StringBuilder sb = new StringBuilder();
+            for (char c : s.toCharArray()) {
+                if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                    sb.append('\\');
+                }
+                sb.append(c);
+            }
+            return sb.toString();
+        }
+    }
+}
