@@ -66,17 +66,18 @@ final class ForceRelease {
                     + " Redis nodes failed: " + String.join("; ", failures));
         }
         long newFence = 0;
-        long oldFence = 0;
+        List<Long> oldFences = new ArrayList<>();
         int released = 0;
         String auditId = null;
         for (RedisNodeClient.ForceReleased r : replies) {
             newFence = Math.max(newFence, r.newFence());
             if (r.released()) {
                 released++;
-                oldFence = Math.max(oldFence, r.oldFence());
+                oldFences.add(r.oldFence());
                 auditId = auditId == null ? r.auditId() : auditId;
             }
         }
+        long oldFence = AgreedFence.of(oldFences);
         if (nodes.size() > 1) {
             long highest = newFence;
             onEveryNode(n -> n.raiseFence(name, "", highest)); // a node that is down is covered by the majority argument

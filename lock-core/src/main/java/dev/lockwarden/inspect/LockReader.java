@@ -145,14 +145,14 @@ final class LockReader {
     private LockInfo toInfo(String name, List<View> views, boolean alive) {
         Map<String, String> f = views.get(0).info();
         long ttl = Long.MAX_VALUE;
-        long fence = 0;
+        List<Long> fences = new ArrayList<>(views.size());
         List<String> where = new ArrayList<>();
         for (View v : views) {
             ttl = Math.min(ttl, v.ttl());
-            // over Redlock a node may still show its phase-1 counter: the token handed out is the highest
-            fence = Math.max(fence, parseLong(v.info().get("fence"), 0));
+            fences.add(parseLong(v.info().get("fence"), 0));
             where.add(nodes.get(v.node()).address());
         }
+        long fence = AgreedFence.of(fences);
         HolderInfo holder = new HolderInfo(f.getOrDefault("app", ""), f.getOrDefault("host", ""),
                 parseLong(f.get("pid"), 0), f.getOrDefault("thread", ""), f.getOrDefault("jvm", ""));
         LockSource source;

@@ -16,8 +16,10 @@ if not token then
   return {0, 'free', current}
 end
 local fence = redis.call('HGET', KEYS[2], 'fence') or '0'
--- a Redlock node may still show its phase-1 fence (lower than the token handed out): never a higher one
-if (ARGV[3] ~= '' and redis.sha1hex(token) ~= ARGV[3]) or (ARGV[4] ~= '0' and tonumber(fence) > tonumber(ARGV[4])) then
+-- The token (its SHA-1) names the acquisition: when it matches, the fence is not compared, because a
+-- Redlock node may still show its own phase-1 fence, lower or (clock floor, later answer) higher than
+-- the token handed out. Without a token, a fence above the one the operator saw means a newer holder.
+if (ARGV[3] ~= '' and redis.sha1hex(token) ~= ARGV[3]) or (ARGV[3] == '' and ARGV[4] ~= '0' and tonumber(fence) > tonumber(ARGV[4])) then
   return {0, 'changed', current}
 end
 local info = redis.call('HGETALL', KEYS[2])

@@ -69,4 +69,21 @@ class RedlockInspectorTest {
         }
         assertTrue(locks.inspector().get("insp:stuck").isEmpty());
     }
+
+    @Test
+    void aNodeShowingAHigherPhaseOneFenceNeitherChangesTheShownFenceNorBlocksTheRelease() {
+        LockHandle h = locks.acquire("insp:late", TEN_SECONDS);
+        // a node that answered phase 1 later read a later clock: its holder info shows a higher fence
+        RedisNode late = REDIS.node(4);
+        late.command("HSET", "lock:{insp:late}:info", "fence", Long.toString(h.fencingToken() + 2_000));
+        LockInfo seen = locks.inspector().get("insp:late").orElseThrow();
+        assertEquals(h.fencingToken(), seen.fencingToken(), "the fence most nodes agree on is the token handed out");
+
+        ForceReleaseResult r = locks.inspector().forceRelease(seen, "alice");
+        assertTrue(r.released());
+        assertEquals(h.fencingToken(), r.oldFence());
+        for (RedisNode node : REDIS.nodes()) {
+            assertEquals("0", node.command("EXISTS", "lock:{insp:late}"), node + " still holds it");
+        }
+    }
 }
