@@ -1,0 +1,104 @@
+package dev.lockwarden;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.testing.RedisServerExtension;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+
+/** Everything Lockwarden does, as a Redis user restricted to exactly the ACL of docs/acl.md. */
+class AclTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+    private static final String PASSWORD = "acl-test-pw";
+
+    private static String uri() {
+        return "redis://lockwarden:" + PASSWORD + "@127.0.0.1:" + REDIS.node(0).port();
+    }
+
+    @BeforeAll
+    static void createTheDocumentedUser() throws Exception {
+        String line = Files.readAllLines(Path.of("..", "docs", "acl.md")).stream()
+                .filter(l -> l.startsWith("ACL SETUSER lockwarden ")).findFirst()
+                .orElseThrow(() -> new AssertionError("docs/acl.md has no ACL SETUSER line"));
+        List<String> args = new ArrayList<>(Arrays.asList(line.split(" ")));
+        args.replaceAll(a -> a.equals(">CHANGE-ME") ? ">" + PASSWORD : a);
+        REDIS.node(0).command(args.toArray(String[]::new));
+    }
+
+    @Test
+    void lockWaitRefreshExtendInspectAndForceReleaseWithTheMinimalAcl() throws Exception {
+        try (LockManager a = LockManager.builder().redis(uri()).application("acl-a").shutdownHook(false).build();
+             LockManager b = LockManager.builder().redis(uri()).application("acl-b").shutdownHook(false).build()) {
+            // lock + refresh: an auto-refreshed lock lives past several TTLs
+            LockHandle h = a.acquire("acl:job", LockOptions.ttl(Duration.ofMillis(600)));
+            Thread.sleep(1_500);
+            assertTrue(h.isHeld(), "watchdog refresh failed under the ACL");
+            // wait with pub/sub wake-up (the retry interval is too long to get there by polling)
+            CountDownLatch waiting = new CountDownLatch(1);
+            CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
+                waiting.countDown();
+                try (LockHandle got = b.acquire("acl:job", LockOptions.ttl(Duration.ofSeconds(5))
+                        .waitUpTo(Duration.ofSeconds(10)).retryInterval(Duration.ofSeconds(8)))) {
+                    return System.nanoTime();
+                }
+            });
+            waiting.await();
+            Thread.sleep(700);
+            long released = System.nanoTime();
+            h.release();
+            long ms = TimeUnit.NANOSECONDS.toMillis(waiter.get(10, TimeUnit.SECONDS) - released);
+            assertTrue(ms < 1_000, "waiter not woken by the release message: " + ms + " ms");
+            // extend, holdAtLeast
+            LockHandle manual = a.acquire("acl:manual", LockOptions.ttl(Duration.ofMillis(500)).autoRefresh(false)
+                    .holdAtLeast(Duration.ofMillis(300)));
+            assertTrue(manual.extend(Duration.ofSeconds(5)));
+            // inspect: list, get, fence, events
+            LockInfo info = b.inspector().get("acl:manual").orElseThrow();
+            assertEquals("acl-a", info.holder().application());
+            assertTrue(info.holderAlive(), "heartbeat not written under the ACL");
+            assertTrue(b.inspector().list(LockFilter.all(), PageRequest.first(50)).locks().stream()
+                    .anyMatch(l -> l.name().equals("acl:manual")));
+            assertEquals(manual.fencingToken(), b.inspector().fenceOf("acl:manual"));
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (b.inspector().events("acl:job").isEmpty() && System.nanoTime() < until) {
+                Thread.sleep(50);
+            }
+            assertFalse(b.inspector().events("acl:job").isEmpty(), "no events recorded under the ACL");
+            // force-release with its audit record
+            ForceReleaseResult r = b.inspector().forceRelease("acl:manual", "alice");
+            assertTrue(r.released());
+            assertFalse(manual.extend(Duration.ofSeconds(5)));
+        }
+    }
+
+    @Test
+    void theUserCanTouchNothingElse() {
+        try (RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", REDIS.node(0).port())
+                .clientConfig(DefaultJedisClientConfig.builder().user("lockwarden").password(PASSWORD).build()).build()) {
+            assertEquals("PONG", c.ping());
+            assertThrows(JedisAccessControlException.class, () -> c.set("orders:1", "x"));
+            assertThrows(JedisAccessControlException.class, () -> c.get("session:42"));
+            assertThrows(JedisAccessControlException.class, () -> c.flushAll());
+            assertThrows(JedisAccessControlException.class, () -> c.configGet("*"));
+        }
+    }
+}
