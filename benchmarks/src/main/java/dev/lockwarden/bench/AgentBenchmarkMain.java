@@ -82,6 +82,8 @@ public final class AgentBenchmarkMain {
             md.append(calls(cfg, dir, port));
             md.append(startup(cfg, dir, port));
         }
+        // the child logs stay behind only when something failed (the exception names the problem)
+        deleteTree(dir);
         md.append(String.format(Locale.ROOT, "Whole run: %.0f s.%n", (System.nanoTime() - started) / 1e9));
         return md.toString();
     }
@@ -191,6 +193,14 @@ public final class AgentBenchmarkMain {
             throw new IllegalStateException("start-up run " + name + " failed (exit " + p.rc + "):\n" + p.output);
         }
         return new Timed(ms, p.output);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     static double median(long[] v) {
