@@ -115,15 +115,19 @@ public final class AgentBenchmarkMain {
             t.row(keys, "agent-wrapped no-op", a.n(), f2(a.mean()), f2(a.p50()), f2(a.p99()));
             t.row(keys, "**added by the agent**", "", signed(a.mean() - d.mean()), signed(a.p50() - d.p50()),
                     signed(a.p99() - d.p99()));
-            diff.append(String.format(Locale.ROOT, "%s: %+.2f µs mean, %+.2f µs p50; ", keys, a.mean() - d.mean(),
-                    a.p50() - d.p50()));
+            diff.append(String.format(Locale.ROOT, "%s: %+.2f µs mean, %+.2f µs p50 (target %s); ", keys,
+                    a.mean() - d.mean(), a.p50() - d.p50(), verdict(a.mean() - d.mean() <= 2)));
         }
         return "#### Added time per call (target ≤ 2 µs beyond the lock cycle)\n\n" + t.markdown()
                 + "\nOne child JVM with `-javaagent` (rule `benchtarget.NoopService#noop(java.lang.String) key=\"agentbench:{0}\"`, "
                 + "defaults: TTL 30 s, auto-refresh on); the direct loop uses a `LockManager` built from the same settings "
                 + "with the same options (source AGENT). Rounds alternate direct, agent, direct, agent after one warm-up "
-                + "round each. Added: " + diff.toString().replaceAll("; $", ".") + " The lock cycle itself is two Redis "
-                + "round trips, so a difference of a few µs is within run-to-run noise on this machine.\n\n";
+                + "round each. Added: " + diff.toString().replaceAll("; $", ".") + " The target is judged on the mean. "
+                + "One run only: its spread between runs was not measured.\n\n";
+    }
+
+    private static String verdict(boolean met) {
+        return met ? "met" : "**missed**";
     }
 
     private static String f2(double v) {
@@ -173,7 +177,7 @@ public final class AgentBenchmarkMain {
         Table t = new Table("JVM start-up, " + cfg.classes() + " classes loaded", "median ms", "min ms", "max ms", "runs (ms)");
         t.row("`java -cp app.jar gen.Main`", Table.num(mw), min(without), max(without), Arrays.toString(without));
         t.row("same with `-javaagent:lock-agent.jar=config=…` (1 rule)", Table.num(ma), min(with), max(with), Arrays.toString(with));
-        t.row("**added by the agent**", signed(ma - mw), "", "", "");
+        t.row("**added by the agent**", signed(ma - mw), "", "", "target " + verdict(ma - mw <= 150));
         return "#### JVM start-up (target ≤ 150 ms added)\n\n" + t.markdown() + "\nWall time from process start to exit "
                 + "of a generated app (" + cfg.classes() + " classes in one jar, each with a static initialiser; `main` "
                 + "loads and initialises all of them). The agent's config names one method of one of them "
