@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * the "Agent overhead" section of {@code docs/benchmarks.md}.
  *
  * <p>Settings (system properties): {@code bench.agent.jar} (required), {@code bench.agent.calls} per
- * round (20000), {@code bench.agent.rounds} (4), {@code bench.agent.classes} (5000),
+ * round (5000), {@code bench.agent.rounds} (16: short rounds, so drift hits both paths alike), {@code bench.agent.classes} (5000),
  * {@code bench.agent.startups} runs per side (5), {@code bench.out}, {@code bench.no-doc}.
  */
 public final class AgentBenchmarkMain {
@@ -41,8 +41,8 @@ public final class AgentBenchmarkMain {
                 throw new IllegalArgumentException("-Dbench.agent.jar=" + jar + ": not a file; build the agent first: "
                         + "mvn -B -q -pl lock-agent -am package -DskipTests (gives lock-agent/target/lock-agent.jar)");
             }
-            return new Config(Path.of(jar), Integer.getInteger("bench.agent.calls", 20_000),
-                    Integer.getInteger("bench.agent.rounds", 4), Integer.getInteger("bench.agent.classes", 5_000),
+            return new Config(Path.of(jar), Integer.getInteger("bench.agent.calls", 5_000),
+                    Integer.getInteger("bench.agent.rounds", 16), Integer.getInteger("bench.agent.classes", 5_000),
                     Integer.getInteger("bench.agent.startups", 5), System.getProperty("bench.redis-server", "redis-server"));
         }
     }
