@@ -13,6 +13,8 @@ import java.nio.file.Path;
 final class DocWriter {
     static final String LATEST = "bench:latest";
     static final String PREVIOUS = "bench:previous";
+    /** The "Agent overhead" section written by {@link AgentBenchmarkMain}; only the latest run is kept. */
+    static final String AGENT = "bench:agent";
 
     private DocWriter() {
     }
@@ -27,6 +29,23 @@ final class DocWriter {
             doc = replace(doc, PREVIOUS, oldLatest);
         }
         doc = replace(doc, LATEST, run);
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(file, doc, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Replaces the body between {@code marker}'s comments, or appends an "Agent overhead" section with
+     * those markers when the page has none; the rest of the page is kept as it is.
+     */
+    static void writeSection(Path file, String marker, String body) throws IOException {
+        String doc = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "# Benchmarks\n";
+        if (!doc.contains(begin(marker))) {
+            doc = doc.stripTrailing() + "\n\n## Agent overhead\n\n" + begin(marker) + "\n" + end(marker) + "\n";
+        }
+        doc = replace(doc, marker, body);
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);

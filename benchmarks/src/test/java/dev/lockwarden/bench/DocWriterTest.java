@@ -27,6 +27,20 @@ class DocWriterTest {
     }
 
     @Test
+    void agentSectionIsAppendedOnceThenReplacedKeepingTheRuns(@TempDir Path dir) throws Exception {
+        Path doc = dir.resolve("benchmarks.md");
+        DocWriter.write(doc, "run A");
+
+        DocWriter.writeSection(doc, DocWriter.AGENT, "agent 1");
+        DocWriter.writeSection(doc, DocWriter.AGENT, "agent 2");
+
+        String s = Files.readString(doc);
+        assertEquals("agent 2", DocWriter.between(s, DocWriter.AGENT));
+        assertEquals("run A", DocWriter.between(s, DocWriter.LATEST));
+        assertEquals(s.indexOf("## Agent overhead"), s.lastIndexOf("## Agent overhead"), s);
+    }
+
+    @Test
     void parsesCommandStats() {
         var m = RedisStats.parse("# Commandstats\r\ncmdstat_evalsha:calls=10,usec=50,usec_per_call=5.00\r\ncmdstat_set:calls=3,usec=6,usec_per_call=2.00\r\n");
         assertEquals(10L, m.get("evalsha"));

@@ -1,0 +1,240 @@
+package dev.lockwarden.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The agent-overhead benchmark (run with {@code benchmarks/run-agent}): (1) added time per call of an
+ * agent-wrapped no-op vs {@code LockManager.acquire/close} around it, in one child JVM; (2) JVM
+ * start-up time of a generated ~5,000-class application with and without {@code -javaagent}. Writes
+ * the "Agent overhead" section of {@code docs/benchmarks.md}.
+ *
+ * <p>Settings (system properties): {@code bench.agent.jar} (required), {@code bench.agent.calls} per
+ * round (5000), {@code bench.agent.rounds} (16: short rounds, so drift hits both paths alike), {@code bench.agent.classes} (5000),
+ * {@code bench.agent.startups} runs per side (5), {@code bench.out}, {@code bench.no-doc}.
+ */
+public final class AgentBenchmarkMain {
+    private static final Pattern RESULT = Pattern.compile(
+            "RESULT mode=(\\w+) path=(\\w+) n=(\\d+) mean=([\\d.]+) p50=([\\d.]+) p99=([\\d.]+)");
+
+    private AgentBenchmarkMain() {
+    }
+
+    /** Sizes of one run; every loop is bounded by these and by per-process timeouts. */
+    record Config(Path agentJar, int calls, int rounds, int classes, int startups, String redisServer) {
+        static Config fromSystem() {
+            String jar = System.getProperty("bench.agent.jar");
+            if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+                throw new IllegalArgumentException("-Dbench.agent.jar=" + jar + ": not a file; build the agent first: "
+                        + "mvn -B -q -pl lock-agent -am package -DskipTests (gives lock-agent/target/lock-agent.jar)");
+            }
+            return new Config(Path.of(jar), Integer.getInteger("bench.agent.calls", 5_000),
+                    Integer.getInteger("bench.agent.rounds", 16), Integer.getInteger("bench.agent.classes", 5_000),
+                    Integer.getInteger("bench.agent.startups", 5), System.getProperty("bench.redis-server", "redis-server"));
+        }
+    }
+
+    /** Per-call statistics in µs, from the child's RESULT line. */
+    record CallStats(long n, double mean, double p50, double p99) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Config cfg = Config.fromSystem();
+        String section = run(cfg);
+        System.out.println(section);
+        if (!Boolean.getBoolean("bench.no-doc")) {
+            Path out = Path.of(System.getProperty("bench.out", "docs/benchmarks.md"));
+            DocWriter.writeSection(out, DocWriter.AGENT, section);
+            Bench.progress("wrote " + out.toAbsolutePath());
+        }
+        System.exit(0);
+    }
+
+    /** Runs both parts; returns the section's Markdown. */
+    static String run(Config cfg) throws Exception {
+        long started = System.nanoTime();
+        Path dir = Files.createTempDirectory("lockwarden-agentbench");
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(Locale.ROOT, "Run of %s, Java %s, %d CPUs, Redis from `%s` on loopback. %d calls per "
+                        + "round × %d rounds per path, single thread; start-up: %d generated classes, %d runs per side.%n%n",
+                Instant.now().truncatedTo(ChronoUnit.SECONDS), System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), cfg.redisServer(), cfg.calls(), cfg.rounds(), cfg.classes(),
+                cfg.startups()));
+        String note = System.getProperty("bench.note", "");
+        if (!note.isBlank()) {
+            md.append("Machine: ").append(note.strip()).append("\n\n");
+        }
+        try (RedisServers servers = new RedisServers(cfg.redisServer())) {
+            int port = servers.start();
+            md.append(calls(cfg, dir, port));
+            md.append(startup(cfg, dir, port));
+        }
+        // the child logs stay behind only when something failed (the exception names the problem)
+        deleteTree(dir);
+        md.append(String.format(Locale.ROOT, "Whole run: %.0f s.%n", (System.nanoTime() - started) / 1e9));
+        return md.toString();
+    }
+
+    private static String calls(Config cfg, Path dir, int port) throws Exception {
+        Path conf = dir.resolve("calls.conf");
+        Files.writeString(conf, "redis = redis://127.0.0.1:" + port + "\napplication = agentbench\n"
+                + "benchtarget.NoopService#noop(java.lang.String) key=\"agentbench:{0}\"\n", StandardCharsets.UTF_8);
+        long budget = Math.max(30, (long) cfg.calls() * cfg.rounds() * 4 / 1000); // ~1 ms per call worst case
+        List<String> cmd = List.of(java(), "-Xms256m", "-Xmx256m", "-javaagent:" + cfg.agentJar() + "=config=" + conf,
+                "-cp", System.getProperty("java.class.path"), AgentCallChild.class.getName(), Integer.toString(port),
+                Integer.toString(cfg.calls()), Integer.toString(cfg.rounds()), Long.toString(budget));
+        Bench.progress("agent calls: child JVM, " + cfg.calls() + " calls × " + cfg.rounds() + " rounds × 2 paths × 2 modes");
+        Proc p = Proc.run(cmd, dir.resolve("calls.log"), budget + 30);
+        if (p.rc != 0) {
+            throw new IllegalStateException("agent call child failed (exit " + p.rc + "):\n" + p.output);
+        }
+        Map<String, CallStats> stats = parse(p.output);
+        Table t = new Table("keys", "path", "calls", "mean µs", "p50 µs", "p99 µs");
+        StringBuilder diff = new StringBuilder();
+        for (String mode : new String[] {"distinct", "same"}) {
+            CallStats d = stats.get(mode + "/direct");
+            CallStats a = stats.get(mode + "/agent");
+            if (d == null || a == null) {
+                throw new IllegalStateException("agent call child printed no " + mode + " results:\n" + p.output);
+            }
+            String keys = mode.equals("distinct") ? "distinct keys" : "one key, sequential";
+            t.row(keys, "`LockManager.acquire` / `close` around the no-op", d.n(), f2(d.mean()), f2(d.p50()), f2(d.p99()));
+            t.row(keys, "agent-wrapped no-op", a.n(), f2(a.mean()), f2(a.p50()), f2(a.p99()));
+            t.row(keys, "**added by the agent**", "", signed(a.mean() - d.mean()), signed(a.p50() - d.p50()),
+                    signed(a.p99() - d.p99()));
+            diff.append(String.format(Locale.ROOT, "%s: %+.2f µs mean, %+.2f µs p50 (target %s); ", keys,
+                    a.mean() - d.mean(), a.p50() - d.p50(), verdict(a.mean() - d.mean() <= 2)));
+        }
+        return "#### Added time per call (target ≤ 2 µs beyond the lock cycle)\n\n" + t.markdown()
+                + "\nOne child JVM with `-javaagent` (rule `benchtarget.NoopService#noop(java.lang.String) key=\"agentbench:{0}\"`, "
+                + "defaults: TTL 30 s, auto-refresh on); the direct loop uses a `LockManager` built from the same settings "
+                + "with the same options (source AGENT). Rounds alternate direct, agent, direct, agent after one warm-up "
+                + "round each. Added: " + diff.toString().replaceAll("; $", ".") + " The target is judged on the mean. "
+                + "One run only: its spread between runs was not measured.\n\n";
+    }
+
+    private static String verdict(boolean met) {
+        return met ? "met" : "**missed**";
+    }
+
+    private static String f2(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String signed(double v) {
+        return String.format(Locale.ROOT, "%+.2f", v);
+    }
+
+    static Map<String, CallStats> parse(String output) {
+        Map<String, CallStats> m = new LinkedHashMap<>();
+        Matcher x = RESULT.matcher(output);
+        while (x.find()) {
+            m.put(x.group(1) + "/" + x.group(2), new CallStats(Long.parseLong(x.group(3)), Double.parseDouble(x.group(4)),
+                    Double.parseDouble(x.group(5)), Double.parseDouble(x.group(6))));
+        }
+        return m;
+    }
+
+    private static String startup(Config cfg, Path dir, int port) throws Exception {
+        Bench.progress("start-up: generating and compiling " + cfg.classes() + " classes");
+        long g0 = System.nanoTime();
+        Path app = StartupApp.build(dir.resolve("app"), cfg.classes());
+        long genMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - g0);
+        Path conf = dir.resolve("startup.conf");
+        Files.writeString(conf, "redis = redis://127.0.0.1:" + port + "\napplication = startupbench\n" + StartupApp.RULE + "\n",
+                StandardCharsets.UTF_8);
+        List<String> plain = List.of(java(), "-cp", app.toString(), StartupApp.MAIN);
+        List<String> agent = List.of(java(), "-javaagent:" + cfg.agentJar() + "=config=" + conf, "-cp", app.toString(),
+                StartupApp.MAIN);
+        // one untimed run each fills the file cache and checks the agent really instrumented the named method
+        startOnce(plain, dir, "plain-warm", cfg.classes());
+        String warm = startOnce(agent, dir, "agent-warm", cfg.classes()).output;
+        if (!warm.contains("instrumented gen.p0.C0#value")) {
+            throw new IllegalStateException("the agent did not report instrumenting gen.p0.C0#value:\n" + warm);
+        }
+        long[] without = new long[cfg.startups()];
+        long[] with = new long[cfg.startups()];
+        for (int i = 0; i < cfg.startups(); i++) {
+            Bench.progress("start-up: run " + (i + 1) + " of " + cfg.startups());
+            without[i] = startOnce(plain, dir, "plain", cfg.classes()).millis;
+            with[i] = startOnce(agent, dir, "agent", cfg.classes()).millis;
+        }
+        double mw = median(without);
+        double ma = median(with);
+        Table t = new Table("JVM start-up, " + cfg.classes() + " classes loaded", "median ms", "min ms", "max ms", "runs (ms)");
+        t.row("`java -cp app.jar gen.Main`", Table.num(mw), min(without), max(without), Arrays.toString(without));
+        t.row("same with `-javaagent:lock-agent.jar=config=…` (1 rule)", Table.num(ma), min(with), max(with), Arrays.toString(with));
+        t.row("**added by the agent**", signed(ma - mw), "", "", "target " + verdict(ma - mw <= 150));
+        return "#### JVM start-up (target ≤ 150 ms added)\n\n" + t.markdown() + "\nWall time from process start to exit "
+                + "of a generated app (" + cfg.classes() + " classes in one jar, each with a static initialiser; `main` "
+                + "loads and initialises all of them). The agent's config names one method of one of them "
+                + "(`" + StartupApp.RULE + "`); the lock client connects lazily, so no Redis round trip is in the "
+                + "start-up. Runs alternate without/with after one untimed run each; generating and compiling the app "
+                + "took " + genMs + " ms (not counted).\n\n";
+    }
+
+    private record Timed(long millis, String output) {
+    }
+
+    private static Timed startOnce(List<String> cmd, Path dir, String name, int classes) throws Exception {
+        long t0 = System.nanoTime();
+        Proc p = Proc.run(cmd, dir.resolve(name + ".log"), 120);
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        if (p.rc != 0 || !p.output.contains("loaded " + classes)) {
+            throw new IllegalStateException("start-up run " + name + " failed (exit " + p.rc + "):\n" + p.output);
+        }
+        return new Timed(ms, p.output);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    static double median(long[] v) {
+        long[] s = v.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+    }
+
+    private static long min(long[] v) {
+        return Arrays.stream(v).min().orElse(0);
+    }
+
+    private static long max(long[] v) {
+        return Arrays.stream(v).max().orElse(0);
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** A finished child process: exit status and combined output. */
+    private record Proc(int rc, String output) {
+        static Proc run(List<String> cmd, Path log, long timeoutSeconds) throws IOException, InterruptedException {
+            Process p = new ProcessBuilder(new ArrayList<>(cmd)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                throw new IllegalStateException("child JVM timed out after " + timeoutSeconds + " s: " + cmd);
+            }
+            return new Proc(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+        }
+    }
+}
