@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -52,14 +50,15 @@ class TlsSettingsTest {
         signed("client", "/CN=lockwarden-client", "extendedKeyUsage=clientAuth");
         openssl("pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-name", "client",
                 "-out", "client.p12", "-passout", "pass:" + KEY_PASSWORD);
+        // The trust store the way docs/tls.md makes it: JDK keytool importing the CA.
+        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+        run(List.of(keytool.toString(), "-importcert", "-noprompt", "-alias", "redis-ca", "-file", "ca.pem",
+                "-keystore", "trust.p12", "-storetype", "PKCS12", "-storepass", TRUST_PASSWORD));
         KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        try (InputStream in = Files.newInputStream(dir.resolve("ca.pem"))) {
-            trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+        try (InputStream in = Files.newInputStream(dir.resolve("trust.p12"))) {
+            trust.load(in, TRUST_PASSWORD.toCharArray());
         }
-        try (OutputStream out = Files.newOutputStream(dir.resolve("trust.p12"))) {
-            trust.store(out, TRUST_PASSWORD.toCharArray());
-        }
+        assertTrue(trust.isCertificateEntry("redis-ca"), "keytool made a trusted CA entry");
         int tlsPort;
         try (ServerSocket s = new ServerSocket(0)) {
             tlsPort = s.getLocalPort();
@@ -81,9 +80,13 @@ class TlsSettingsTest {
     private static void openssl(String... args) throws Exception {
         List<String> cmd = new java.util.ArrayList<>(List.of("openssl"));
         cmd.addAll(List.of(args));
+        run(cmd);
+    }
+
+    private static void run(List<String> cmd) throws Exception {
         Path log = dir.resolve("openssl.log");
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, String.join(" ", args) + ": " + Files.readString(log));
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, String.join(" ", cmd) + ": " + Files.readString(log));
     }
 
     @AfterAll
@@ -159,7 +162,8 @@ class TlsSettingsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> LockManager.builder().redis(uri).shutdownHook(false).build());
         String all = messages(e);
-        assertTrue(e.getMessage().contains("lockwarden.tls.key-store-password"), e.getMessage());
+        assertTrue(e.getMessage().contains("lockwarden.tls.key-store-password") && e.getMessage().contains("does not open"),
+                e.getMessage());
         for (String secret : List.of(wrong, KEY_PASSWORD, TRUST_PASSWORD)) {
             assertFalse(all.contains(secret), all);
         }

@@ -106,7 +106,7 @@ public final class TlsSettings {
         } catch (IOException | GeneralSecurityException e) {
             if (e.getCause() instanceof UnrecoverableKeyException) {
                 throw new IllegalArgumentException("the password in " + passwordProperty + " does not open "
-                        + describe(store) + ": set the store's password", e);
+                        + describe(store) + ": set that store's correct password", e);
             }
             throw new IllegalArgumentException("cannot read " + describe(store) + " as a " + type + " store: check "
                     + passwordProperty + ", and " + typeProperty + " (PKCS12 or JKS)", e);
