@@ -12,6 +12,7 @@ import javax.net.ssl.SSLSocketFactory;
 
 import dev.lockwarden.config.RedisUri;
 import dev.lockwarden.config.Settings;
+import dev.lockwarden.config.TlsSettings;
 import dev.lockwarden.inspect.RedisLockInspector;
 import dev.lockwarden.internal.JvmIdentity;
 import dev.lockwarden.internal.LockEngine;
@@ -260,7 +261,8 @@ public final class LockManager implements AutoCloseable {
 
         /**
          * TLS trust (and client keys) for {@code rediss://} URIs, e.g. from an {@code SSLContext} over
-         * your CA; default: the JVM's trust store ({@code javax.net.ssl.trustStore}).
+         * your CA; wins over the {@code lockwarden.tls.*} settings (docs/tls.md); default: those settings,
+         * else the JVM's trust store ({@code javax.net.ssl.trustStore}).
          */
         public Builder tls(SSLSocketFactory factory) {
             this.sslSocketFactory = Objects.requireNonNull(factory, "tls socket factory");
@@ -308,7 +310,10 @@ public final class LockManager implements AutoCloseable {
             if (eventsMaxLen < 1 || auditMaxLen < 1) {
                 throw new IllegalArgumentException("eventsMaxLen and auditMaxLen must be at least 1");
             }
-            ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections, sslSocketFactory);
+            // An explicit tls(...) wins; the lockwarden.tls.* stores are read only when a URI uses TLS.
+            SSLSocketFactory tls = sslSocketFactory != null || parsed.stream().noneMatch(RedisUri::tls) ? sslSocketFactory
+                    : TlsSettings.socketFactory(settings).orElse(null);
+            ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections, tls);
             LockStore store = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
             LockEngine engine = new LockEngine(store, keys, reentrant, app, JvmIdentity.create(), eventsMaxLen);
             LockInspector inspector = new MeteredInspector(new RedisLockInspector(store.nodes(), auditMaxLen), engine.metrics());

@@ -19,6 +19,13 @@ public final class Settings {
     public static final String TTL = "lockwarden.ttl";
     public static final String WAIT = "lockwarden.wait";
     public static final String FENCE_RETENTION = "lockwarden.fence-retention";
+    /** TLS for {@code rediss://}: see {@link TlsSettings}; passwords are never shown. */
+    public static final String TLS_TRUST_STORE = "lockwarden.tls.trust-store";
+    public static final String TLS_TRUST_STORE_PASSWORD = "lockwarden.tls.trust-store-password";
+    public static final String TLS_TRUST_STORE_TYPE = "lockwarden.tls.trust-store-type";
+    public static final String TLS_KEY_STORE = "lockwarden.tls.key-store";
+    public static final String TLS_KEY_STORE_PASSWORD = "lockwarden.tls.key-store-password";
+    public static final String TLS_KEY_STORE_TYPE = "lockwarden.tls.key-store-type";
 
     private final Function<String, String> properties;
     private final Map<String, String> environment;
