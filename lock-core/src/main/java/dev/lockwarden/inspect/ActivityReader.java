@@ -91,9 +91,14 @@ final class ActivityReader {
         });
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);
+            Map<String, String> fields;
+            try {
+                fields = replies.get(i).get();
+            } catch (redis.clients.jedis.exceptions.JedisDataException notAHash) {
+                continue; // not written by a client (wrong type): skip it rather than fail the whole read
+            }
             String app = key.substring(ActivityCounter.PREFIX.length(), key.lastIndexOf(':'));
             long[] c = counts.computeIfAbsent(app + "\n" + minuteOf(key), k -> new long[4]);
-            Map<String, String> fields = replies.get(i).get();
             for (int f = 0; f < ActivityCounter.FIELDS.length; f++) {
                 c[f] += LockReader.parseLong(fields.get(ActivityCounter.FIELDS[f]), 0);
             }

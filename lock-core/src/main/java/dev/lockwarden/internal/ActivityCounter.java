@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -68,13 +69,15 @@ public final class ActivityCounter implements AutoCloseable {
         }
         String key = keyPrefix + TimeUnit.MILLISECONDS.toMinutes(System.currentTimeMillis());
         try (AbstractPipeline p = redis.pipelined()) {
+            java.util.List<Response<Long>> replies = new java.util.ArrayList<>(now.length + 1);
             for (int i = 0; i < now.length; i++) {
                 if (now[i] != flushed[i]) {
-                    p.hincrBy(key, FIELDS[i], now[i] - flushed[i]);
+                    replies.add(p.hincrBy(key, FIELDS[i], now[i] - flushed[i]));
                 }
             }
-            p.expire(key, TTL_SECONDS);
+            replies.add(p.expire(key, TTL_SECONDS));
             p.sync();
+            replies.forEach(Response::get); // an error reply (e.g. WRONGTYPE) throws only here
             System.arraycopy(now, 0, flushed, 0, now.length);
         } catch (RuntimeException e) {
             long t = System.currentTimeMillis();

@@ -28,6 +28,7 @@ class ActivityTest {
 
     @Test
     void countsReachRedisInBatchesBoundedByFlushesNotByCalls() throws Exception {
+        REDIS.flushAll();
         REDIS.node(0).command("CONFIG", "RESETSTAT");
         long start = System.nanoTime();
         try (LockManager a = LockManager.builder().redis(REDIS.uri()).application("act-a").build();
@@ -88,6 +89,43 @@ class ActivityTest {
                 .filter(l -> l.startsWith("lockwarden:activity:act-ttl:")).findFirst().orElseThrow();
         long ttl = Long.parseLong(REDIS.node(0).command("TTL", key).strip());
         assertTrue(ttl > 3_500 && ttl <= 3_600, key + " TTL " + ttl);
+    }
+
+    @Test
+    void aFailingFlushNeverFailsLockCallsAndWarnsOnce() throws Exception {
+        long minute = java.util.concurrent.TimeUnit.MILLISECONDS.toMinutes(System.currentTimeMillis());
+        for (long m = minute; m <= minute + 1; m++) { // not hashes: every HINCRBY fails with WRONGTYPE
+            REDIS.node(0).command("SET", "lockwarden:activity:act-bad:" + m, "not-a-hash", "EX", "600");
+        }
+        java.util.List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.lockwarden.internal.ActivityCounter");
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override public void publish(java.util.logging.LogRecord r) {
+                if (r.getLevel() == java.util.logging.Level.WARNING) {
+                    warnings.add(r.getMessage());
+                }
+            }
+            @Override public void flush() { }
+            @Override public void close() { }
+        };
+        log.addHandler(handler);
+        try {
+            try (LockManager a = LockManager.builder().redis(REDIS.uri()).application("act-bad").build()) {
+                long until = System.nanoTime() + Duration.ofSeconds(6).toNanos(); // past one periodic flush
+                for (int i = 0; System.nanoTime() < until; i++) {
+                    a.acquire("act:bad", LockOptions.ttl(Duration.ofSeconds(10))).release();
+                    Thread.sleep(100);
+                }
+            } // the flush on close fails too, and close does not throw
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains("locks are unaffected"), warnings.get(0));
+            try (LockManager reader = LockManager.builder().redis(REDIS.uri()).application("act-reader").build()) {
+                List<ActivityCount> read = reader.inspector().activity(Duration.ofMinutes(5));
+                assertTrue(read.stream().noneMatch(c -> c.application().equals("act-bad")), "a key that is not a hash is skipped: " + read);
+            }
+        } finally {
+            log.removeHandler(handler);
+        }
     }
 
     private static long calls(String command) {
