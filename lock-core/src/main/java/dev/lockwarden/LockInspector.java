@@ -61,6 +61,15 @@ public interface LockInspector {
     /** The newest {@code max} force-release audit records, newest first. */
     List<AuditRecord> audit(int max);
 
+    /**
+     * Per-application, per-minute activity of the last {@code window} (at most the one hour the
+     * counts are kept), sorted by application and minute. Clients publish their counts every 5 s,
+     * so the current minute lags by up to that. Read with SCAN (never KEYS) over
+     * {@code lockwarden:activity:*}; over Redlock from the first node that answers (clients write
+     * their counts to their first node only, as their events); on a cluster from every master.
+     */
+    List<ActivityCount> activity(java.time.Duration window);
+
     /** Recent events of one lock, newest first. */
     List<LockEvent> events(String name);
 }

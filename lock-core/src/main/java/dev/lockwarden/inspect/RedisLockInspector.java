@@ -48,6 +48,7 @@ public final class RedisLockInspector implements LockInspector {
     private final int quorum;
     private final ForceRelease forceRelease;
     private final Overviews overviews;
+    private final ActivityReader activity;
 
     /** Over a single node or a cluster. */
     public RedisLockInspector(RedisNodeClient node, long auditMaxLen) {
@@ -63,6 +64,7 @@ public final class RedisLockInspector implements LockInspector {
         this.quorum = nodes.size() / 2 + 1;
         this.forceRelease = new ForceRelease(this.nodes, auditMaxLen);
         this.overviews = new Overviews(this.nodes);
+        this.activity = new ActivityReader(this.nodes);
     }
 
     /**
@@ -228,6 +230,11 @@ public final class RedisLockInspector implements LockInspector {
     @Override
     public List<dev.lockwarden.AuditRecord> audit(int max) {
         return overviews.audit(Math.max(1, Math.min(max, 10_000)));
+    }
+
+    @Override
+    public List<dev.lockwarden.ActivityCount> activity(java.time.Duration window) {
+        return activity.read(window);
     }
 
     private void requireMajority(String what, List<String> failures) {

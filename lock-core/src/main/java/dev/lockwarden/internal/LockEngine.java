@@ -46,6 +46,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private final Heartbeat heartbeat;
     private final Reentrancy reentrancy = new Reentrancy();
     private final LockMetrics metrics;
+    private final ActivityCounter activity;
     private final String holderName;
     /** Runs onLost listeners and background clean-ups: never the watchdog or heartbeat thread. */
     private final java.util.concurrent.ThreadPoolExecutor callbacks;
@@ -75,6 +76,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         this.watchdog = new Watchdog(store, metrics);
         this.wakeups = new WakeupBus(store.nodes().stream().map(RedisNodeClient::redis).toList(), KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
         this.events = new EventRecorder(store.nodes().get(0).redis(), Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
+        this.activity = new ActivityCounter(store.nodes().get(0).redis(), application);
         this.heartbeat = new Heartbeat(store.nodes(), id.jvmId(), application + "@" + id.host() + ":" + id.pid());
     }
 
@@ -105,10 +107,12 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
             LockHandle h = acquireFromStore(name, options, throwOnBusy);
             if (h == null) {
                 metrics.count(name, LockMetrics.Event.BUSY);
+                activity.count(ActivityCounter.Kind.BUSY);
             }
             return h;
         } catch (LockNotAcquiredException e) {
             metrics.count(name, LockMetrics.Event.BUSY);
+            activity.count(ActivityCounter.Kind.BUSY);
             throw e;
         } catch (LockStoreException e) {
             metrics.count(name, LockMetrics.Event.STORE_ERROR);
@@ -216,6 +220,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
         watchdog.register(h);
         metrics.acquired(lease.name());
+        activity.count(ActivityCounter.Kind.ACQUIRED);
         events.record("acquire", lease.name(), r.fence(), "thread", Thread.currentThread().getName());
         return h;
     }
@@ -256,6 +261,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         watchdog.unregister(h);
         reentrancy.forget(h);
         metrics.count(h.name(), LockMetrics.Event.LOST);
+        activity.count(ActivityCounter.Kind.LOST);
         metrics.ended(h.name(), h.heldMillis());
         LOG.log(System.Logger.Level.WARNING, "lock '" + h.name() + "' (fence " + h.fencingToken() + ", holder " + holderName
                 + " thread " + h.owner().getName() + ") lost: " + e.reason());
@@ -352,6 +358,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         watchdog.close();
         events.close();
         heartbeat.close();
+        activity.close(); // the last counts, before the store's connections close
         callbacks.shutdown();
         store.close();
         metrics.close();

@@ -85,4 +85,9 @@ public final class MeteredInspector implements LockInspector {
     public List<LockEvent> events(String name) {
         return delegate.events(name);
     }
+
+    @Override
+    public List<dev.lockwarden.ActivityCount> activity(java.time.Duration window) {
+        return delegate.activity(window);
+    }
 }

@@ -94,6 +94,37 @@ public final class AdminService {
                 .limit(max).toList();
     }
 
+    /**
+     * Per application, the activity of the last {@code minutes} minutes (current one included),
+     * sorted by application: what the clients published (every 5 s) plus force-releases.
+     */
+    public List<ApplicationActivity> activity(int minutes) {
+        if (minutes < 1 || minutes > 60) {
+            throw new IllegalArgumentException("activity window of " + minutes + " minutes: use 1..60 (clients keep an hour)");
+        }
+        long last = java.time.Instant.now().getEpochSecond() / 60;
+        java.util.Map<String, long[][]> byApp = new java.util.TreeMap<>(); // app → [acquired, busy, lost, forced][minute]
+        for (dev.lockwarden.ActivityCount c : inspector.activity(java.time.Duration.ofMinutes(minutes))) {
+            int i = (int) (c.minute().getEpochSecond() / 60 - (last - minutes + 1));
+            if (i < 0 || i >= minutes) {
+                continue; // a minute that just left (or, with skewed clocks, not yet entered) the window
+            }
+            long[][] a = byApp.computeIfAbsent(c.application(), k -> new long[4][minutes]);
+            a[0][i] += c.acquired();
+            a[1][i] += c.busy();
+            a[2][i] += c.lost();
+            a[3][i] += c.forceReleased();
+        }
+        List<ApplicationActivity> out = new ArrayList<>(byApp.size());
+        byApp.forEach((app, a) -> out.add(new ApplicationActivity(app, sum(a[0]), sum(a[1]), sum(a[2]), sum(a[3]),
+                java.util.Arrays.stream(a[0]).boxed().toList(), java.util.Arrays.stream(a[1]).boxed().toList())));
+        return out;
+    }
+
+    private static long sum(long[] values) {
+        return java.util.Arrays.stream(values).sum();
+    }
+
     /** One lock, if it is held right now. */
     public Optional<LockInfo> get(String name) {
         return inspector.get(name);

@@ -10,6 +10,7 @@ import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.router.RouterLayout;
 import com.vaadin.flow.router.RouterLink;
 
+import dev.lockwarden.admin.ui.activity.ActivityView;
 import dev.lockwarden.admin.ui.audit.AuditView;
 import dev.lockwarden.admin.ui.clients.ClientsView;
 import dev.lockwarden.admin.ui.fences.FencesView;
@@ -30,7 +31,8 @@ public final class MainLayout extends VerticalLayout implements RouterLayout {
         logout.setId("logout");
         HorizontalLayout nav = new HorizontalLayout(new H2("Lockwarden"),
                 link("Locks", LocksView.class, "nav-locks"), link("Fencing counters", FencesView.class, "nav-fences"),
-                link("Clients", ClientsView.class, "nav-clients"), link("Audit", AuditView.class, "nav-audit"), signedIn, logout);
+                link("Clients", ClientsView.class, "nav-clients"), link("Audit", AuditView.class, "nav-audit"),
+                link("Activity", ActivityView.class, "nav-activity"), signedIn, logout);
         nav.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
         add(nav);
     }

@@ -90,4 +90,9 @@ final class CountingInspector implements LockInspector {
     public List<LockEvent> events(String name) {
         return delegate.events(name);
     }
+
+    @Override
+    public List<dev.lockwarden.ActivityCount> activity(java.time.Duration window) {
+        return delegate.activity(window);
+    }
 }

@@ -91,7 +91,7 @@ class ScaleBrowserTest {
                 try (AbstractPipeline p = c.pipelined()) {
                     for (int i = from; i < from + 2_000; i++) {
                         String name = "bulk:" + i;
-                        List<String> args = new ArrayList<>(List.of("tok" + i, "600000", "604800000", "app", "bulk-app",
+                        List<String> args = new ArrayList<>(List.of("tok" + i, "600000", "604800000", "1", "app", "bulk-app",
                                 "host", "bulk-host", "pid", "1", "jvm", "bulkjvm", "thread", "t" + (i % 8), "source", "API",
                                 "method", "", "acquiredAt", now));
                         acquire.queue(p, List.of("lock:{" + name + "}", "lock:{" + name + "}:info", "lock:{" + name + "}:fence"), args);

@@ -1,0 +1,103 @@
+package dev.lockwarden.internal;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * Per-application activity counts for the dashboard, kept off the hot path: lock calls only bump a
+ * {@link LongAdder}; a daemon thread adds what accrued since the last flush to the per-minute hash
+ * {@code lockwarden:activity:<application>:<epochMinute>} in one pipelined {@code HINCRBY} batch
+ * every {@value #FLUSH_MILLIS} ms (and once more on close). Best effort: a failed flush is retried
+ * with the next one, logged once a minute at most, and never reaches a lock call.
+ */
+public final class ActivityCounter implements AutoCloseable {
+    /** Prefix of the activity hashes (the inspector SCANs {@code lockwarden:activity:*}). */
+    public static final String PREFIX = "lockwarden:activity:";
+    /** Hash fields, in the order of {@link Kind}. */
+    public static final String[] FIELDS = {"acquired", "busy", "lost"};
+    /** Five seconds: fresh enough for a dashboard that shows minutes, and one batch per 5 s per JVM costs Redis nothing. */
+    static final long FLUSH_MILLIS = 5_000;
+    /** An hour of history: the dashboard shows 15 minutes; older hashes expire by themselves. */
+    static final long TTL_SECONDS = 3_600;
+    private static final long WARN_EVERY_MILLIS = 60_000;
+    private static final System.Logger LOG = System.getLogger(ActivityCounter.class.getName());
+
+    /** What is counted. */
+    public enum Kind { ACQUIRED, BUSY, LOST }
+
+    private final UnifiedJedis redis;
+    private final String keyPrefix;
+    private final LongAdder[] counts = {new LongAdder(), new LongAdder(), new LongAdder()};
+    /** Totals already written; only the flush thread (or close, after it stopped) touches them. */
+    private final long[] flushed = new long[FIELDS.length];
+    private final ScheduledExecutorService executor;
+    private long lastWarn;
+
+    public ActivityCounter(UnifiedJedis redis, String application) {
+        this.redis = redis;
+        this.keyPrefix = PREFIX + application + ":";
+        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lockwarden-activity");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.scheduleWithFixedDelay(this::flush, FLUSH_MILLIS, FLUSH_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Counts one event; never blocks, never calls Redis. */
+    public void count(Kind kind) {
+        counts[kind.ordinal()].increment();
+    }
+
+    /** Writes what accrued since the last flush; nothing at all when nothing happened. */
+    synchronized void flush() {
+        long[] now = new long[FIELDS.length];
+        boolean any = false;
+        for (int i = 0; i < now.length; i++) {
+            // totals minus what was written, so increments during a flush are never lost (sumThenReset could lose them)
+            now[i] = counts[i].sum();
+            any |= now[i] != flushed[i];
+        }
+        if (!any) {
+            return;
+        }
+        String key = keyPrefix + TimeUnit.MILLISECONDS.toMinutes(System.currentTimeMillis());
+        try (AbstractPipeline p = redis.pipelined()) {
+            java.util.List<Response<Long>> replies = new java.util.ArrayList<>(now.length + 1);
+            for (int i = 0; i < now.length; i++) {
+                if (now[i] != flushed[i]) {
+                    replies.add(p.hincrBy(key, FIELDS[i], now[i] - flushed[i]));
+                }
+            }
+            replies.add(p.expire(key, TTL_SECONDS));
+            p.sync();
+            replies.forEach(Response::get); // an error reply (e.g. WRONGTYPE) throws only here
+            System.arraycopy(now, 0, flushed, 0, now.length);
+        } catch (RuntimeException e) {
+            long t = System.currentTimeMillis();
+            if (t - lastWarn >= WARN_EVERY_MILLIS) { // the counts stay and go with the next flush
+                lastWarn = t;
+                LOG.log(System.Logger.Level.WARNING, "could not write lock activity counts to " + key
+                        + " (retried in " + FLUSH_MILLIS + " ms; locks are unaffected): " + e.getMessage());
+            }
+        }
+    }
+
+    /** Stops the flush thread, then flushes once more (before the connections close). */
+    @Override
+    public void close() {
+        executor.shutdown();
+        try {
+            executor.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        flush();
+    }
+}

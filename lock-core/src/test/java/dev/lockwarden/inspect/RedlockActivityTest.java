@@ -1,0 +1,16 @@
+package dev.lockwarden.inspect;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.LockManager;
+import dev.lockwarden.testing.RedisServerExtension;
+
+class RedlockActivityTest extends AbstractActivityTopologyTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(3);
+
+    @Override
+    protected LockManager.Builder target(LockManager.Builder builder) {
+        return builder.redlock(REDIS.uris().toArray(String[]::new));
+    }
+}
