@@ -44,6 +44,7 @@ class RedlockInspectorTest {
     @Test
     void showsTheNodesHoldingEachLockAndListsItOnce() {
         try (LockHandle h = locks.acquire("insp:a", TEN_SECONDS); LockHandle g = locks.acquire("insp:b", TEN_SECONDS)) {
+            settledOnEveryNode("insp:a");
             LockInfo info = locks.inspector().get("insp:a").orElseThrow();
             assertEquals(new HashSet<>(REDIS.uris()), new HashSet<>(info.nodes()));
             assertEquals(h.fencingToken(), info.fencingToken());
@@ -60,6 +61,7 @@ class RedlockInspectorTest {
     @Test
     void forceReleaseReachesEveryNode() {
         LockHandle h = locks.acquire("insp:stuck", TEN_SECONDS);
+        settledOnEveryNode("insp:stuck");
         ForceReleaseResult r = locks.inspector().forceRelease("insp:stuck", "alice");
         assertTrue(r.released());
         assertEquals(h.fencingToken(), r.oldFence());
@@ -73,6 +75,7 @@ class RedlockInspectorTest {
     @Test
     void aNodeShowingAHigherPhaseOneFenceNeitherChangesTheShownFenceNorBlocksTheRelease() {
         LockHandle h = locks.acquire("insp:late", TEN_SECONDS);
+        settledOnEveryNode("insp:late");
         // a node that answered phase 1 later read a later clock: its holder info shows a higher fence
         RedisNode late = REDIS.node(4);
         late.command("HSET", "lock:{insp:late}:info", "fence", Long.toString(h.fencingToken() + 2_000));
@@ -84,6 +87,20 @@ class RedlockInspectorTest {
         assertEquals(h.fencingToken(), r.oldFence());
         for (RedisNode node : REDIS.nodes()) {
             assertEquals("0", node.command("EXISTS", "lock:{insp:late}"), node + " still holds it");
+        }
+    }
+
+    /**
+     * acquire returns once a majority granted the lock; the other nodes' grants may still be on their
+     * way. These tests are about a lock held on every node, so they wait (bounded) until it is.
+     */
+    private static void settledOnEveryNode(String name) {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        for (RedisNode node : REDIS.nodes()) {
+            while (!"1".equals(node.command("EXISTS", "lock:{" + name + "}"))) {
+                assertTrue(System.nanoTime() < deadline, node + " never got " + name);
+                java.util.concurrent.locks.LockSupport.parkNanos(5_000_000L);
+            }
         }
     }
 }
