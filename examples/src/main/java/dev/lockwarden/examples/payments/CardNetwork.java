@@ -26,7 +26,8 @@ public class CardNetwork {
             throw new IllegalStateException("interrupted while charging " + paymentId, e);
         }
         charges.computeIfAbsent(paymentId, k -> new AtomicInteger()).incrementAndGet();
-        return "CN-" + confirmations.incrementAndGet();
+        // the process id keeps confirmations of several instances (the demo's workers) distinct
+        return "CN-" + ProcessHandle.current().pid() + "-" + confirmations.incrementAndGet();
     }
 
     /** How many times {@code paymentId} was charged. */
