@@ -15,7 +15,7 @@ import dev.lockwarden.LockInspector;
 import dev.lockwarden.LockPage;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.PageRequest;
-import dev.lockwarden.internal.LockNames;
+import dev.lockwarden.store.LockNames;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;

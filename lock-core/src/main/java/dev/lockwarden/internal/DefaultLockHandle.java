@@ -13,6 +13,7 @@ import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockLostException;
 import dev.lockwarden.LockOptions;
+import dev.lockwarden.store.Drift;
 import dev.lockwarden.store.Lease;
 
 /**

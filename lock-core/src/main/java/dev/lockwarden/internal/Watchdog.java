@@ -10,6 +10,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.lockwarden.metrics.LockMetrics;
+import dev.lockwarden.store.Drift;
 import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.LockStore;
 

@@ -3,7 +3,7 @@ package dev.lockwarden.store;
 /**
  * Key names of the Redis data model. All keys of one lock share the hash tag {@code {name}}, so one
  * Lua script touches them atomically on Redis Cluster. Lock names cannot contain braces
- * ({@link dev.lockwarden.internal.LockNames}), which keeps the tag unambiguous.
+ * ({@link LockNames}), which keeps the tag unambiguous.
  */
 public record KeySpace(String prefix) {
     /** Stream of acquire/release/lost/force-release events. */

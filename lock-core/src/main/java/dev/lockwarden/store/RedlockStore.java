@@ -9,7 +9,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 
 import dev.lockwarden.LockStoreException;
-import dev.lockwarden.internal.Drift;
 import dev.lockwarden.store.NodeFanOut.Reply;
 
 /**

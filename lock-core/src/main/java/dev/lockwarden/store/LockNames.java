@@ -1,4 +1,4 @@
-package dev.lockwarden.internal;
+package dev.lockwarden.store;
 
 /** Validates lock names before any Redis call, with messages that say what to change. */
 public final class LockNames {
