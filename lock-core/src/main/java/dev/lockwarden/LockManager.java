@@ -16,10 +16,11 @@ import dev.lockwarden.config.TlsSettings;
 import dev.lockwarden.inspect.RedisLockInspector;
 import dev.lockwarden.internal.JvmIdentity;
 import dev.lockwarden.internal.LockEngine;
+import dev.lockwarden.internal.ManagerAccess;
 import dev.lockwarden.metrics.MeteredInspector;
 import dev.lockwarden.store.ConnectionSettings;
 import dev.lockwarden.store.KeySpace;
-import dev.lockwarden.store.LockStore;
+import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.StoreFactory;
 import dev.lockwarden.store.StoreFactory.Topology;
 
@@ -36,15 +37,21 @@ import dev.lockwarden.store.StoreFactory.Topology;
  * }</pre>
  */
 public final class LockManager implements AutoCloseable {
+    static {
+        ManagerAccess.install(m -> m.engine); // the SPI's and tests' way to the engine; no public accessor
+    }
+
     private final LockEngine engine;
     private final LockInspector inspector;
     private final LockOptions defaults;
     private final String application;
+    private final String redis;
     private final Thread shutdownHook;
 
     private LockManager(LockEngine engine, LockInspector inspector, LockOptions defaults, String application,
-                        boolean withShutdownHook) {
+                        String redis, boolean withShutdownHook) {
         this.engine = engine;
+        this.redis = redis;
         this.inspector = inspector;
         this.defaults = defaults;
         this.application = application;
@@ -129,9 +136,12 @@ public final class LockManager implements AutoCloseable {
         return application;
     }
 
-    /** Internal machinery, for the modules of this project (benchmarks, tests). */
-    public LockEngine engine() {
-        return engine;
+    /**
+     * Where this manager's locks live, without credentials: e.g. {@code redis://127.0.0.1:6379},
+     * {@code redlock[redis://a:6379, ...]} or {@code cluster[...]} — for start-up lines and dashboards.
+     */
+    public String describeRedis() {
+        return redis;
     }
 
     /** Releases every lock still held, stops background threads and closes connections. */
@@ -314,10 +324,11 @@ public final class LockManager implements AutoCloseable {
             SSLSocketFactory tls = sslSocketFactory != null || parsed.stream().noneMatch(RedisUri::tls) ? sslSocketFactory
                     : TlsSettings.socketFactory(settings).orElse(null);
             ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections, tls);
-            LockStore store = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
-            LockEngine engine = new LockEngine(store, keys, reentrant, app, JvmIdentity.create(), eventsMaxLen);
-            LockInspector inspector = new MeteredInspector(new RedisLockInspector(store.nodes(), auditMaxLen), engine.metrics());
-            return new LockManager(engine, inspector, defaults, app, shutdownHook);
+            RedisDeployment redis = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
+            LockEngine engine = new LockEngine(redis, StoreFactory.store(redis, conn), reentrant, app, JvmIdentity.create(),
+                    eventsMaxLen);
+            LockInspector inspector = new MeteredInspector(new RedisLockInspector(redis, auditMaxLen), engine.metrics());
+            return new LockManager(engine, inspector, defaults, app, redis.describe(), shutdownHook);
         }
 
         private void resolveTopology() {

@@ -1,13 +1,10 @@
 package dev.lockwarden.bench;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import dev.lockwarden.LockManager;
-import dev.lockwarden.store.Lease;
-import dev.lockwarden.store.LockStore;
+import dev.lockwarden.spi.Diagnostics;
 
 /**
  * Diagnostic: Lockwarden's acquire and release scripts called straight through its store, with the
@@ -17,8 +14,7 @@ import dev.lockwarden.store.LockStore;
 final class StoreOnlyContender implements Contender {
     private final int port;
     private LockManager locks;
-    private LockStore store;
-    private Map<String, String> info;
+    private Diagnostics.ScriptsOnly scripts;
 
     StoreOnlyContender(int port) {
         this.port = port;
@@ -32,27 +28,19 @@ final class StoreOnlyContender implements Contender {
     @Override
     public void setUp() {
         locks = LockwardenContender.build(List.of(port), "benchmarks");
-        store = locks.engine().store();
-        info = new LinkedHashMap<>();
-        info.put("app", "benchmarks");
-        info.put("host", "localhost");
-        info.put("pid", Long.toString(ProcessHandle.current().pid()));
-        info.put("jvm", UUID.randomUUID().toString());
-        info.put("thread", "bench");
-        info.put("source", "API");
-        info.put("method", "");
+        scripts = Diagnostics.scriptsOnly(locks, "benchmarks");
     }
 
     @Override
     public boolean cycle(String key, Runnable body) {
-        Lease lease = new Lease(key, UUID.randomUUID().toString(), 30_000);
-        if (!store.tryAcquire(lease, info).acquired()) {
+        String token = UUID.randomUUID().toString();
+        if (!scripts.acquire(key, token, 30_000)) {
             return false;
         }
         try {
             body.run();
         } finally {
-            store.release(lease);
+            scripts.release(key, token, 30_000);
         }
         return true;
     }

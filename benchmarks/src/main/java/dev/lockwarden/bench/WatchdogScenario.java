@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
-import dev.lockwarden.internal.Watchdog;
+import dev.lockwarden.spi.Diagnostics;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
@@ -47,12 +47,11 @@ final class WatchdogScenario {
         LockOptions opts = LockOptions.ttl(ttl).autoRefresh(true);
         try (LockManager locks = LockwardenContender.build(List.of(b.single), "bench-watchdog")) {
             List<LockHandle> held = Holders.takeMany(n, 16, 60_000, i -> locks.tryAcquire("s6:" + i, opts).orElse(null));
-            Watchdog w = locks.engine().watchdog();
-            long batches0 = w.batches();
+            long batches0 = Diagnostics.watchdogBatches(locks);
             Sample s = Sample.take(b.single, "lockwarden-watchdog");
             Thread.sleep(window.toMillis());
             Sample e = Sample.take(b.single, "lockwarden-watchdog");
-            long batches = w.batches() - batches0;
+            long batches = Diagnostics.watchdogBatches(locks) - batches0;
             row(t, "Lockwarden (single node)", held.size(), s, e, Long.toString(batches), ttl, window);
             long lost = held.stream().filter(h -> !h.isHeld()).count();
             if (lost > 0) {

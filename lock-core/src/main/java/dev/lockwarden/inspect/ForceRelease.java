@@ -14,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.params.XAddParams;
 
@@ -33,14 +34,16 @@ final class ForceRelease {
         return t;
     });
 
+    private final RedisDeployment redis;
     private final List<RedisNodeClient> nodes;
     private final long auditMaxLen;
     private final int quorum;
 
-    ForceRelease(List<RedisNodeClient> nodes, long auditMaxLen) {
-        this.nodes = nodes;
+    ForceRelease(RedisDeployment redis, long auditMaxLen) {
+        this.redis = redis;
+        this.nodes = redis.nodes();
         this.auditMaxLen = auditMaxLen;
-        this.quorum = nodes.size() / 2 + 1;
+        this.quorum = redis.quorum();
     }
 
     /** @param tokenSha1 "" = whoever holds it; @param fence 0 = any fence */
@@ -61,10 +64,7 @@ final class ForceRelease {
                 failures.add(String.valueOf(r));
             }
         }
-        if (nodes.size() - failures.size() < quorum || (nodes.size() == 1 && !failures.isEmpty())) {
-            throw new LockStoreException("cannot force-release '" + name + "': " + failures.size() + " of " + nodes.size()
-                    + " Redis nodes failed: " + String.join("; ", failures));
-        }
+        redis.requireQuorum("force-release '" + name + "'", failures);
         long newFence = 0;
         List<Long> oldFences = new ArrayList<>();
         int released = 0;

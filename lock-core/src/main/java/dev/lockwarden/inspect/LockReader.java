@@ -12,6 +12,7 @@ import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
@@ -23,14 +24,16 @@ import redis.clients.jedis.Response;
  * names them. Nodes that do not answer are skipped while a majority still can.
  */
 final class LockReader {
+    private final RedisDeployment redis;
     private final List<RedisNodeClient> nodes;
     private final KeySpace keys;
     private final int quorum;
 
-    LockReader(List<RedisNodeClient> nodes) {
-        this.nodes = nodes;
-        this.keys = nodes.get(0).keySpace();
-        this.quorum = nodes.size() / 2 + 1;
+    LockReader(RedisDeployment redis) {
+        this.redis = redis;
+        this.nodes = redis.nodes();
+        this.keys = redis.keys();
+        this.quorum = redis.quorum();
     }
 
     /** One node's view of one lock. */
@@ -56,10 +59,7 @@ final class LockReader {
                 failures.add(e.getMessage());
             }
         }
-        if (nodes.size() - failures.size() < quorum) {
-            throw new LockStoreException("cannot read locks: " + failures.size() + " of " + nodes.size()
-                    + " Redis nodes failed: " + String.join("; ", failures));
-        }
+        redis.requireQuorum("read locks", failures);
         List<String> heldNames = new ArrayList<>();
         List<List<View>> held = new ArrayList<>();
         for (int k = 0; k < names.size(); k++) {

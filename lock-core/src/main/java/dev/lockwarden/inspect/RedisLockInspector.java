@@ -17,6 +17,7 @@ import dev.lockwarden.LockStoreException;
 import dev.lockwarden.PageRequest;
 import dev.lockwarden.store.LockNames;
 import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
@@ -41,28 +42,21 @@ public final class RedisLockInspector implements LockInspector {
     static final long SCAN_MILLIS = 500;
     static final int RELEASE_ALL_SCAN = 100_000;
 
+    private final RedisDeployment redis;
     private final List<RedisNodeClient> nodes;
     private final KeySpace keys;
-    private final long auditMaxLen;
     private final LockReader reader;
-    private final int quorum;
     private final ForceRelease forceRelease;
     private final Overviews overviews;
     private final ActivityReader activity;
 
-    /** Over a single node or a cluster. */
-    public RedisLockInspector(RedisNodeClient node, long auditMaxLen) {
-        this(List.of(node), auditMaxLen);
-    }
-
-    /** Over the nodes of a store: one for a single node or a cluster, N for Redlock. */
-    public RedisLockInspector(List<RedisNodeClient> nodes, long auditMaxLen) {
-        this.nodes = List.copyOf(nodes);
-        this.keys = nodes.get(0).keySpace();
-        this.auditMaxLen = auditMaxLen;
-        this.reader = new LockReader(this.nodes);
-        this.quorum = nodes.size() / 2 + 1;
-        this.forceRelease = new ForceRelease(this.nodes, auditMaxLen);
+    /** Over a deployment: one node for a single node or a cluster, N for Redlock. */
+    public RedisLockInspector(RedisDeployment redis, long auditMaxLen) {
+        this.redis = redis;
+        this.nodes = redis.nodes();
+        this.keys = redis.keys();
+        this.reader = new LockReader(redis);
+        this.forceRelease = new ForceRelease(redis, auditMaxLen);
         this.overviews = new Overviews(this.nodes);
         this.activity = new ActivityReader(this.nodes);
     }
@@ -180,7 +174,7 @@ public final class RedisLockInspector implements LockInspector {
                 failures.add(e.getMessage());
             }
         }
-        requireMajority("read the fence of '" + name + "'", failures);
+        redis.requireQuorum("read the fence of '" + name + "'", failures);
         return max;
     }
 
@@ -235,16 +229,6 @@ public final class RedisLockInspector implements LockInspector {
     @Override
     public List<dev.lockwarden.ActivityCount> activity(java.time.Duration window) {
         return activity.read(window);
-    }
-
-    private void requireMajority(String what, List<String> failures) {
-        if (failures.isEmpty()) {
-            return;
-        }
-        if (nodes.size() == 1 || nodes.size() - failures.size() < quorum) {
-            throw new LockStoreException("cannot " + what + ": " + failures.size() + " of " + nodes.size()
-                    + " Redis nodes failed: " + String.join("; ", failures));
-        }
     }
 
     /** Events of the first node that answers (every client writes its events to its first node). */

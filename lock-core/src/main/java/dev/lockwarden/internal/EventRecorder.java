@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisDeployment;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.XAddParams;
@@ -41,8 +42,8 @@ public final class EventRecorder implements AutoCloseable {
      * @param common fields added to every event (application, jvm)
      * @param maxLen approximate cap of the stream ({@code MAXLEN ~})
      */
-    public EventRecorder(UnifiedJedis redis, Map<String, String> common, long maxLen) {
-        this.redis = redis;
+    public EventRecorder(RedisDeployment deployment, Map<String, String> common, long maxLen) {
+        this.redis = deployment.first().redis(); // every client writes its events to the first node
         this.common = Map.copyOf(common);
         this.maxLen = maxLen;
         this.thread = new Thread(this::run, "lockwarden-events");

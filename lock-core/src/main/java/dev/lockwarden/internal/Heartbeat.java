@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.params.SetParams;
 
@@ -23,8 +24,8 @@ public final class Heartbeat implements AutoCloseable {
     private final String value;
     private final ScheduledExecutorService executor;
 
-    public Heartbeat(List<RedisNodeClient> nodes, String jvmId, String value) {
-        this.nodes = nodes;
+    public Heartbeat(RedisDeployment redis, String jvmId, String value) {
+        this.nodes = redis.nodes();
         this.key = KeySpace.jvmKey(jvmId);
         this.value = value;
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {

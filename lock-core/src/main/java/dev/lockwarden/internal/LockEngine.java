@@ -22,7 +22,7 @@ import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.LockNames;
 import dev.lockwarden.store.LockStore;
-import dev.lockwarden.store.RedisNodeClient;
+import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.StoreTimeoutException;
 
 /**
@@ -55,10 +55,10 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
 
-    public LockEngine(LockStore store, KeySpace keys, boolean reentrant, String application, JvmIdentity id,
+    public LockEngine(RedisDeployment redis, LockStore store, boolean reentrant, String application, JvmIdentity id,
                       long eventsMaxLen) {
         this.store = store;
-        this.keys = keys;
+        this.keys = redis.keys();
         this.reentrant = reentrant;
         Map<String, String> base = new LinkedHashMap<>();
         base.put("app", application);
@@ -76,10 +76,10 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         callbacks.allowCoreThreadTimeOut(true);
         this.metrics = new LockMetrics(application, id.jvmId());
         this.watchdog = new Watchdog(store, metrics);
-        this.wakeups = new WakeupBus(store.nodes().stream().map(RedisNodeClient::redis).toList(), KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
-        this.events = new EventRecorder(store.nodes().get(0).redis(), Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
-        this.activity = new ActivityCounter(store.nodes().get(0).redis(), application);
-        this.heartbeat = new Heartbeat(store.nodes(), id.jvmId(), application + "@" + id.host() + ":" + id.pid());
+        this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
+        this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
+        this.activity = new ActivityCounter(redis.first().redis(), application);
+        this.heartbeat = new Heartbeat(redis, id.jvmId(), application + "@" + id.host() + ":" + id.pid());
     }
 
     /** Acquires, waiting up to {@code options.waitUpTo()}; busy → {@link LockNotAcquiredException}. */

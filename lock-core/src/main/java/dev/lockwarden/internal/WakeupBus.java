@@ -10,6 +10,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import redis.clients.jedis.JedisPubSub;
+import dev.lockwarden.store.RedisDeployment;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -35,11 +36,11 @@ public final class WakeupBus implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * @param sources nodes that all receive every release message (one node; each Redlock node; a
-     *                cluster client); the bus listens on one and moves to the next when it fails
+     * @param redis the nodes that all receive every release message (one node; each Redlock node; a
+     *              cluster client); the bus listens on one and moves to the next when it fails
      */
-    public WakeupBus(List<UnifiedJedis> sources, String controlChannel) {
-        this.sources = List.copyOf(sources);
+    public WakeupBus(RedisDeployment redis, String controlChannel) {
+        this.sources = redis.clients();
         this.controlChannel = controlChannel;
     }
 

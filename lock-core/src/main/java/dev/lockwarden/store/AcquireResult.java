@@ -6,7 +6,8 @@ package dev.lockwarden.store;
  * @param acquired       whether the lock is now ours
  * @param fence          our fencing token when acquired
  * @param holderTtlMillis the current holder's remaining TTL when busy (-1 if unknown)
- * @param validityMillis  how long the lock is known valid from when the attempt started (acquired only)
+ * @param validityMillis  how long the lock is known valid from when the attempt started (acquired only),
+ *                        clock drift not yet subtracted (the engine subtracts it once, see {@link Drift})
  * @param counterBehind   the node's fence counter was left below {@code fence} (a clock floor that only
  *                        Redlock's phase 2 stores)
  */

@@ -6,6 +6,7 @@ import java.util.Map;
 /**
  * The storage seam: single Redis node, Redlock over several nodes, or Redis Cluster. Busy is a
  * result, never an exception; an unreachable store is a {@link dev.lockwarden.LockStoreException}.
+ * The nodes, key space and quorum of the deployment under it are a {@link RedisDeployment}'s job.
  */
 public interface LockStore extends AutoCloseable {
 
@@ -49,12 +50,7 @@ public interface LockStore extends AutoCloseable {
     /** Token-checked TTL extension of many locks in one pipelined batch; true per lease still ours. */
     boolean[] refresh(List<Lease> leases);
 
-    /** The nodes, for inspection and wake-up subscriptions. */
-    List<RedisNodeClient> nodes();
-
-    /** Human-readable description with no secrets, e.g. {@code redis://127.0.0.1:6379}. */
-    String describe();
-
+    /** Closes the store and the {@link RedisDeployment} it runs on. */
     @Override
     void close();
 }

@@ -53,20 +53,6 @@ final class NodeFanOut implements AutoCloseable {
     }
 
     /**
-     * The answer of one node: a value, or the failure (an error or no answer in time), or neither when
-     * the outcome was decided before this node answered ({@code pending}).
-     */
-    record Reply<T>(int node, T value, LockStoreException error, boolean pending) {
-        Reply(int node, T value, LockStoreException error) {
-            this(node, value, error, false);
-        }
-
-        boolean ok() {
-            return error == null && !pending;
-        }
-    }
-
-    /**
      * Calls {@code action} on every node and returns one reply per node, in node order. Returns as soon
      * as the outcome is decided — {@code need} replies satisfy {@code good}, or so many did not that
      * {@code need} is out of reach — or when every node answered, or after {@code timeoutMillis}.
@@ -74,7 +60,7 @@ final class NodeFanOut implements AutoCloseable {
      * Nodes that had not answered by the timeout get a timeout error, those not needed for an early
      * decision a pending reply; their calls finish in the background.
      */
-    <T> List<Reply<T>> call(String what, String lockName, Function<RedisNodeClient, T> action, long timeoutMillis,
+    <T> List<NodeReply<T>> call(String what, String lockName, Function<RedisNodeClient, T> action, long timeoutMillis,
                             Predicate<T> good, int need) {
         int n = nodes.size();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
@@ -85,20 +71,20 @@ final class NodeFanOut implements AutoCloseable {
             try {
                 lane(i, lockName).execute(() -> {
                     if (System.nanoTime() - deadline > 0) {
-                        tally.put(new Reply<>(index, null, late(node, what, timeoutMillis)));
+                        tally.put(new NodeReply<>(index, null, late(node, what, timeoutMillis)));
                         return; // the caller gave up on this node already: do not send a stale call
                     }
                     try {
-                        tally.put(new Reply<>(index, action.apply(node), null));
+                        tally.put(new NodeReply<>(index, action.apply(node), null));
                     } catch (LockStoreException e) {
-                        tally.put(new Reply<>(index, null, e));
+                        tally.put(new NodeReply<>(index, null, e));
                     } catch (RuntimeException e) {
-                        tally.put(new Reply<>(index, null, new LockStoreException("Redis " + node.address()
+                        tally.put(new NodeReply<>(index, null, new NodeException(node.address(), "Redis " + node.address()
                                 + " failed to " + what + ": " + e, e)));
                     }
                 });
             } catch (java.util.concurrent.RejectedExecutionException e) {
-                tally.put(new Reply<>(index, null, new LockStoreException("lock store is closed (" + what + ")", e)));
+                tally.put(new NodeReply<>(index, null, new LockStoreException("lock store is closed (" + what + ")", e)));
             }
         }
         boolean decided = false;
@@ -107,11 +93,11 @@ final class NodeFanOut implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        List<Reply<T>> out = tally.snapshot();
+        List<NodeReply<T>> out = tally.snapshot();
         for (int i = 0; i < n; i++) {
             if (out.get(i) == null) {
-                out.set(i, decided ? new Reply<>(i, null, null, true)
-                        : new Reply<>(i, null, late(nodes.get(i), what, timeoutMillis)));
+                out.set(i, decided ? new NodeReply<>(i, null, null, true)
+                        : new NodeReply<>(i, null, late(nodes.get(i), what, timeoutMillis)));
             }
         }
         return out;
@@ -135,7 +121,7 @@ final class NodeFanOut implements AutoCloseable {
             if (e.getCause() instanceof LockStoreException l) {
                 throw l;
             }
-            throw new LockStoreException("Redis " + node.address() + " failed to " + what + ": " + e.getCause(), e.getCause());
+            throw new NodeException(node.address(), "Redis " + node.address() + " failed to " + what + ": " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockStoreException("interrupted while waiting for Redis " + node.address() + " (" + what + ")", e);
@@ -143,14 +129,16 @@ final class NodeFanOut implements AutoCloseable {
     }
 
     private static LockStoreException late(RedisNodeClient node, String what, long timeoutMillis) {
-        return new NodeTimeoutException("Redis " + node.address() + " did not answer within " + timeoutMillis
+        return new NodeTimeoutException(node.address(), "Redis " + node.address() + " did not answer within " + timeoutMillis
                 + " ms (" + what + "): the node is slow, paused or unreachable");
     }
 
     /** A node did not answer in time: it may be slow (or this JVM stalled) rather than down. */
-    static final class NodeTimeoutException extends LockStoreException {
-        NodeTimeoutException(String message) {
-            super(message);
+    static final class NodeTimeoutException extends NodeException {
+        private static final long serialVersionUID = 1L;
+
+        NodeTimeoutException(String node, String message) {
+            super(node, message);
         }
     }
 
@@ -170,7 +158,7 @@ final class NodeFanOut implements AutoCloseable {
     /** Collects replies and opens the latch once the outcome is decided. */
     private static final class Tally<T> {
         final CountDownLatch done = new CountDownLatch(1);
-        private final List<Reply<T>> replies;
+        private final List<NodeReply<T>> replies;
         private final Predicate<T> good;
         private final int need;
         private int answered;
@@ -184,7 +172,7 @@ final class NodeFanOut implements AutoCloseable {
 
         private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
 
-        void put(Reply<T> r) {
+        void put(NodeReply<T> r) {
             lock.lock();
             try {
                 putLocked(r);
@@ -193,7 +181,7 @@ final class NodeFanOut implements AutoCloseable {
             }
         }
 
-        private void putLocked(Reply<T> r) {
+        private void putLocked(NodeReply<T> r) {
             if (replies.get(r.node()) != null) {
                 return;
             }
@@ -209,7 +197,7 @@ final class NodeFanOut implements AutoCloseable {
             }
         }
 
-        List<Reply<T>> snapshot() {
+        List<NodeReply<T>> snapshot() {
             lock.lock();
             try {
                 return new ArrayList<>(replies);

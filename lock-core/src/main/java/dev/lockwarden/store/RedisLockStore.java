@@ -5,10 +5,16 @@ import java.util.Map;
 
 /** A {@link LockStore} on one Redis deployment: a single node, or a Redis Cluster through its cluster client. */
 public final class RedisLockStore implements LockStore {
+    private final RedisDeployment redis;
     private final RedisNodeClient node;
 
-    public RedisLockStore(RedisNodeClient node) {
-        this.node = node;
+    /** Over a deployment of one node (or one cluster client). */
+    public RedisLockStore(RedisDeployment redis) {
+        if (redis.size() != 1) {
+            throw new IllegalArgumentException("RedisLockStore runs on one node; " + redis.size() + " given");
+        }
+        this.redis = redis;
+        this.node = redis.first();
     }
 
     @Override
@@ -42,17 +48,7 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public List<RedisNodeClient> nodes() {
-        return List.of(node);
-    }
-
-    @Override
-    public String describe() {
-        return node.address();
-    }
-
-    @Override
     public void close() {
-        node.close();
+        redis.close();
     }
 }

@@ -20,7 +20,7 @@ import redis.clients.jedis.resps.StreamEntry;
 /**
  * The lock scripts run against one Redis deployment: a single node (or, on Redis Cluster, the
  * cluster client, which routes each script by its hash tag). Every Jedis failure becomes a
- * {@link LockStoreException} naming the node.
+ * {@link NodeException} naming the node (a timeout: a {@link StoreTimeoutException}).
  */
 public class RedisNodeClient implements AutoCloseable {
     private static final LuaScript ACQUIRE = LuaScript.load(RedisNodeClient.class, "acquire.lua");
@@ -408,7 +408,7 @@ public class RedisNodeClient implements AutoCloseable {
                 slow.initCause(e);
                 throw slow;
             }
-            throw new LockStoreException("Redis " + address + " is unreachable (" + what + "): " + rootMessage(e)
+            throw new NodeException(address, "Redis " + address + " is unreachable (" + what + "): " + rootMessage(e)
                     + ". Check that Redis runs there and the URI is right.", e);
         } catch (JedisException e) {
             if (isPoolExhausted(e)) {
@@ -419,7 +419,7 @@ public class RedisNodeClient implements AutoCloseable {
                 why += ". A key of this lock (its name, :info or :fence) holds a value Lockwarden did not write"
                         + " (someone SET/HSET it by hand?): inspect and delete it";
             }
-            throw new LockStoreException("Redis " + address + " failed to " + what + ": " + why, e);
+            throw new NodeException(address, "Redis " + address + " failed to " + what + ": " + why, e);
         }
     }
 

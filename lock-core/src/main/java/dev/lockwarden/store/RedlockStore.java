@@ -6,10 +6,8 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.Collectors;
 
 import dev.lockwarden.LockStoreException;
-import dev.lockwarden.store.NodeFanOut.Reply;
 
 /**
  * Redlock over N independent Redis nodes (N odd, at least 3). Every call fans out to all nodes in
@@ -32,23 +30,29 @@ public final class RedlockStore implements LockStore {
     /** Marker result of an attempt whose votes were split (no owner has a majority). */
     private static final AcquireResult SPLIT = AcquireResult.busy(-1);
 
+    private final RedisDeployment redis;
     private final NodeFanOut fanOut;
+    /**
+     * Turns per lock name (striped by hash): 64 stripes make two busy names share a turn rarely
+     * (a shared turn only serialises their attempts, it never blocks a wait) while costing 64 small
+     * objects per manager instead of one lock per name ever seen.
+     */
     private final ReentrantLock[] turns = new ReentrantLock[64];
     private final int quorum;
     private final long callTimeoutMillis;
 
     /**
-     * @param nodes             the independent nodes (odd count, at least 3)
-     * @param threadsPerNode    parallel calls per node (normally the connection pool size)
+     * @param redis             the independent nodes (odd count, at least 3)
      * @param callTimeoutMillis bound of calls that are not on the acquire path (release, inspection)
      */
-    public RedlockStore(List<RedisNodeClient> nodes, int threadsPerNode, long callTimeoutMillis) {
-        checkNodeCount(nodes.size());
-        this.fanOut = new NodeFanOut(nodes, threadsPerNode);
+    public RedlockStore(RedisDeployment redis, long callTimeoutMillis) {
+        checkNodeCount(redis.size());
+        this.redis = redis;
+        this.fanOut = redis.fanOut();
         for (int i = 0; i < turns.length; i++) {
             turns[i] = new ReentrantLock();
         }
-        this.quorum = nodes.size() / 2 + 1;
+        this.quorum = redis.quorum();
         this.callTimeoutMillis = callTimeoutMillis;
     }
 
@@ -63,11 +67,6 @@ public final class RedlockStore implements LockStore {
     /** How long one acquire step waits for a node: about 5 % of the TTL, at least 100 ms, at most half the TTL. */
     public static long nodeTimeoutMillis(long ttlMillis) {
         return Math.max(1, Math.min(Math.max(MIN_NODE_TIMEOUT_MILLIS, ttlMillis / 20), ttlMillis / 2));
-    }
-
-    /** Nodes that must agree: N/2 + 1. */
-    public int quorum() {
-        return quorum;
     }
 
     /**
@@ -144,12 +143,12 @@ public final class RedlockStore implements LockStore {
         long start = System.nanoTime();
         long nodeTimeout = nodeTimeoutMillis(lease.ttlMillis());
         String what = "acquire '" + lease.name() + "'";
-        List<Reply<AcquireResult>> phase1 = fanOut.call(what, lease.name(), n -> n.acquire(lease, holderInfo, false), nodeTimeout,
+        List<NodeReply<AcquireResult>> phase1 = fanOut.call(what, lease.name(), n -> n.acquire(lease, holderInfo, false), nodeTimeout,
                 AcquireResult::acquired, quorum);
         long fence = 0;
         int acquired = 0;
         List<Long> busyTtls = new ArrayList<>();
-        for (Reply<AcquireResult> r : phase1) {
+        for (NodeReply<AcquireResult> r : phase1) {
             if (r.ok() && r.value().acquired()) {
                 acquired++;
                 fence = Math.max(fence, r.value().fence());
@@ -157,26 +156,27 @@ public final class RedlockStore implements LockStore {
                 busyTtls.add(r.value().holderTtlMillis());
             }
         }
-        List<? extends Reply<?>> failedStep = phase1;
+        List<? extends NodeReply<?>> failedStep = phase1;
         if (acquired >= quorum) {
             long m = fence;
             // Phase 2 only when the counters are out of step: if a majority already holds a counter
             // of m, the next holder's majority must see it. A clock-floored fence (counter behind)
             // is stored by phase 2 only.
             boolean inStep = atMaximum(phase1, m) >= quorum;
-            List<Reply<Boolean>> phase2 = inStep ? List.of() : fanOut.call("raise the fence of '" + lease.name() + "'", lease.name(),
+            List<NodeReply<Boolean>> phase2 = inStep ? List.of() : fanOut.call("raise the fence of '" + lease.name() + "'", lease.name(),
                     n -> n.raiseFence(lease.name(), lease.token(), m), nodeTimeout, Boolean::booleanValue, quorum);
             long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            long validity = lease.ttlMillis() - elapsed - Drift.millis(lease.ttlMillis());
+            long validity = lease.ttlMillis() - elapsed - redis.driftMillis(lease.ttlMillis());
             if ((inStep || count(phase2) >= quorum) && validity > 0) {
-                // Every key was set after start, so the lock is valid until start + ttl - drift: report that
-                // span from the attempt start, as AcquireResult defines it (the engine takes drift off again).
-                return AcquireResult.acquired(m, lease.ttlMillis() - Drift.millis(lease.ttlMillis()));
+                // Every key was set after start, so the lock is valid until start + ttl: report that span
+                // from the attempt start, as AcquireResult defines it. Drift is not taken off here: the
+                // engine subtracts it once when it turns the validity into the handle's deadline.
+                return AcquireResult.acquired(m, lease.ttlMillis());
             }
             failedStep = phase2;
         }
         releaseEverywhere(lease, nodeTimeout);
-        if (errors(failedStep) > fanOut.nodes().size() - quorum) {
+        if (redis.tooManyFailures(errors(failedStep))) {
             throw quorumImpossible(what, failedStep);
         }
         // busy only if another owner holds a majority; otherwise the votes were split
@@ -185,9 +185,9 @@ public final class RedlockStore implements LockStore {
 
     @Override
     public boolean release(Lease lease, long keepMillis) {
-        List<Reply<Boolean>> r = fanOut.call("release '" + lease.name() + "'", lease.name(), n -> n.release(lease, true, keepMillis),
+        List<NodeReply<Boolean>> r = fanOut.call("release '" + lease.name() + "'", lease.name(), n -> n.release(lease, true, keepMillis),
                 callTimeoutMillis, Boolean::booleanValue, quorum);
-        if (errors(r) > fanOut.nodes().size() - quorum) {
+        if (redis.tooManyFailures(errors(r))) {
             throw quorumImpossible("release '" + lease.name() + "'", r);
         }
         return count(r) >= quorum;
@@ -200,14 +200,14 @@ public final class RedlockStore implements LockStore {
             return ours;
         }
         String what = "release " + leases.size() + " lock(s)";
-        List<Reply<boolean[]>> replies = fanOut.call(what, null, n -> n.releaseMany(leases, keepMillis), callTimeoutMillis,
+        List<NodeReply<boolean[]>> replies = fanOut.call(what, null, n -> n.releaseMany(leases, keepMillis), callTimeoutMillis,
                 x -> true, 0);
-        if (errors(replies) > fanOut.nodes().size() - quorum) {
+        if (redis.tooManyFailures(errors(replies))) {
             throw quorumImpossible(what, replies);
         }
         for (int i = 0; i < ours.length; i++) {
             int yes = 0;
-            for (Reply<boolean[]> r : replies) {
+            for (NodeReply<boolean[]> r : replies) {
                 if (r.ok() && r.value()[i]) {
                     yes++;
                 }
@@ -226,13 +226,13 @@ public final class RedlockStore implements LockStore {
     public long extend(Lease lease) {
         long start = System.nanoTime();
         String what = "extend '" + lease.name() + "'";
-        List<Reply<Boolean>> r = fanOut.call(what, lease.name(), n -> n.extend(lease), nodeTimeoutMillis(lease.ttlMillis()),
+        List<NodeReply<Boolean>> r = fanOut.call(what, lease.name(), n -> n.extend(lease), nodeTimeoutMillis(lease.ttlMillis()),
                 Boolean::booleanValue, quorum);
         long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        if (count(r) >= quorum && lease.ttlMillis() - elapsed - Drift.millis(lease.ttlMillis()) > 0) {
+        if (count(r) >= quorum && lease.ttlMillis() - elapsed - redis.driftMillis(lease.ttlMillis()) > 0) {
             return lease.ttlMillis();
         }
-        if (errors(r) > fanOut.nodes().size() - quorum) {
+        if (redis.tooManyFailures(errors(r))) {
             throw quorumImpossible(what, r);
         }
         releaseEverywhere(lease, nodeTimeoutMillis(lease.ttlMillis()));
@@ -249,13 +249,13 @@ public final class RedlockStore implements LockStore {
         // refresh is off the caller's path: give slow nodes more time than an acquire gets
         long timeout = Math.max(nodeTimeoutMillis(minTtl), minTtl / 5);
         String what = "refresh " + leases.size() + " lock(s)";
-        List<Reply<boolean[]>> replies = fanOut.call(what, null, n -> n.refresh(leases), timeout, x -> true, 0);
-        if (errors(replies) > fanOut.nodes().size() - quorum) {
+        List<NodeReply<boolean[]>> replies = fanOut.call(what, null, n -> n.refresh(leases), timeout, x -> true, 0);
+        if (redis.tooManyFailures(errors(replies))) {
             throw quorumImpossible(what, replies);
         }
         for (int i = 0; i < ours.length; i++) {
             int confirmed = 0;
-            for (Reply<boolean[]> r : replies) {
+            for (NodeReply<boolean[]> r : replies) {
                 if (r.ok() && r.value()[i]) {
                     confirmed++;
                 }
@@ -265,20 +265,10 @@ public final class RedlockStore implements LockStore {
         return ours;
     }
 
-    @Override
-    public List<RedisNodeClient> nodes() {
-        return fanOut.nodes();
-    }
-
-    @Override
-    public String describe() {
-        return "redlock" + fanOut.nodes().stream().map(RedisNodeClient::address).collect(Collectors.toList());
-    }
-
+    /** Closes the deployment: its fan-out threads and every node's connections. */
     @Override
     public void close() {
-        fanOut.close();
-        fanOut.nodes().forEach(RedisNodeClient::close);
+        redis.close();
     }
 
     /** Gives back a failed attempt's partial holds on every node, waiting at most one node timeout. */
@@ -287,9 +277,9 @@ public final class RedlockStore implements LockStore {
                 x -> true, 0);
     }
 
-    private static int atMaximum(List<Reply<AcquireResult>> replies, long m) {
+    private static int atMaximum(List<NodeReply<AcquireResult>> replies, long m) {
         int n = 0;
-        for (Reply<AcquireResult> r : replies) {
+        for (NodeReply<AcquireResult> r : replies) {
             if (r.ok() && r.value().acquired() && r.value().fence() == m && !r.value().counterBehind()) {
                 n++;
             }
@@ -297,9 +287,9 @@ public final class RedlockStore implements LockStore {
         return n;
     }
 
-    private static int count(List<Reply<Boolean>> replies) {
+    private static int count(List<NodeReply<Boolean>> replies) {
         int yes = 0;
-        for (Reply<Boolean> r : replies) {
+        for (NodeReply<Boolean> r : replies) {
             if (r.ok() && r.value()) {
                 yes++;
             }
@@ -307,9 +297,9 @@ public final class RedlockStore implements LockStore {
         return yes;
     }
 
-    private static int errors(List<? extends Reply<?>> replies) {
+    private static int errors(List<? extends NodeReply<?>> replies) {
         int n = 0;
-        for (Reply<?> r : replies) {
+        for (NodeReply<?> r : replies) {
             if (r.error() != null) {
                 n++;
             }
@@ -317,9 +307,9 @@ public final class RedlockStore implements LockStore {
         return n;
     }
 
-    private LockStoreException quorumImpossible(String what, List<? extends Reply<?>> replies) {
+    private LockStoreException quorumImpossible(String what, List<? extends NodeReply<?>> replies) {
         List<String> reasons = new ArrayList<>();
-        for (Reply<?> r : replies) {
+        for (NodeReply<?> r : replies) {
             if (r.error() != null) {
                 reasons.add(r.error().getMessage());
             }
@@ -329,7 +319,7 @@ public final class RedlockStore implements LockStore {
                 + replies.size() + " nodes failed and " + quorum + " must agree. Bring nodes back up (or check the"
                 + " URIs); failures: " + String.join("; ", reasons);
         LockStoreException e = slow ? new SlowQuorumException(message) : new LockStoreException(message);
-        for (Reply<?> r : replies) {
+        for (NodeReply<?> r : replies) {
             if (r.error() != null) {
                 e.addSuppressed(r.error());
             }

@@ -11,7 +11,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 
-/** Creates the {@link LockStore} for a topology and checks that Redis answers. */
+/** Creates the {@link RedisDeployment} for a topology, checks that Redis answers, and the {@link LockStore} on it. */
 public final class StoreFactory {
     private static final System.Logger LOG = System.getLogger(StoreFactory.class.getName());
     /** Parallel calls per Redlock node; more only queue on the node's connection pool. */
@@ -23,32 +23,40 @@ public final class StoreFactory {
     /** Which kind of deployment the URIs describe. */
     public enum Topology { SINGLE, REDLOCK, CLUSTER }
 
-    public static LockStore create(Topology topology, List<RedisUri> uris, KeySpace keys, ConnectionSettings conn,
-                                   long fenceRetentionMillis, boolean verify) {
-        return switch (topology) {
-            case SINGLE -> single(uris.get(0), keys, conn, fenceRetentionMillis, verify);
-            case REDLOCK -> redlock(uris, keys, conn, fenceRetentionMillis, verify);
-            case CLUSTER -> cluster(uris, keys, conn, fenceRetentionMillis, verify);
+    /**
+     * Connects to the deployment the URIs describe; with {@code verify}, PINGs it so a wrong URI or
+     * password fails here (Redlock: unless a majority answers).
+     */
+    public static RedisDeployment create(Topology topology, List<RedisUri> uris, KeySpace keys, ConnectionSettings conn,
+                                         long fenceRetentionMillis, boolean verify) {
+        RedisDeployment redis = switch (topology) {
+            case SINGLE -> new RedisDeployment(topology, List.of(new RedisNodeClient(RedisClients.single(uris.get(0), conn),
+                    uris.get(0).toString(), keys, fenceRetentionMillis, conn)), keys, 1);
+            case REDLOCK -> redlock(uris, keys, conn, fenceRetentionMillis);
+            case CLUSTER -> new RedisDeployment(topology, List.of(cluster(uris, keys, conn, fenceRetentionMillis)), keys, 1);
         };
+        if (verify) {
+            verify(redis);
+        }
+        return redis;
     }
 
-    private static LockStore redlock(List<RedisUri> uris, KeySpace keys, ConnectionSettings conn, long fenceRetention,
-                                     boolean verify) {
+    /** The store on a deployment: Redlock over several nodes, else one node's (or one cluster's) scripts. */
+    public static LockStore store(RedisDeployment redis, ConnectionSettings conn) {
+        return redis.topology() == Topology.REDLOCK ? new RedlockStore(redis, conn.timeout().toMillis())
+                : new RedisLockStore(redis);
+    }
+
+    private static RedisDeployment redlock(List<RedisUri> uris, KeySpace keys, ConnectionSettings conn, long fenceRetention) {
         RedlockStore.checkNodeCount(uris.size());
         List<RedisNodeClient> nodes = new ArrayList<>();
         for (RedisUri uri : uris) {
             nodes.add(new RedisNodeClient(RedisClients.single(uri, conn), uri.toString(), keys, fenceRetention, conn));
         }
-        RedlockStore store = new RedlockStore(nodes, Math.min(conn.maxConnections(), REDLOCK_THREADS_PER_NODE),
-                conn.timeout().toMillis());
-        if (verify) {
-            verifyMajority(store);
-        }
-        return store;
+        return new RedisDeployment(Topology.REDLOCK, nodes, keys, Math.min(conn.maxConnections(), REDLOCK_THREADS_PER_NODE));
     }
 
-    private static LockStore cluster(List<RedisUri> uris, KeySpace keys, ConnectionSettings conn, long fenceRetention,
-                                     boolean verify) {
+    private static RedisNodeClient cluster(List<RedisUri> uris, KeySpace keys, ConnectionSettings conn, long fenceRetention) {
         Set<HostAndPort> seeds = new LinkedHashSet<>();
         for (RedisUri uri : uris) {
             seeds.add(new HostAndPort(uri.host(), uri.port()));
@@ -65,49 +73,34 @@ public final class StoreFactory {
             throw new LockStoreException("Redis Cluster " + address + " is unreachable or not a cluster: " + e.getMessage()
                     + ". Check that the seed nodes run with cluster-enabled yes and the URIs are right.", e);
         }
-        ClusterNodeClient node = new ClusterNodeClient(client, address, uris.get(0), conn, keys, fenceRetention);
-        if (verify) {
-            verify(node);
-        }
-        return new RedisLockStore(node);
+        return new ClusterNodeClient(client, address, uris.get(0), conn, keys, fenceRetention);
     }
 
-    /** PINGs every Redlock node; fails unless a majority answers (a minority down is logged and tolerated). */
-    private static void verifyMajority(RedlockStore store) {
+    /**
+     * PINGs every node; fails unless a quorum answers (a Redlock minority down is logged and
+     * tolerated) and then closes the deployment.
+     */
+    private static void verify(RedisDeployment redis) {
         List<String> down = new ArrayList<>();
-        for (RedisNodeClient node : store.nodes()) {
+        LockStoreException first = null;
+        for (RedisNodeClient node : redis.nodes()) {
             try {
                 node.call("answer PING", () -> node.redis().ping());
             } catch (LockStoreException e) {
                 down.add(e.getMessage());
+                first = first == null ? e : first;
             }
         }
-        if (store.nodes().size() - down.size() < store.quorum()) {
-            store.close();
-            throw new LockStoreException("Redlock needs " + store.quorum() + " of " + store.nodes().size()
-                    + " nodes but only " + (store.nodes().size() - down.size()) + " answer: " + String.join("; ", down));
+        if (redis.tooManyFailures(down.size())) {
+            redis.close();
+            if (redis.size() == 1) {
+                throw first; // one node: its own message says what to fix
+            }
+            throw new LockStoreException("Redlock needs " + redis.quorum() + " of " + redis.size()
+                    + " nodes but only " + (redis.size() - down.size()) + " answer: " + String.join("; ", down));
         }
         if (!down.isEmpty()) {
             LOG.log(System.Logger.Level.WARNING, "Redlock starts with " + down.size() + " node(s) down: " + down);
-        }
-    }
-
-    private static LockStore single(RedisUri uri, KeySpace keys, ConnectionSettings conn, long fenceRetention, boolean verify) {
-        RedisClient client = RedisClients.single(uri, conn);
-        RedisNodeClient node = new RedisNodeClient(client, uri.toString(), keys, fenceRetention, conn);
-        if (verify) {
-            verify(node);
-        }
-        return new RedisLockStore(node);
-    }
-
-    /** PINGs a node so that a wrong URI or password fails at start-up, not at the first lock. */
-    public static void verify(RedisNodeClient node) {
-        try {
-            node.call("answer PING", () -> node.redis().ping());
-        } catch (LockStoreException e) {
-            node.close();
-            throw e;
         }
     }
 }

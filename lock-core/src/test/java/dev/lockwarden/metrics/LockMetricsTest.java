@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
+import dev.lockwarden.internal.ManagerAccess;
 import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.testing.RedisServerExtension;
@@ -41,19 +42,19 @@ class LockMetricsTest {
                 Thread.sleep(50);
             }
 
-            LockStats s = a.engine().metrics().getByGroup().get("payment");
+            LockStats s = ManagerAccess.engine(a).metrics().getByGroup().get("payment");
             assertEquals(2, s.getAttempts()); // nested acquisitions are not attempts: no Redis call
             assertEquals(2, s.getAcquired());
             assertEquals(0, s.getHeldNow());
             assertTrue(s.getRefreshes() >= 1, s.toString());
             assertEquals(1, s.getLost());
             assertEquals(1, s.getForceReleased());
-            assertEquals(1, b.engine().metrics().getTotal().getBusy());
+            assertEquals(1, ManagerAccess.engine(b).metrics().getTotal().getBusy());
 
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            CompositeData total = (CompositeData) server.getAttribute(a.engine().metrics().objectName(), "Total");
+            CompositeData total = (CompositeData) server.getAttribute(ManagerAccess.engine(a).metrics().objectName(), "Total");
             assertEquals(2L, total.get("acquired"));
-            TabularData byGroup = (TabularData) server.getAttribute(a.engine().metrics().objectName(), "ByGroup");
+            TabularData byGroup = (TabularData) server.getAttribute(ManagerAccess.engine(a).metrics().objectName(), "ByGroup");
             assertNotNull(byGroup.get(new Object[] {"payment"}));
         }
     }

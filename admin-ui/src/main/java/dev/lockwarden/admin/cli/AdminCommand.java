@@ -104,7 +104,7 @@ public final class AdminCommand implements Callable<Integer> {
             locks.close();
         }, "lockwarden-admin-shutdown"));
         System.out.println("Lockwarden admin listening on " + admin.uri() + " (" + config.users().size() + " users, Redis "
-                + locks.engine().store().describe() + ")");
+                + locks.describeRedis() + ")");
         admin.join();
         return 0;
     }

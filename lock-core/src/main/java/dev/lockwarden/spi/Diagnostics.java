@@ -1,0 +1,60 @@
+package dev.lockwarden.spi;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.lockwarden.LockManager;
+import dev.lockwarden.internal.ManagerAccess;
+import dev.lockwarden.store.Lease;
+import dev.lockwarden.store.LockStore;
+
+/**
+ * Measuring hooks for the benchmarks and tools of this project: what a manager's machinery does,
+ * without handing out the machinery. No stability promise beyond this project's modules.
+ */
+public final class Diagnostics {
+    private Diagnostics() {
+    }
+
+    /** Pipelined refresh batches the manager's watchdog has sent so far. */
+    public static long watchdogBatches(LockManager locks) {
+        return ManagerAccess.engine(locks).watchdog().batches();
+    }
+
+    /**
+     * The manager's acquire and release scripts called straight, without the engine (no watchdog,
+     * events, metrics, reentrancy or handle): what the scripts cost on their own.
+     */
+    public static ScriptsOnly scriptsOnly(LockManager locks, String application) {
+        LockStore store = ManagerAccess.engine(locks).store();
+        Map<String, String> info = new LinkedHashMap<>();
+        info.put("app", application);
+        info.put("host", "localhost");
+        info.put("pid", Long.toString(ProcessHandle.current().pid()));
+        info.put("jvm", "diagnostics");
+        info.put("thread", "diagnostics");
+        info.put("source", "API");
+        info.put("method", "");
+        Map<String, String> holder = Map.copyOf(info);
+        return new ScriptsOnly() {
+            @Override
+            public boolean acquire(String name, String token, long ttlMillis) {
+                return store.tryAcquire(new Lease(name, token, ttlMillis), holder).acquired();
+            }
+
+            @Override
+            public boolean release(String name, String token, long ttlMillis) {
+                return store.release(new Lease(name, token, ttlMillis));
+            }
+        };
+    }
+
+    /** One lock's acquire and release scripts, by name and owner token. */
+    public interface ScriptsOnly {
+        /** One acquire attempt; false when busy. */
+        boolean acquire(String name, String token, long ttlMillis);
+
+        /** Token-checked release; false when the lock was no longer ours. */
+        boolean release(String name, String token, long ttlMillis);
+    }
+}
