@@ -327,7 +327,7 @@ public final class LockManager implements AutoCloseable {
             RedisDeployment redis = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
             LockEngine engine = new LockEngine(redis, StoreFactory.store(redis, conn), reentrant, app, JvmIdentity.create(),
                     eventsMaxLen);
-            LockInspector inspector = new MeteredInspector(new RedisLockInspector(redis, auditMaxLen), engine.metrics());
+            LockInspector inspector = new MeteredInspector(new RedisLockInspector(redis, auditMaxLen, eventsMaxLen), engine.metrics());
             return new LockManager(engine, inspector, defaults, app, redis.describe(), shutdownHook);
         }
 

@@ -12,6 +12,8 @@ import dev.lockwarden.ActivityCount;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.internal.ActivityCounter;
 import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.NodeReply;
+import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
@@ -33,29 +35,39 @@ final class ActivityReader {
     private static final int SCAN_COUNT = 500;
     private static final long MAX_MINUTES = TimeUnit.SECONDS.toMinutes(3_600);
 
-    private final List<RedisNodeClient> nodes;
+    /** Bound of each node's answer (the dashboard's activity chart, not a lock's path). */
+    private static final long NODE_TIMEOUT_MILLIS = 10_000;
 
-    ActivityReader(List<RedisNodeClient> nodes) {
-        this.nodes = nodes;
+    private final RedisDeployment redis;
+
+    ActivityReader(RedisDeployment redis) {
+        this.redis = redis;
     }
 
+    /** Every node is read in parallel; the first in node order that answered counts. */
     List<ActivityCount> read(Duration window) {
         long minutes = Math.max(1, Math.min(MAX_MINUTES, window.toMinutes()));
         long firstMinute = TimeUnit.MILLISECONDS.toMinutes(System.currentTimeMillis()) - minutes + 1;
         LockStoreException failure = null;
-        for (RedisNodeClient node : nodes) {
-            try {
-                Map<String, long[]> counts = new TreeMap<>(); // "<app>\n<minute>" → acquired, busy, lost, force-released
-                for (UnifiedJedis target : node.scanTargets()) {
-                    readCounts(node, keys(node, target, firstMinute), counts);
-                }
-                readForceReleases(node, firstMinute, counts);
-                return toList(counts);
-            } catch (LockStoreException e) {
-                failure = failure == null ? e : failure;
+        for (NodeReply<Map<String, long[]>> r : redis.onEveryNode("read lock activity", n -> readNode(n, firstMinute),
+                NODE_TIMEOUT_MILLIS)) {
+            if (r.ok()) {
+                return toList(r.value());
             }
+            failure = failure != null ? failure : r.error() != null ? r.error()
+                    : new LockStoreException("Redis node " + r.node() + " gave no activity counts");
         }
         throw failure;
+    }
+
+    /** "<app>\n<minute>" → acquired, busy, lost, force-released, as one node has them. */
+    private static Map<String, long[]> readNode(RedisNodeClient node, long firstMinute) {
+        Map<String, long[]> counts = new TreeMap<>();
+        for (UnifiedJedis target : node.scanTargets()) {
+            readCounts(node, keys(node, target, firstMinute), counts);
+        }
+        readForceReleases(node, firstMinute, counts);
+        return counts;
     }
 
     /** Activity keys of the window on one scan target, at most {@value #MAX_KEYS}. */

@@ -11,6 +11,7 @@ import dev.lockwarden.HolderInfo;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.LockStoreException;
+import dev.lockwarden.store.AgreedFence;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;

@@ -1,12 +1,14 @@
 package dev.lockwarden.inspect;
 
-import java.time.Instant;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
+import dev.lockwarden.ActivityCount;
+import dev.lockwarden.AuditRecord;
+import dev.lockwarden.ClientInfo;
+import dev.lockwarden.FenceCounter;
 import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockFilter;
@@ -15,143 +17,53 @@ import dev.lockwarden.LockInspector;
 import dev.lockwarden.LockPage;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.PageRequest;
+import dev.lockwarden.store.ForceRelease;
 import dev.lockwarden.store.LockNames;
-import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.Response;
-import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
-import redis.clients.jedis.resps.StreamEntry;
 
 /**
- * {@link LockInspector} over one Redis deployment (single node or cluster) or over the independent
- * nodes of a Redlock: SCAN (never KEYS) over every scan target of every node, then pipelined reads
- * per page ({@link LockReader}). The page cursor is {@code <target index>:<SCAN cursor>}. Over
- * Redlock a lock shows when a majority of nodes hold it, with those nodes in {@link LockInfo#nodes()},
- * and force-release goes to every node.
+ * {@link LockInspector} over one {@link RedisDeployment}: a single node or cluster, or the independent
+ * nodes of a Redlock (where a lock shows when a quorum of nodes hold it, with those nodes in
+ * {@link LockInfo#nodes()}). It checks the input and hands each job to its class: paging
+ * ({@link LockPager}), reading locks ({@link LockReader}), force-release ({@link ForceRelease}, next to
+ * its script in the store layer), overviews and audit ({@link Overviews}), events ({@link EventReader})
+ * and activity ({@link ActivityReader}).
  */
 public final class RedisLockInspector implements LockInspector {
-    private static final int EVENTS_SCANNED = 2_000;
-    private static final int EVENTS_RETURNED = 100;
-    /** SCAN batches one list() call may read before it returns a short page with a cursor. */
-    static final int SCAN_BATCHES = 50;
-    static final long SCAN_MILLIS = 500;
     static final int RELEASE_ALL_SCAN = 100_000;
 
     private final RedisDeployment redis;
-    private final List<RedisNodeClient> nodes;
-    private final KeySpace keys;
     private final LockReader reader;
+    private final LockPager pager;
     private final ForceRelease forceRelease;
     private final Overviews overviews;
+    private final EventReader events;
     private final ActivityReader activity;
 
-    /** Over a deployment: one node for a single node or a cluster, N for Redlock. */
-    public RedisLockInspector(RedisDeployment redis, long auditMaxLen) {
+    /**
+     * @param auditMaxLen  the audit stream is never trimmed below this many entries
+     * @param eventsMaxLen approximate cap of the events stream
+     */
+    public RedisLockInspector(RedisDeployment redis, long auditMaxLen, long eventsMaxLen) {
         this.redis = redis;
-        this.nodes = redis.nodes();
-        this.keys = redis.keys();
         this.reader = new LockReader(redis);
-        this.forceRelease = new ForceRelease(redis, auditMaxLen);
-        this.overviews = new Overviews(this.nodes);
-        this.activity = new ActivityReader(this.nodes);
+        this.pager = new LockPager(redis, reader);
+        this.forceRelease = new ForceRelease(redis, auditMaxLen, eventsMaxLen);
+        this.overviews = new Overviews(redis.nodes());
+        this.events = new EventReader(redis.nodes());
+        this.activity = new ActivityReader(redis);
     }
 
-    /**
-     * SCANs batch by batch and reads each batch's locks (one pipelined round trip per node), keeping
-     * those the filter matches, until the page is full or the per-call budget ({@value #SCAN_BATCHES}
-     * batches, {@value #SCAN_MILLIS} ms) is spent: then the page may be short, with a cursor to go on.
-     */
     @Override
     public LockPage list(LockFilter filter, PageRequest page) {
-        List<Target> targets = targets();
-        Cursor cursor = Cursor.parse(page.cursor(), targets.size());
-        ScanParams params = new ScanParams().match(keys.lockPattern(filter.namePrefix())).count(Math.max(page.size(), 100));
-        List<LockInfo> infos = new ArrayList<>();
-        int target = cursor.target();
-        String scan = cursor.scan();
-        long deadline = System.nanoTime() + SCAN_MILLIS * 1_000_000;
-        for (int batch = 0; infos.size() < page.size() && target < targets.size()
-                && batch < SCAN_BATCHES && System.nanoTime() - deadline < 0; batch++) {
-            Target t = targets.get(target);
-            String from = scan;
-            ScanResult<String> r = t.node().call("list locks", () -> t.redis().scan(from, params));
-            List<String> found = new ArrayList<>();
-            for (String key : r.getResult()) {
-                String name = keys.nameOf(key);
-                if (name != null && key.equals(keys.lock(name))) {
-                    found.add(name);
-                }
-            }
-            for (LockInfo i : reader.read(notOnEarlierNodes(t.nodeIndex(), found))) {
-                if (filter.matches(i)) {
-                    infos.add(i);
-                }
-            }
-            scan = r.getCursor();
-            if ("0".equals(scan)) {
-                target++;
-                scan = "0";
-            }
-        }
-        String next = target >= targets.size() ? null : target + ":" + scan;
-        return new LockPage(infos, next);
+        return pager.list(filter, page);
     }
 
     @Override
     public List<LockInfo> getAll(List<String> names) {
         names.forEach(LockNames::check);
         return reader.read(List.copyOf(names));
-    }
-
-    /** Every node's scan targets, in node order (a down Redlock node is skipped). */
-    private List<Target> targets() {
-        List<Target> out = new ArrayList<>();
-        for (int i = 0; i < nodes.size(); i++) {
-            RedisNodeClient node = nodes.get(i);
-            try {
-                for (UnifiedJedis t : node.scanTargets()) {
-                    out.add(new Target(i, node, t));
-                }
-            } catch (LockStoreException e) {
-                if (nodes.size() == 1) {
-                    throw e;
-                }
-            }
-        }
-        return out;
-    }
-
-    /** Over Redlock a lock sits on several nodes: keep a name only on the first node scanned that has it. */
-    private List<String> notOnEarlierNodes(int nodeIndex, List<String> names) {
-        List<String> keep = new ArrayList<>(names);
-        for (int i = 0; i < nodeIndex && !keep.isEmpty(); i++) {
-            RedisNodeClient earlier = nodes.get(i);
-            List<String> candidates = List.copyOf(keep);
-            try {
-                List<Response<Boolean>> exists = new ArrayList<>();
-                earlier.call("list locks", () -> {
-                    try (AbstractPipeline p = earlier.redis().pipelined()) {
-                        candidates.forEach(n -> exists.add(p.exists(keys.lock(n))));
-                        p.sync();
-                    }
-                    return null;
-                });
-                keep.clear();
-                for (int k = 0; k < candidates.size(); k++) {
-                    if (!exists.get(k).get()) {
-                        keep.add(candidates.get(k));
-                    }
-                }
-            } catch (LockStoreException e) {
-                // that node is down, so it was not listed either: keep the names
-            }
-        }
-        return keep;
     }
 
     @Override
@@ -161,13 +73,13 @@ public final class RedisLockInspector implements LockInspector {
         return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
     }
 
-    /** The highest counter of the nodes that answer (a majority must). */
+    /** The highest counter of the nodes that answer (a quorum must). */
     @Override
     public long fenceOf(String name) {
         LockNames.check(name);
         long max = 0;
         List<String> failures = new ArrayList<>();
-        for (RedisNodeClient node : nodes) {
+        for (RedisNodeClient node : redis.nodes()) {
             try {
                 max = Math.max(max, node.currentFence(name));
             } catch (LockStoreException e) {
@@ -194,12 +106,12 @@ public final class RedisLockInspector implements LockInspector {
     }
 
     @Override
-    public List<dev.lockwarden.FenceCounter> fences(String prefix, int max) {
+    public List<FenceCounter> fences(String prefix, int max) {
         return overviews.fences(prefix == null ? "" : prefix, Math.max(1, max));
     }
 
     @Override
-    public List<dev.lockwarden.ClientInfo> clients(int maxLocksScanned) {
+    public List<ClientInfo> clients(int maxLocksScanned) {
         return overviews.clients(Math.max(1, maxLocksScanned), reader::read);
     }
 
@@ -222,81 +134,18 @@ public final class RedisLockInspector implements LockInspector {
     }
 
     @Override
-    public List<dev.lockwarden.AuditRecord> audit(int max) {
+    public List<AuditRecord> audit(int max) {
         return overviews.audit(Math.max(1, Math.min(max, 10_000)));
     }
 
     @Override
-    public List<dev.lockwarden.ActivityCount> activity(java.time.Duration window) {
+    public List<ActivityCount> activity(Duration window) {
         return activity.read(window);
     }
 
-    /** Events of the first node that answers (every client writes its events to its first node). */
     @Override
     public List<LockEvent> events(String name) {
         LockNames.check(name);
-        LockStoreException failure = null;
-        for (RedisNodeClient node : nodes) {
-            try {
-                return events(node, name);
-            } catch (LockStoreException e) {
-                failure = failure == null ? e : failure;
-            }
-        }
-        throw failure;
-    }
-
-    /** The lock's own history (force-releases, never crowded out by other locks) merged with the global stream. */
-    private static List<LockEvent> events(RedisNodeClient node, String name) {
-        List<StreamEntry> history = node.call("read the history of '" + name + "'", () ->
-                node.redis().xrevrange(node.historyKey(name), (StreamEntryID) null, (StreamEntryID) null, EVENTS_RETURNED));
-        List<StreamEntry> entries = node.call("read events", () ->
-                node.redis().xrevrange(KeySpace.EVENTS, (StreamEntryID) null, (StreamEntryID) null, EVENTS_SCANNED));
-        List<LockEvent> out = new ArrayList<>();
-        java.util.Set<String> forceReleasesAt = new java.util.HashSet<>();
-        for (StreamEntry e : history) {
-            Map<String, String> f = new HashMap<>(e.getFields());
-            f.putIfAbsent("name", name);
-            f.put("fence", f.getOrDefault("oldFence", ""));
-            forceReleasesAt.add(f.getOrDefault("at", ""));
-            out.add(new LockEvent(e.getID().toString(), f.getOrDefault("type", "force-release"), name,
-                    Instant.ofEpochMilli(LockReader.parseLong(f.get("at"), e.getID().getTime())), f));
-        }
-        for (StreamEntry e : entries) {
-            if ("force-release".equals(e.getFields().get("type")) && forceReleasesAt.contains(e.getFields().get("at"))) {
-                continue; // already listed from the lock's history
-            }
-            Map<String, String> f = e.getFields();
-            if (name.equals(f.get("name"))) {
-                long at = LockReader.parseLong(f.get("at"), e.getID().getTime());
-                out.add(new LockEvent(e.getID().toString(), f.getOrDefault("type", "?"), name, Instant.ofEpochMilli(at), f));
-                if (out.size() == EVENTS_RETURNED) {
-                    break;
-                }
-            }
-        }
-        out.sort(java.util.Comparator.comparing(LockEvent::at).reversed());
-        return out;
-    }
-
-    private record Target(int nodeIndex, RedisNodeClient node, UnifiedJedis redis) {
-    }
-
-    private record Cursor(int target, String scan) {
-        static Cursor parse(String text, int targets) {
-            if ("0".equals(text)) {
-                return new Cursor(0, "0");
-            }
-            int colon = text.indexOf(':');
-            try {
-                int t = Integer.parseInt(text.substring(0, colon));
-                if (t < 0 || t >= targets) {
-                    throw new NumberFormatException();
-                }
-                return new Cursor(t, text.substring(colon + 1));
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("page cursor '" + text + "' is not one this inspector returned: start again with PageRequest.first(size)");
-            }
-        }
+        return events.events(name);
     }
 }

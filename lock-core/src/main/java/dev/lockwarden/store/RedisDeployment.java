@@ -103,6 +103,15 @@ public final class RedisDeployment implements AutoCloseable {
      * {@code timeoutMillis} for all answers; one reply per node, in node order.
      */
     public <T> List<NodeReply<T>> onEveryNode(String what, Function<RedisNodeClient, T> call, long timeoutMillis) {
+        return onEveryNode(what, null, call, timeoutMillis);
+    }
+
+    /**
+     * {@link #onEveryNode(String, Function, long)} for one lock: on each node the call queues behind
+     * this JVM's earlier calls for that lock (a force-release never overtakes a release still in flight).
+     */
+    public <T> List<NodeReply<T>> onEveryNode(String what, String lockName, Function<RedisNodeClient, T> call,
+                                              long timeoutMillis) {
         if (fanOut == null) {
             try {
                 return List.of(new NodeReply<>(0, call.apply(nodes.get(0)), null));
@@ -110,7 +119,7 @@ public final class RedisDeployment implements AutoCloseable {
                 return List.of(new NodeReply<>(0, null, e));
             }
         }
-        return fanOut.call(what, null, call, timeoutMillis, x -> true, 0);
+        return fanOut.call(what, lockName, call, timeoutMillis, x -> true, 0);
     }
 
     /** The fan-out of a multi-node deployment (Redlock's calls, with their early decisions). */

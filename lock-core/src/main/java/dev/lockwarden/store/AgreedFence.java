@@ -1,4 +1,4 @@
-package dev.lockwarden.inspect;
+package dev.lockwarden.store;
 
 import java.util.HashMap;
 import java.util.List;
@@ -11,11 +11,11 @@ import java.util.Map;
  * So the token is the value most nodes agree on, not the highest; with no agreement (one node, or
  * a lock still settling) the highest is shown.
  */
-final class AgreedFence {
+public final class AgreedFence {
     private AgreedFence() {
     }
 
-    static long of(List<Long> fences) {
+    public static long of(List<Long> fences) {
         Map<Long, Integer> votes = new HashMap<>();
         long best = 0;
         int bestVotes = 0;

@@ -1,0 +1,99 @@
+package dev.lockwarden.store;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.lockwarden.ForceReleaseResult;
+import dev.lockwarden.LockStoreException;
+import redis.clients.jedis.params.XAddParams;
+
+/**
+ * Force-release with everything it writes: force-release.lua on every node (in parallel, through the
+ * deployment's fan-out), which deletes the lock, bumps the fence and appends the audit record and the
+ * lock's history; then, over Redlock, every node's counter lifted to the highest (so no node lags
+ * behind the bump), and the event in the capped events stream. A quorum of nodes must answer; the
+ * lock counts as released when a quorum released it (a minority holding the seen token is a stale
+ * leftover; the new holder keeps the lock).
+ */
+public final class ForceRelease {
+    /** Entries kept in each lock's own history stream. */
+    static final long HISTORY_MAX_LEN = 100;
+    /** Bound of each node's answer: force-release is an operator's action, not on a lock's path. */
+    private static final long NODE_TIMEOUT_MILLIS = 10_000;
+
+    private final RedisDeployment redis;
+    private final long auditMaxLen;
+    private final long eventsMaxLen;
+
+    /**
+     * @param auditMaxLen  the audit stream is never trimmed below this many entries
+     * @param eventsMaxLen approximate cap of the events stream ({@code MAXLEN ~}), as for every other event
+     */
+    public ForceRelease(RedisDeployment redis, long auditMaxLen, long eventsMaxLen) {
+        this.redis = redis;
+        this.auditMaxLen = auditMaxLen;
+        this.eventsMaxLen = eventsMaxLen;
+    }
+
+    /**
+     * @param tokenSha1 SHA-1 of the holder's token to release, "" = whoever holds it
+     * @param fence     the fence seen, 0 = any
+     * @param operator  who releases it, for the audit record
+     */
+    public ForceReleaseResult run(String name, String tokenSha1, long fence, String operator) {
+        if (operator == null || operator.isBlank()) {
+            throw new IllegalArgumentException("force-release of '" + name + "' needs the operator's name for the audit record");
+        }
+        Map<String, String> audit = new LinkedHashMap<>();
+        audit.put("name", name);
+        audit.put("operator", operator);
+        audit.put("at", Long.toString(System.currentTimeMillis()));
+        List<RedisNodeClient.ForceReleased> replies = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (NodeReply<RedisNodeClient.ForceReleased> r : redis.onEveryNode("force-release '" + name + "'", name,
+                n -> n.forceRelease(name, tokenSha1, fence, audit, auditMaxLen, HISTORY_MAX_LEN), NODE_TIMEOUT_MILLIS)) {
+            if (r.ok()) {
+                replies.add(r.value());
+            } else {
+                failures.add(r.error() == null ? "node " + r.node() + " gave no answer" : r.error().getMessage());
+            }
+        }
+        redis.requireQuorum("force-release '" + name + "'", failures);
+        long newFence = 0;
+        List<Long> oldFences = new ArrayList<>();
+        int released = 0;
+        String auditId = null;
+        for (RedisNodeClient.ForceReleased r : replies) {
+            newFence = Math.max(newFence, r.newFence());
+            if (r.released()) {
+                released++;
+                oldFences.add(r.oldFence());
+                auditId = auditId == null ? r.auditId() : auditId;
+            }
+        }
+        long oldFence = AgreedFence.of(oldFences);
+        if (redis.size() > 1) {
+            long highest = newFence; // a node that is down is covered by the majority argument
+            redis.onEveryNode("raise the fence of '" + name + "'", name, n -> n.raiseFence(name, "", highest), NODE_TIMEOUT_MILLIS);
+        }
+        if (released < redis.quorum()) {
+            return new ForceReleaseResult(name, false, 0, newFence, null);
+        }
+        recordEvent(name, operator, oldFence, audit.get("at"));
+        return new ForceReleaseResult(name, true, oldFence, newFence, auditId);
+    }
+
+    /** The events stream, capped like every event (best effort: the audit record is already written atomically). */
+    private void recordEvent(String name, String operator, long oldFence, String at) {
+        RedisNodeClient first = redis.first();
+        try {
+            first.call("write event", () -> first.redis().xadd(KeySpace.EVENTS,
+                    XAddParams.xAddParams().maxLen(eventsMaxLen).approximateTrimming(),
+                    Map.of("type", "force-release", "name", name, "fence", Long.toString(oldFence), "operator", operator, "at", at)));
+        } catch (LockStoreException e) {
+            // the event stream is informative only
+        }
+    }
+}
