@@ -89,12 +89,6 @@ public final class LockOptions {
         return new LockOptions(ttl, waitUpTo, autoRefresh, retryInterval, source, method, checkHoldAtLeast(minimum, ttl));
     }
 
-    /** Returns a copy with another TTL (which must not be shorter than {@link #holdAtLeast()}). */
-    public LockOptions withTtl(Duration newTtl) {
-        return new LockOptions(checkTtl(newTtl), waitUpTo, autoRefresh, retryInterval, source, method,
-                checkHoldAtLeast(holdAtLeast, newTtl));
-    }
-
     public Duration ttl() {
         return ttl;
     }

@@ -27,6 +27,7 @@ public final class EventRecorder implements AutoCloseable {
     private final UnifiedJedis redis;
     private final long maxLen;
     private final Map<String, String> common;
+    /** Queued events at most (a few MB): bounds memory while Redis is down; a burst of ~10k locks/s fits. */
     private static final int CAPACITY = 10_000;
     /** How long events linger before a batch is sent: callers never wake the recorder thread. */
     private static final long LINGER_MILLIS = 100;

@@ -43,6 +43,11 @@ public final class Watchdog implements AutoCloseable {
     private long wakeAt;
     /** A registration came in since the last scan. Guarded by signal. */
     private boolean rescan;
+    /**
+     * "No lock due": how far ahead the thread plans to wake when it watches nothing (~73 years).
+     * Not Long.MAX_VALUE: nanoTime may be any value, and {@code now + AWAKE} as well as the
+     * differences {@code wakeAt - now} the thread compares must not overflow.
+     */
     private static final long AWAKE = Long.MAX_VALUE / 4;
 
     public Watchdog(LockStore store, LockMetrics metrics) {

@@ -1,7 +1,6 @@
 package dev.lockwarden.store;
 
 import dev.lockwarden.config.RedisUri;
-import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.JedisClientConfig;
@@ -50,12 +49,7 @@ public final class RedisClients {
         return RedisClient.builder()
                 .hostAndPort(uri.host(), uri.port())
                 .clientConfig(clientConfig(uri, s))
-                .poolConfig(RedisClients.<Connection>pool(s))
+                .poolConfig(poolConfig(s))
                 .build();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> org.apache.commons.pool2.impl.GenericObjectPoolConfig<Connection> pool(ConnectionSettings s) {
-        return poolConfig(s);
     }
 }

@@ -431,8 +431,6 @@ public abstract class AbstractLockBehaviourTest {
         assertTrue(e.getMessage().contains("holdAtLeast") && e.getMessage().contains("ttl"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofSeconds(-1)));
         assertThrows(NullPointerException.class, () -> LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(null));
-        assertThrows(IllegalArgumentException.class,
-                () -> LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofSeconds(5)).withTtl(Duration.ofSeconds(4)));
         assertEquals(Duration.ofSeconds(10), LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofSeconds(10)).holdAtLeast());
     }
 
