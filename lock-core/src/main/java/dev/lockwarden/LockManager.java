@@ -17,6 +17,7 @@ import dev.lockwarden.inspect.RedisLockInspector;
 import dev.lockwarden.internal.JvmIdentity;
 import dev.lockwarden.internal.LockEngine;
 import dev.lockwarden.internal.ManagerAccess;
+import dev.lockwarden.internal.Ticker;
 import dev.lockwarden.metrics.MeteredInspector;
 import dev.lockwarden.store.ConnectionSettings;
 import dev.lockwarden.store.KeySpace;
@@ -175,6 +176,7 @@ public final class LockManager implements AutoCloseable {
         private long auditMaxLen = 100_000;
         private Settings settings = Settings.fromSystem();
         private SSLSocketFactory sslSocketFactory;
+        private Ticker ticker = Ticker.SYSTEM;
 
         private Builder() {
         }
@@ -289,6 +291,15 @@ public final class LockManager implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Time source of handles and watchdog (default {@link System#nanoTime()}): lock-core's tests
+         * advance one so a TTL passes without sleeping. Package-private: not an application setting.
+         */
+        Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
         /** Where unset values come from (default: system properties and environment). */
         public Builder settings(Settings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
@@ -326,7 +337,7 @@ public final class LockManager implements AutoCloseable {
             ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections, tls);
             RedisDeployment redis = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
             LockEngine engine = new LockEngine(redis, StoreFactory.store(redis, conn), reentrant, app, JvmIdentity.create(),
-                    eventsMaxLen);
+                    eventsMaxLen, ticker);
             LockInspector inspector = new MeteredInspector(new RedisLockInspector(redis, auditMaxLen, eventsMaxLen), engine.metrics());
             return new LockManager(engine, inspector, defaults, app, redis.describe(), shutdownHook);
         }

@@ -39,7 +39,8 @@ public final class DefaultLockHandle implements LockHandle {
     private final HandleOwner manager;
     private final AtomicInteger state = new AtomicInteger(HELD);
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private final long acquiredNanos = System.nanoTime();
+    private final Ticker ticker;
+    private final long acquiredNanos;
     private volatile long validUntilNanos;
     private volatile String lostReason;
     /** Set once, when the handle is lost. */
@@ -61,6 +62,11 @@ public final class DefaultLockHandle implements LockHandle {
 
         /** The handle's validity or refresh schedule changed. */
         void rescheduled(DefaultLockHandle handle);
+
+        /** The time source of the handle's validity (the watchdog's too). */
+        default Ticker ticker() {
+            return Ticker.SYSTEM;
+        }
     }
 
     public DefaultLockHandle(Lease lease, long fence, boolean autoRefresh, long validUntilNanos, HandleOwner manager) {
@@ -76,6 +82,8 @@ public final class DefaultLockHandle implements LockHandle {
         this.validUntilNanos = validUntilNanos;
         this.owner = Thread.currentThread();
         this.manager = manager;
+        this.ticker = manager.ticker();
+        this.acquiredNanos = ticker.nanos();
     }
 
     @Override
@@ -90,7 +98,7 @@ public final class DefaultLockHandle implements LockHandle {
 
     @Override
     public boolean isHeld() {
-        return state.get() == HELD && System.nanoTime() - validUntilNanos < 0;
+        return state.get() == HELD && ticker.nanos() - validUntilNanos < 0;
     }
 
     @Override
@@ -102,7 +110,7 @@ public final class DefaultLockHandle implements LockHandle {
 
     @Override
     public Duration remainingTtl() {
-        long left = validUntilNanos - System.nanoTime();
+        long left = validUntilNanos - ticker.nanos();
         return state.get() == HELD && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 
@@ -135,7 +143,7 @@ public final class DefaultLockHandle implements LockHandle {
                 return false;
             }
             Lease next = new Lease(lease.name(), lease.token(), ttlMillis);
-            long start = System.nanoTime();
+            long start = ticker.nanos();
             long validity = manager.extend(this, next);
             if (validity < 0) {
                 markLost("extend found the lock no longer ours: it expired, was force-released or was taken over");
@@ -225,7 +233,7 @@ public final class DefaultLockHandle implements LockHandle {
      * Counted from when the acquire reply arrived, so the lock is kept at least that long.
      */
     public long keepMillisOnRelease() {
-        long left = holdAtLeastNanos - (System.nanoTime() - acquiredNanos);
+        long left = holdAtLeastNanos - (ticker.nanos() - acquiredNanos);
         return left <= 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(left + 999_999);
     }
 
@@ -247,7 +255,7 @@ public final class DefaultLockHandle implements LockHandle {
 
     /** How long this handle has existed (for hold-time metrics). */
     public long heldMillis() {
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - acquiredNanos);
+        return TimeUnit.NANOSECONDS.toMillis(ticker.nanos() - acquiredNanos);
     }
 
     public Thread owner() {

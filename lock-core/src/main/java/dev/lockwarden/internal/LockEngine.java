@@ -39,6 +39,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     static final long CLOSE_BOUND_MILLIS = 3_000;
 
     private final LockStore store;
+    private final Ticker ticker;
     private final KeySpace keys;
     private final boolean reentrant;
     private final Map<String, String> holderBase;
@@ -57,6 +58,13 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
 
     public LockEngine(RedisDeployment redis, LockStore store, boolean reentrant, String application, JvmIdentity id,
                       long eventsMaxLen) {
+        this(redis, store, reentrant, application, id, eventsMaxLen, Ticker.SYSTEM);
+    }
+
+    /** @param ticker time source of handles and watchdog (tests advance one instead of sleeping) */
+    public LockEngine(RedisDeployment redis, LockStore store, boolean reentrant, String application, JvmIdentity id,
+                      long eventsMaxLen, Ticker ticker) {
+        this.ticker = ticker;
         this.store = store;
         this.keys = redis.keys();
         this.reentrant = reentrant;
@@ -75,7 +83,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 });
         callbacks.allowCoreThreadTimeOut(true);
         this.metrics = new LockMetrics(application, id.jvmId());
-        this.watchdog = new Watchdog(store, metrics);
+        this.watchdog = new Watchdog(store, metrics, ticker);
         this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
         this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
         this.activity = new ActivityCounter(redis.first().redis(), application);
@@ -275,6 +283,11 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         long validity = store.extend(next);
         metrics.count(h.name(), validity >= 0 ? LockMetrics.Event.REFRESH : LockMetrics.Event.REFRESH_FAILURE);
         return validity;
+    }
+
+    @Override
+    public Ticker ticker() {
+        return ticker;
     }
 
     @Override

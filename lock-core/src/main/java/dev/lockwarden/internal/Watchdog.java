@@ -31,6 +31,7 @@ public final class Watchdog implements AutoCloseable {
 
     private final LockStore store;
     private final LockMetrics metrics;
+    private final Ticker ticker;
     private final Set<DefaultLockHandle> handles = ConcurrentHashMap.newKeySet();
     /** Guards wakeAt and rescan; a lock and condition rather than a monitor (no pinned virtual threads). */
     private final ReentrantLock signal = new ReentrantLock();
@@ -51,9 +52,15 @@ public final class Watchdog implements AutoCloseable {
     private static final long AWAKE = Long.MAX_VALUE / 4;
 
     public Watchdog(LockStore store, LockMetrics metrics) {
+        this(store, metrics, Ticker.SYSTEM);
+    }
+
+    /** @param ticker the handles' time source (tests advance it instead of sleeping) */
+    public Watchdog(LockStore store, LockMetrics metrics, Ticker ticker) {
         this.store = store;
         this.metrics = metrics;
-        this.wakeAt = System.nanoTime() + AWAKE;
+        this.ticker = ticker;
+        this.wakeAt = ticker.nanos() + AWAKE;
         this.thread = new Thread(this::run, "lockwarden-watchdog");
         thread.setDaemon(true);
         thread.start();
@@ -62,7 +69,7 @@ public final class Watchdog implements AutoCloseable {
     /** Starts watching a freshly acquired handle. */
     public void register(DefaultLockHandle h) {
         long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
-        h.nextRefreshNanos = System.nanoTime() + ttl / 3;
+        h.nextRefreshNanos = ticker.nanos() + ttl / 3;
         handles.add(h);
         reschedule(h);
     }
@@ -102,7 +109,7 @@ public final class Watchdog implements AutoCloseable {
             try {
                 signal.lock();
                 try {
-                    wakeAt = System.nanoTime() + AWAKE; // awake: every registration asks for a re-scan
+                    wakeAt = ticker.nanos() + AWAKE; // awake: every registration asks for a re-scan
                     rescan = false;
                 } finally {
                     signal.unlock();
@@ -111,7 +118,7 @@ public final class Watchdog implements AutoCloseable {
                 signal.lockInterruptibly();
                 try {
                     if (wait > 0 && !rescan) {
-                        wakeAt = System.nanoTime() + wait;
+                        wakeAt = ticker.nanos() + wait;
                         due.awaitNanos(wait);
                     }
                 } finally {
@@ -129,7 +136,7 @@ public final class Watchdog implements AutoCloseable {
 
     /** Refreshes what is due; returns nanos until the next thing is due. */
     long tick() {
-        long now = System.nanoTime();
+        long now = ticker.nanos();
         long earliestRefresh = Long.MAX_VALUE;
         long next = TimeUnit.SECONDS.toNanos(1);
         for (DefaultLockHandle h : handles) {
@@ -172,7 +179,7 @@ public final class Watchdog implements AutoCloseable {
                 due.add(h);
             } else {
                 // an extend() renews it right now and sets the next due time; look again shortly
-                h.nextRefreshNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
+                h.nextRefreshNanos = ticker.nanos() + TimeUnit.MILLISECONDS.toNanos(10);
             }
         }
         try {
@@ -197,16 +204,16 @@ public final class Watchdog implements AutoCloseable {
         try {
             ours = store.refresh(leases);
         } catch (RuntimeException e) {
-            outage.failed(due, e.getMessage(), System.nanoTime());
+            outage.failed(due, e.getMessage(), ticker.nanos());
             for (DefaultLockHandle h : due) {
                 metrics.count(h.name(), LockMetrics.Event.REFRESH_FAILURE);
                 long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
                 // retry soon, well before the validity runs out
-                h.nextRefreshNanos = System.nanoTime() + Math.min(RETRY_AFTER_FAILURE_NANOS, ttl / 10);
+                h.nextRefreshNanos = ticker.nanos() + Math.min(RETRY_AFTER_FAILURE_NANOS, ttl / 10);
             }
             return;
         }
-        outage.succeeded(System.nanoTime());
+        outage.succeeded(ticker.nanos());
         for (int i = 0; i < due.size(); i++) {
             DefaultLockHandle h = due.get(i);
             long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
