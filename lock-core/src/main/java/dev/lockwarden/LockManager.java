@@ -16,6 +16,7 @@ import dev.lockwarden.config.TlsSettings;
 import dev.lockwarden.inspect.RedisLockInspector;
 import dev.lockwarden.internal.JvmIdentity;
 import dev.lockwarden.internal.LockEngine;
+import dev.lockwarden.metrics.MetricsConfig;
 import dev.lockwarden.metrics.MeteredInspector;
 import dev.lockwarden.store.ConnectionSettings;
 import dev.lockwarden.store.KeySpace;
@@ -310,12 +311,13 @@ public final class LockManager implements AutoCloseable {
             if (eventsMaxLen < 1 || auditMaxLen < 1) {
                 throw new IllegalArgumentException("eventsMaxLen and auditMaxLen must be at least 1");
             }
+            MetricsConfig metricsConfig = MetricsConfig.from(settings); // bad values fail before any connection
             // An explicit tls(...) wins; the lockwarden.tls.* stores are read only when a URI uses TLS.
             SSLSocketFactory tls = sslSocketFactory != null || parsed.stream().noneMatch(RedisUri::tls) ? sslSocketFactory
                     : TlsSettings.socketFactory(settings).orElse(null);
             ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections, tls);
             LockStore store = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
-            LockEngine engine = new LockEngine(store, keys, reentrant, app, JvmIdentity.create(), eventsMaxLen);
+            LockEngine engine = new LockEngine(store, keys, reentrant, app, JvmIdentity.create(), eventsMaxLen, metricsConfig);
             LockInspector inspector = new MeteredInspector(new RedisLockInspector(store.nodes(), auditMaxLen), engine.metrics());
             return new LockManager(engine, inspector, defaults, app, shutdownHook);
         }

@@ -13,6 +13,7 @@ import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockLostException;
 import dev.lockwarden.LockOptions;
+import dev.lockwarden.metrics.LockMetrics;
 import dev.lockwarden.store.Lease;
 
 /**
@@ -41,6 +42,7 @@ public final class DefaultLockHandle implements LockHandle {
     private final long acquiredNanos = System.nanoTime();
     private volatile long validUntilNanos;
     private volatile String lostReason;
+    private volatile LockMetrics.Meter meter;
     /** Set once, when the handle is lost. */
     private volatile LockLostEvent lostEvent;
     /** When the next watchdog refresh is due (set by the watchdog and by {@link #extend}). */
@@ -242,6 +244,15 @@ public final class DefaultLockHandle implements LockHandle {
 
     public long validUntilNanos() {
         return validUntilNanos;
+    }
+
+    /** This handle's metrics series; set by the engine before the handle is shared. */
+    public LockMetrics.Meter meter() {
+        return meter;
+    }
+
+    void meter(LockMetrics.Meter m) {
+        this.meter = m;
     }
 
     /** How long this handle has existed (for hold-time metrics). */

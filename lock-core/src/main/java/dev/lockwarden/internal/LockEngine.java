@@ -16,6 +16,7 @@ import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.metrics.LockMetrics;
+import dev.lockwarden.metrics.MetricsConfig;
 import dev.lockwarden.store.AcquireResult;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.Lease;
@@ -55,6 +56,11 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
 
     public LockEngine(LockStore store, KeySpace keys, boolean reentrant, String application, JvmIdentity id,
                       long eventsMaxLen) {
+        this(store, keys, reentrant, application, id, eventsMaxLen, MetricsConfig.defaults());
+    }
+
+    public LockEngine(LockStore store, KeySpace keys, boolean reentrant, String application, JvmIdentity id,
+                      long eventsMaxLen, MetricsConfig metricsConfig) {
         this.store = store;
         this.keys = keys;
         this.reentrant = reentrant;
@@ -72,11 +78,11 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                     return t;
                 });
         callbacks.allowCoreThreadTimeOut(true);
-        this.metrics = new LockMetrics(application, id.jvmId());
+        this.metrics = new LockMetrics(application, id.jvmId(), metricsConfig);
         this.watchdog = new Watchdog(store, metrics);
         this.wakeups = new WakeupBus(store.nodes().stream().map(RedisNodeClient::redis).toList(), KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
         this.events = new EventRecorder(store.nodes().get(0).redis(), Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
-        this.activity = new ActivityCounter(store.nodes().get(0).redis(), application);
+        this.activity = new ActivityCounter(store.nodes().get(0).redis(), application, metrics::activityTotals);
         this.heartbeat = new Heartbeat(store.nodes(), id.jvmId(), application + "@" + id.host() + ":" + id.pid());
     }
 
@@ -101,28 +107,27 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 return nested;
             }
         }
-        metrics.count(name, LockMetrics.Event.ATTEMPT);
+        LockMetrics.Meter meter = metrics.meter(name, options.source());
+        meter.count(LockMetrics.Event.ATTEMPT);
         long begin = System.nanoTime();
         try {
-            LockHandle h = acquireFromStore(name, options, throwOnBusy);
+            LockHandle h = acquireFromStore(name, options, throwOnBusy, meter);
             if (h == null) {
-                metrics.count(name, LockMetrics.Event.BUSY);
-                activity.count(ActivityCounter.Kind.BUSY);
+                meter.count(LockMetrics.Event.BUSY);
             }
             return h;
         } catch (LockNotAcquiredException e) {
-            metrics.count(name, LockMetrics.Event.BUSY);
-            activity.count(ActivityCounter.Kind.BUSY);
+            meter.count(LockMetrics.Event.BUSY);
             throw e;
         } catch (LockStoreException e) {
-            metrics.count(name, LockMetrics.Event.STORE_ERROR);
+            meter.count(LockMetrics.Event.STORE_ERROR);
             throw e;
         } finally {
-            metrics.waited(name, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
+            meter.waited(System.nanoTime() - begin);
         }
     }
 
-    private LockHandle acquireFromStore(String name, LockOptions options, boolean throwOnBusy) {
+    private LockHandle acquireFromStore(String name, LockOptions options, boolean throwOnBusy, LockMetrics.Meter meter) {
         Map<String, String> info = holderInfo(options);
         long start = System.nanoTime();
         long deadline = start + options.waitUpTo().toNanos();
@@ -162,7 +167,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                     continue;
                 }
                 if (r.acquired()) {
-                    return granted(lease, r, t0, options);
+                    return granted(lease, r, t0, options, meter);
                 }
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0) {
@@ -211,16 +216,16 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
     }
 
-    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options) {
+    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options, LockMetrics.Meter meter) {
         long validUntil = t0 + TimeUnit.MILLISECONDS.toNanos(r.validityMillis()) - Drift.nanos(lease.ttlMillis());
         DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), options.autoRefresh(), validUntil,
                 options.holdAtLeast().toNanos(), this);
+        h.meter(meter);
         if (reentrant) {
             reentrancy.register(h);
         }
         watchdog.register(h);
-        metrics.acquired(lease.name());
-        activity.count(ActivityCounter.Kind.ACQUIRED);
+        meter.acquired();
         events.record("acquire", lease.name(), r.fence(), "thread", Thread.currentThread().getName());
         return h;
     }
@@ -245,7 +250,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     public void released(DefaultLockHandle h) {
         watchdog.unregister(h); // before the round trip: no renewal may outlive the release
         reentrancy.forget(h);
-        metrics.ended(h.name(), h.heldMillis());
+        h.meter().ended(h.heldMillis());
         try {
             long keep = h.keepMillisOnRelease(); // holdAtLeast not over: the lock stays until then
             boolean wasOurs = store.release(h.lease(), keep);
@@ -260,9 +265,8 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     public void lost(DefaultLockHandle h, LockLostEvent e) {
         watchdog.unregister(h);
         reentrancy.forget(h);
-        metrics.count(h.name(), LockMetrics.Event.LOST);
-        activity.count(ActivityCounter.Kind.LOST);
-        metrics.ended(h.name(), h.heldMillis());
+        h.meter().count(LockMetrics.Event.LOST);
+        h.meter().ended(h.heldMillis());
         LOG.log(System.Logger.Level.WARNING, "lock '" + h.name() + "' (fence " + h.fencingToken() + ", holder " + holderName
                 + " thread " + h.owner().getName() + ") lost: " + e.reason());
         events.record("lost", h.name(), h.fencingToken(), "reason", e.reason());
@@ -271,7 +275,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     @Override
     public long extend(DefaultLockHandle h, Lease next) {
         long validity = store.extend(next);
-        metrics.count(h.name(), validity >= 0 ? LockMetrics.Event.REFRESH : LockMetrics.Event.REFRESH_FAILURE);
+        h.meter().count(validity >= 0 ? LockMetrics.Event.REFRESH : LockMetrics.Event.REFRESH_FAILURE);
         return validity;
     }
 
@@ -300,7 +304,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
             if (h.markReleasedForBatch()) {
                 watchdog.unregister(h); // before the round trip, as for a single release
                 reentrancy.forget(h);
-                metrics.ended(h.name(), h.heldMillis());
+                h.meter().ended(h.heldMillis());
                 batch.add(h);
             }
         }

@@ -193,7 +193,7 @@ public final class Watchdog implements AutoCloseable {
         } catch (RuntimeException e) {
             outage.failed(due, e.getMessage(), System.nanoTime());
             for (DefaultLockHandle h : due) {
-                metrics.count(h.name(), LockMetrics.Event.REFRESH_FAILURE);
+                h.meter().count(LockMetrics.Event.REFRESH_FAILURE);
                 long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
                 // retry soon, well before the validity runs out
                 h.nextRefreshNanos = System.nanoTime() + Math.min(RETRY_AFTER_FAILURE_NANOS, ttl / 10);
@@ -205,7 +205,7 @@ public final class Watchdog implements AutoCloseable {
             DefaultLockHandle h = due.get(i);
             long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
             if (ours[i]) {
-                metrics.count(h.name(), LockMetrics.Event.REFRESH);
+                h.meter().count(LockMetrics.Event.REFRESH);
                 h.confirmed(start, ttl - Drift.nanos(h.lease().ttlMillis()));
                 h.nextRefreshNanos = start + ttl / 3;
             } else {
