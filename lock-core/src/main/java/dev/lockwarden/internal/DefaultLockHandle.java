@@ -60,6 +60,11 @@ public final class DefaultLockHandle implements LockHandle {
         /** Token-checked refresh to {@code next.ttlMillis()}: validity in ms from the call's start, or -1 if not ours. */
         long extend(DefaultLockHandle handle, Lease next);
 
+        /** Why the token is gone: {@code generic}, or that an operator force-released it. */
+        default String whyGone(DefaultLockHandle handle, String generic) {
+            return generic;
+        }
+
         /** The handle's validity or refresh schedule changed. */
         void rescheduled(DefaultLockHandle handle);
     }
@@ -139,7 +144,7 @@ public final class DefaultLockHandle implements LockHandle {
             long start = System.nanoTime();
             long validity = manager.extend(this, next);
             if (validity < 0) {
-                markLost("extend found the lock no longer ours: it expired, was force-released or was taken over");
+                markLost(manager.whyGone(this, "extend found the lock no longer ours: it expired, was force-released or was taken over"));
                 return false;
             }
             lease = next;

@@ -79,7 +79,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 });
         callbacks.allowCoreThreadTimeOut(true);
         this.metrics = new LockMetrics(application, id.jvmId(), metricsConfig);
-        this.watchdog = new Watchdog(store, metrics);
+        this.watchdog = new Watchdog(store);
         this.wakeups = new WakeupBus(store.nodes().stream().map(RedisNodeClient::redis).toList(), KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
         this.events = new EventRecorder(store.nodes().get(0).redis(), Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
         this.activity = new ActivityCounter(store.nodes().get(0).redis(), application, metrics::activityTotals);
@@ -277,6 +277,11 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         long validity = store.extend(next);
         h.meter().count(validity >= 0 ? LockMetrics.Event.REFRESH : LockMetrics.Event.REFRESH_FAILURE);
         return validity;
+    }
+
+    @Override
+    public String whyGone(DefaultLockHandle h, String generic) {
+        return watchdog.lossCause().reason(h.lease(), generic);
     }
 
     @Override

@@ -29,7 +29,10 @@ public final class Watchdog implements AutoCloseable {
     private static final long RETRY_AFTER_FAILURE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final LockStore store;
-    private final LockMetrics metrics;
+    /** Why a token is gone (force-released or not); at most this many look-ups per batch on this thread. */
+    private final LossCause lossCause;
+    private static final int MAX_CAUSE_LOOKUPS = 32;
+    private static final String TOKEN_GONE = "Redis no longer has our token: the lock expired, was force-released or was taken over";
     private final Set<DefaultLockHandle> handles = ConcurrentHashMap.newKeySet();
     /** Guards wakeAt and rescan; a lock and condition rather than a monitor (no pinned virtual threads). */
     private final ReentrantLock signal = new ReentrantLock();
@@ -44,13 +47,17 @@ public final class Watchdog implements AutoCloseable {
     private boolean rescan;
     private static final long AWAKE = Long.MAX_VALUE / 4;
 
-    public Watchdog(LockStore store, LockMetrics metrics) {
+    public Watchdog(LockStore store) {
         this.store = store;
-        this.metrics = metrics;
+        this.lossCause = new LossCause(store);
         this.wakeAt = System.nanoTime() + AWAKE;
         this.thread = new Thread(this::run, "lockwarden-watchdog");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    LossCause lossCause() {
+        return lossCause;
     }
 
     /** Starts watching a freshly acquired handle. */
@@ -201,6 +208,7 @@ public final class Watchdog implements AutoCloseable {
             return;
         }
         outage.succeeded(System.nanoTime());
+        int lookups = 0;
         for (int i = 0; i < due.size(); i++) {
             DefaultLockHandle h = due.get(i);
             long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
@@ -210,7 +218,7 @@ public final class Watchdog implements AutoCloseable {
                 h.nextRefreshNanos = start + ttl / 3;
             } else {
                 handles.remove(h);
-                h.markLost("Redis no longer has our token: the lock expired, was force-released or was taken over");
+                h.markLost(lookups++ < MAX_CAUSE_LOOKUPS ? lossCause.reason(h.lease(), TOKEN_GONE) : TOKEN_GONE);
             }
         }
     }
