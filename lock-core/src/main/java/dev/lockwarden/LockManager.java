@@ -18,6 +18,7 @@ import dev.lockwarden.internal.JvmIdentity;
 import dev.lockwarden.internal.LockEngine;
 import dev.lockwarden.internal.ManagerAccess;
 import dev.lockwarden.internal.Ticker;
+import dev.lockwarden.metrics.MetricsConfig;
 import dev.lockwarden.metrics.MeteredInspector;
 import dev.lockwarden.store.ConnectionSettings;
 import dev.lockwarden.store.KeySpace;
@@ -331,13 +332,14 @@ public final class LockManager implements AutoCloseable {
             if (eventsMaxLen < 1 || auditMaxLen < 1) {
                 throw new IllegalArgumentException("eventsMaxLen and auditMaxLen must be at least 1");
             }
+            MetricsConfig metricsConfig = MetricsConfig.from(settings); // bad values fail before any connection
             // An explicit tls(...) wins; the lockwarden.tls.* stores are read only when a URI uses TLS.
             SSLSocketFactory tls = sslSocketFactory != null || parsed.stream().noneMatch(RedisUri::tls) ? sslSocketFactory
                     : TlsSettings.socketFactory(settings).orElse(null);
             ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections, tls);
             RedisDeployment redis = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
             LockEngine engine = new LockEngine(redis, StoreFactory.store(redis, conn), reentrant, app, JvmIdentity.create(),
-                    eventsMaxLen, ticker);
+                    eventsMaxLen, ticker, metricsConfig);
             LockInspector inspector = new MeteredInspector(new RedisLockInspector(redis, auditMaxLen, eventsMaxLen), engine.metrics());
             return new LockManager(engine, inspector, defaults, app, redis.describe(), shutdownHook);
         }

@@ -3,15 +3,17 @@ package dev.lockwarden.internal;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * Per-application activity counts for the dashboard, kept off the hot path: lock calls only bump a
- * {@link LongAdder}; a daemon thread adds what accrued since the last flush to the per-minute hash
+ * Per-application activity counts for the dashboard, kept off the hot path. It counts nothing itself:
+ * lock calls bump {@link dev.lockwarden.metrics.LockMetrics}'s adders (one increment per event), and
+ * a daemon thread reads those totals and adds what accrued since the last flush to the per-minute hash
  * {@code lockwarden:activity:<application>:<epochMinute>} in one pipelined {@code HINCRBY} batch
  * every {@value #FLUSH_MILLIS} ms (and once more on close). Best effort: a failed flush is retried
  * with the next one, logged once a minute at most, and never reaches a lock call.
@@ -28,19 +30,20 @@ public final class ActivityCounter implements AutoCloseable {
     private static final long WARN_EVERY_MILLIS = 60_000;
     private static final System.Logger LOG = System.getLogger(ActivityCounter.class.getName());
 
-    /** What is counted. */
-    public enum Kind { ACQUIRED, BUSY, LOST }
-
     private final UnifiedJedis redis;
     private final String keyPrefix;
-    private final LongAdder[] counts = {new LongAdder(), new LongAdder(), new LongAdder()};
+    /** Running totals of acquired, busy and lost (in the order of {@link #FIELDS}); never decrease. */
+    private final Supplier<long[]> totals;
+    /** Flush and close never overlap (no monitor: the flush does Redis I/O). */
+    private final ReentrantLock flushing = new ReentrantLock();
     /** Totals already written; only the flush thread (or close, after it stopped) touches them. */
     private final long[] flushed = new long[FIELDS.length];
     private final ScheduledExecutorService executor;
     private long lastWarn;
 
-    public ActivityCounter(UnifiedJedis redis, String application) {
+    public ActivityCounter(UnifiedJedis redis, String application, Supplier<long[]> totals) {
         this.redis = redis;
+        this.totals = totals;
         this.keyPrefix = PREFIX + application + ":";
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "lockwarden-activity");
@@ -50,18 +53,21 @@ public final class ActivityCounter implements AutoCloseable {
         executor.scheduleWithFixedDelay(this::flush, FLUSH_MILLIS, FLUSH_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    /** Counts one event; never blocks, never calls Redis. */
-    public void count(Kind kind) {
-        counts[kind.ordinal()].increment();
+    /** Writes what accrued since the last flush; nothing at all when nothing happened. */
+    void flush() {
+        flushing.lock();
+        try {
+            flushLocked();
+        } finally {
+            flushing.unlock();
+        }
     }
 
-    /** Writes what accrued since the last flush; nothing at all when nothing happened. */
-    synchronized void flush() {
-        long[] now = new long[FIELDS.length];
+    private void flushLocked() {
+        // totals minus what was written, so increments during a flush are never lost
+        long[] now = totals.get();
         boolean any = false;
-        for (int i = 0; i < now.length; i++) {
-            // totals minus what was written, so increments during a flush are never lost (sumThenReset could lose them)
-            now[i] = counts[i].sum();
+        for (int i = 0; i < FIELDS.length; i++) {
             any |= now[i] != flushed[i];
         }
         if (!any) {
@@ -69,8 +75,8 @@ public final class ActivityCounter implements AutoCloseable {
         }
         String key = keyPrefix + TimeUnit.MILLISECONDS.toMinutes(System.currentTimeMillis());
         try (AbstractPipeline p = redis.pipelined()) {
-            java.util.List<Response<Long>> replies = new java.util.ArrayList<>(now.length + 1);
-            for (int i = 0; i < now.length; i++) {
+            java.util.List<Response<Long>> replies = new java.util.ArrayList<>(FIELDS.length + 1);
+            for (int i = 0; i < FIELDS.length; i++) {
                 if (now[i] != flushed[i]) {
                     replies.add(p.hincrBy(key, FIELDS[i], now[i] - flushed[i]));
                 }
@@ -78,7 +84,7 @@ public final class ActivityCounter implements AutoCloseable {
             replies.add(p.expire(key, TTL_SECONDS));
             p.sync();
             replies.forEach(Response::get); // an error reply (e.g. WRONGTYPE) throws only here
-            System.arraycopy(now, 0, flushed, 0, now.length);
+            System.arraycopy(now, 0, flushed, 0, FIELDS.length);
         } catch (RuntimeException e) {
             long t = System.currentTimeMillis();
             if (t - lastWarn >= WARN_EVERY_MILLIS) { // the counts stay and go with the next flush

@@ -14,6 +14,7 @@ import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockLostException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.store.Drift;
+import dev.lockwarden.metrics.LockMetrics;
 import dev.lockwarden.store.Lease;
 
 /**
@@ -43,6 +44,7 @@ public final class DefaultLockHandle implements LockHandle {
     private final long acquiredNanos;
     private volatile long validUntilNanos;
     private volatile String lostReason;
+    private volatile LockMetrics.Meter meter;
     /** Set once, when the handle is lost. */
     private volatile LockLostEvent lostEvent;
     /** When the next watchdog refresh is due (set by the watchdog and by {@link #extend}). */
@@ -59,6 +61,11 @@ public final class DefaultLockHandle implements LockHandle {
 
         /** Token-checked refresh to {@code next.ttlMillis()}: validity in ms from the call's start, or -1 if not ours. */
         long extend(DefaultLockHandle handle, Lease next);
+
+        /** Why the token is gone: {@code generic}, or that an operator force-released it. */
+        default String whyGone(DefaultLockHandle handle, String generic) {
+            return generic;
+        }
 
         /** The handle's validity or refresh schedule changed. */
         void rescheduled(DefaultLockHandle handle);
@@ -146,7 +153,7 @@ public final class DefaultLockHandle implements LockHandle {
             long start = ticker.nanos();
             long validity = manager.extend(this, next);
             if (validity < 0) {
-                markLost("extend found the lock no longer ours: it expired, was force-released or was taken over");
+                markLost(manager.whyGone(this, "extend found the lock no longer ours: it expired, was force-released or was taken over"));
                 return false;
             }
             lease = next;
@@ -251,6 +258,15 @@ public final class DefaultLockHandle implements LockHandle {
 
     public long validUntilNanos() {
         return validUntilNanos;
+    }
+
+    /** This handle's metrics series; set by the engine before the handle is shared. */
+    public LockMetrics.Meter meter() {
+        return meter;
+    }
+
+    void meter(LockMetrics.Meter m) {
+        this.meter = m;
     }
 
     /** How long this handle has existed (for hold-time metrics). */

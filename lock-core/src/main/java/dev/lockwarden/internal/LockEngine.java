@@ -16,6 +16,7 @@ import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.metrics.LockMetrics;
+import dev.lockwarden.metrics.MetricsConfig;
 import dev.lockwarden.store.AcquireResult;
 import dev.lockwarden.store.Drift;
 import dev.lockwarden.store.KeySpace;
@@ -58,12 +59,12 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
 
     public LockEngine(RedisDeployment redis, LockStore store, boolean reentrant, String application, JvmIdentity id,
                       long eventsMaxLen) {
-        this(redis, store, reentrant, application, id, eventsMaxLen, Ticker.SYSTEM);
+        this(redis, store, reentrant, application, id, eventsMaxLen, Ticker.SYSTEM, MetricsConfig.defaults());
     }
 
     /** @param ticker time source of handles and watchdog (tests advance one instead of sleeping) */
     public LockEngine(RedisDeployment redis, LockStore store, boolean reentrant, String application, JvmIdentity id,
-                      long eventsMaxLen, Ticker ticker) {
+                      long eventsMaxLen, Ticker ticker, MetricsConfig metricsConfig) {
         this.ticker = ticker;
         this.store = store;
         this.keys = redis.keys();
@@ -82,11 +83,11 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                     return t;
                 });
         callbacks.allowCoreThreadTimeOut(true);
-        this.metrics = new LockMetrics(application, id.jvmId());
-        this.watchdog = new Watchdog(store, metrics, ticker);
+        this.metrics = new LockMetrics(application, id.jvmId(), metricsConfig);
+        this.watchdog = new Watchdog(store, redis, ticker);
         this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
         this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
-        this.activity = new ActivityCounter(redis.first().redis(), application);
+        this.activity = new ActivityCounter(redis.first().redis(), application, metrics::activityTotals);
         this.heartbeat = new Heartbeat(redis, id.jvmId(), application + "@" + id.host() + ":" + id.pid());
     }
 
@@ -111,28 +112,27 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 return nested;
             }
         }
-        metrics.count(name, LockMetrics.Event.ATTEMPT);
+        LockMetrics.Meter meter = metrics.meter(name, options.source());
+        meter.count(LockMetrics.Event.ATTEMPT);
         long begin = System.nanoTime();
         try {
-            LockHandle h = acquireFromStore(name, options, throwOnBusy);
+            LockHandle h = acquireFromStore(name, options, throwOnBusy, meter);
             if (h == null) {
-                metrics.count(name, LockMetrics.Event.BUSY);
-                activity.count(ActivityCounter.Kind.BUSY);
+                meter.count(LockMetrics.Event.BUSY);
             }
             return h;
         } catch (LockNotAcquiredException e) {
-            metrics.count(name, LockMetrics.Event.BUSY);
-            activity.count(ActivityCounter.Kind.BUSY);
+            meter.count(LockMetrics.Event.BUSY);
             throw e;
         } catch (LockStoreException e) {
-            metrics.count(name, LockMetrics.Event.STORE_ERROR);
+            meter.count(LockMetrics.Event.STORE_ERROR);
             throw e;
         } finally {
-            metrics.waited(name, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
+            meter.waited(System.nanoTime() - begin);
         }
     }
 
-    private LockHandle acquireFromStore(String name, LockOptions options, boolean throwOnBusy) {
+    private LockHandle acquireFromStore(String name, LockOptions options, boolean throwOnBusy, LockMetrics.Meter meter) {
         Map<String, String> info = holderInfo(options);
         long start = System.nanoTime();
         long deadline = start + options.waitUpTo().toNanos();
@@ -172,7 +172,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                     continue;
                 }
                 if (r.acquired()) {
-                    return granted(lease, r, t0, options);
+                    return granted(lease, r, t0, options, meter);
                 }
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0) {
@@ -221,16 +221,16 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
     }
 
-    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options) {
+    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options, LockMetrics.Meter meter) {
         long validUntil = t0 + TimeUnit.MILLISECONDS.toNanos(r.validityMillis()) - Drift.nanos(lease.ttlMillis());
         DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), options.autoRefresh(), validUntil,
                 options.holdAtLeast().toNanos(), this);
+        h.meter(meter);
         if (reentrant) {
             reentrancy.register(h);
         }
         watchdog.register(h);
-        metrics.acquired(lease.name());
-        activity.count(ActivityCounter.Kind.ACQUIRED);
+        meter.acquired();
         events.record("acquire", lease.name(), r.fence(), "thread", Thread.currentThread().getName());
         return h;
     }
@@ -255,7 +255,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     public void released(DefaultLockHandle h) {
         watchdog.unregister(h); // before the round trip: no renewal may outlive the release
         reentrancy.forget(h);
-        metrics.ended(h.name(), h.heldMillis());
+        h.meter().ended(h.heldMillis());
         try {
             long keep = h.keepMillisOnRelease(); // holdAtLeast not over: the lock stays until then
             boolean wasOurs = store.release(h.lease(), keep);
@@ -270,9 +270,8 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     public void lost(DefaultLockHandle h, LockLostEvent e) {
         watchdog.unregister(h);
         reentrancy.forget(h);
-        metrics.count(h.name(), LockMetrics.Event.LOST);
-        activity.count(ActivityCounter.Kind.LOST);
-        metrics.ended(h.name(), h.heldMillis());
+        h.meter().count(LockMetrics.Event.LOST);
+        h.meter().ended(h.heldMillis());
         LOG.log(System.Logger.Level.WARNING, "lock '" + h.name() + "' (fence " + h.fencingToken() + ", holder " + holderName
                 + " thread " + h.owner().getName() + ") lost: " + e.reason());
         events.record("lost", h.name(), h.fencingToken(), "reason", e.reason());
@@ -281,13 +280,18 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     @Override
     public long extend(DefaultLockHandle h, Lease next) {
         long validity = store.extend(next);
-        metrics.count(h.name(), validity >= 0 ? LockMetrics.Event.REFRESH : LockMetrics.Event.REFRESH_FAILURE);
+        h.meter().count(validity >= 0 ? LockMetrics.Event.REFRESH : LockMetrics.Event.REFRESH_FAILURE);
         return validity;
     }
 
     @Override
     public Ticker ticker() {
         return ticker;
+    }
+
+    @Override
+    public String whyGone(DefaultLockHandle h, String generic) {
+        return watchdog.lossCause().reason(h.lease(), generic);
     }
 
     @Override
@@ -315,7 +319,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
             if (h.markReleasedForBatch()) {
                 watchdog.unregister(h); // before the round trip, as for a single release
                 reentrancy.forget(h);
-                metrics.ended(h.name(), h.heldMillis());
+                h.meter().ended(h.heldMillis());
                 batch.add(h);
             }
         }

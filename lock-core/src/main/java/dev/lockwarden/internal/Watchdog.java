@@ -13,6 +13,7 @@ import dev.lockwarden.metrics.LockMetrics;
 import dev.lockwarden.store.Drift;
 import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.LockStore;
+import dev.lockwarden.store.RedisDeployment;
 
 /**
  * One thread per {@code LockManager} that keeps every held auto-refresh lock alive: all locks due
@@ -30,8 +31,11 @@ public final class Watchdog implements AutoCloseable {
     private static final long RETRY_AFTER_FAILURE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final LockStore store;
-    private final LockMetrics metrics;
     private final Ticker ticker;
+    /** Why a token is gone (force-released or not); at most this many look-ups per batch on this thread. */
+    private final LossCause lossCause;
+    private static final int MAX_CAUSE_LOOKUPS = 32;
+    private static final String TOKEN_GONE = "Redis no longer has our token: the lock expired, was force-released or was taken over";
     private final Set<DefaultLockHandle> handles = ConcurrentHashMap.newKeySet();
     /** Guards wakeAt and rescan; a lock and condition rather than a monitor (no pinned virtual threads). */
     private final ReentrantLock signal = new ReentrantLock();
@@ -51,19 +55,22 @@ public final class Watchdog implements AutoCloseable {
      */
     private static final long AWAKE = Long.MAX_VALUE / 4;
 
-    public Watchdog(LockStore store, LockMetrics metrics) {
-        this(store, metrics, Ticker.SYSTEM);
-    }
-
-    /** @param ticker the handles' time source (tests advance it instead of sleeping) */
-    public Watchdog(LockStore store, LockMetrics metrics, Ticker ticker) {
+    /**
+     * @param redis  where a force-release leaves its marker (to say why a token is gone)
+     * @param ticker the handles' time source (tests advance it instead of sleeping)
+     */
+    public Watchdog(LockStore store, RedisDeployment redis, Ticker ticker) {
         this.store = store;
-        this.metrics = metrics;
         this.ticker = ticker;
+        this.lossCause = new LossCause(redis);
         this.wakeAt = ticker.nanos() + AWAKE;
         this.thread = new Thread(this::run, "lockwarden-watchdog");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    LossCause lossCause() {
+        return lossCause;
     }
 
     /** Starts watching a freshly acquired handle. */
@@ -206,7 +213,7 @@ public final class Watchdog implements AutoCloseable {
         } catch (RuntimeException e) {
             outage.failed(due, e.getMessage(), ticker.nanos());
             for (DefaultLockHandle h : due) {
-                metrics.count(h.name(), LockMetrics.Event.REFRESH_FAILURE);
+                h.meter().count(LockMetrics.Event.REFRESH_FAILURE);
                 long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
                 // retry soon, well before the validity runs out
                 h.nextRefreshNanos = ticker.nanos() + Math.min(RETRY_AFTER_FAILURE_NANOS, ttl / 10);
@@ -214,16 +221,17 @@ public final class Watchdog implements AutoCloseable {
             return;
         }
         outage.succeeded(ticker.nanos());
+        int lookups = 0;
         for (int i = 0; i < due.size(); i++) {
             DefaultLockHandle h = due.get(i);
             long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
             if (ours[i]) {
-                metrics.count(h.name(), LockMetrics.Event.REFRESH);
+                h.meter().count(LockMetrics.Event.REFRESH);
                 h.confirmed(start, ttl - Drift.nanos(h.lease().ttlMillis()));
                 h.nextRefreshNanos = start + ttl / 3;
             } else {
                 handles.remove(h);
-                h.markLost("Redis no longer has our token: the lock expired, was force-released or was taken over");
+                h.markLost(lookups++ < MAX_CAUSE_LOOKUPS ? lossCause.reason(h.lease(), TOKEN_GONE) : TOKEN_GONE);
             }
         }
     }

@@ -4,158 +4,279 @@ import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
+import dev.lockwarden.LockSource;
+
 /**
- * Per-group lock counters (see {@link LockStats}), exported over JMX. Groups are capped at
- * {@value #MAX_GROUPS}; further groups count under {@code "(other)"}, so unbounded lock names
- * cannot exhaust memory.
+ * One {@code LockManager}'s lock counters per lock-name group (the name up to the first {@code ':'})
+ * and source, exported over JMX (per group) and, when Micrometer is on the classpath, to its global
+ * registry (per group and source, see {@link MicrometerBinding}). This is the only place lock events
+ * are counted: the dashboard's activity flush reads its deltas from {@link #activityTotals()}.
+ * Groups are capped ({@link MetricsConfig#maxGroups()}); further groups count as {@value #OTHER},
+ * with one WARNING, so unbounded lock names cannot exhaust memory or the metrics backend.
  */
 public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
-    static final int MAX_GROUPS = 500;
-    private static final String OTHER = "(other)";
-
-    private final Map<String, Counters> groups = new ConcurrentHashMap<>();
-    private final ObjectName objectName;
+    /** The group that counts every group beyond the cap. */
+    public static final String OTHER = "other";
+    private static final LockSource[] SOURCES = LockSource.values();
+    /** Index of the "unknown" source (force-release by name: the holder's source is not known here). */
+    private static final int UNKNOWN = SOURCES.length;
+    private static final System.Logger LOG = System.getLogger(LockMetrics.class.getName());
 
     /** What is counted; one adder per event kind. */
     public enum Event { ATTEMPT, ACQUIRED, BUSY, STORE_ERROR, REFRESH, REFRESH_FAILURE, LOST, FORCE_RELEASED }
 
-    private static final class Counters {
-        final LongAdder[] events = new LongAdder[Event.values().length];
-        final LongAdder waitMillis = new LongAdder();
-        final LongAdder holdMillis = new LongAdder();
-        final LongAdder held = new LongAdder();
+    /** Records a duration elsewhere too (a Micrometer timer). */
+    interface DurationSink {
+        void record(long nanos);
+    }
 
-        Counters() {
+    /** Publishes meters for each new group/source series; released when the manager closes. */
+    interface Binding {
+        void bind(Meter meter);
+
+        void close();
+    }
+
+    /**
+     * The counters of one group and source. The engine resolves it once per acquisition and keeps it
+     * with the handle, so the hot path does one adder increment per event and no map lookup.
+     */
+    public static final class Meter {
+        private final String group;
+        private final String source;
+        private final LongAdder[] events = new LongAdder[Event.values().length];
+        private final LongAdder waitMillis = new LongAdder();
+        private final LongAdder holdMillis = new LongAdder();
+        private final LongAdder held = new LongAdder();
+        private DurationSink waitTimer = nanos -> { };
+        private DurationSink holdTimer = nanos -> { };
+
+        Meter(String group, String source) {
+            this.group = group;
+            this.source = source;
             for (int i = 0; i < events.length; i++) {
                 events[i] = new LongAdder();
             }
         }
 
-        LockStats snapshot() {
-            return new LockStats(get(Event.ATTEMPT), get(Event.ACQUIRED), get(Event.BUSY), get(Event.STORE_ERROR),
-                    waitMillis.sum(), holdMillis.sum(), held.sum(), get(Event.REFRESH), get(Event.REFRESH_FAILURE),
-                    get(Event.LOST), get(Event.FORCE_RELEASED));
+        public void count(Event e) {
+            events[e.ordinal()].increment();
+        }
+
+        /** An acquire call (any outcome) took {@code nanos}. */
+        public void waited(long nanos) {
+            waitMillis.add(TimeUnit.NANOSECONDS.toMillis(nanos));
+            waitTimer.record(nanos);
+        }
+
+        public void acquired() {
+            events[Event.ACQUIRED.ordinal()].increment();
+            held.increment();
+        }
+
+        /** A held lock ended (released or lost) after {@code heldMillis}. */
+        public void ended(long heldMillis) {
+            held.decrement();
+            holdMillis.add(heldMillis);
+            holdTimer.record(TimeUnit.MILLISECONDS.toNanos(heldMillis));
+        }
+
+        public String group() {
+            return group;
+        }
+
+        /** {@code api}, {@code cdi}, {@code agent} or {@code unknown}. */
+        public String source() {
+            return source;
         }
 
         long get(Event e) {
             return events[e.ordinal()].sum();
         }
+
+        long heldNow() {
+            return held.sum();
+        }
+
+        void timers(DurationSink wait, DurationSink hold) {
+            this.waitTimer = wait;
+            this.holdTimer = hold;
+        }
+
+        long[] values() {
+            return new long[] {get(Event.ATTEMPT), get(Event.ACQUIRED), get(Event.BUSY), get(Event.STORE_ERROR),
+                    waitMillis.sum(), holdMillis.sum(), held.sum(), get(Event.REFRESH), get(Event.REFRESH_FAILURE),
+                    get(Event.LOST), get(Event.FORCE_RELEASED)};
+        }
     }
 
-    /** Told once about each new group (Micrometer registers its meters then). */
-    interface GroupListener {
-        void groupAdded(String group, LockMetrics metrics);
-    }
-
-    private final GroupListener listener;
+    private final Map<String, AtomicReferenceArray<Meter>> groups = new ConcurrentHashMap<>();
+    /** New series are rare: created under this lock, so a binding sees each exactly once. */
+    private final ReentrantLock creating = new ReentrantLock();
+    private final AtomicBoolean capWarned = new AtomicBoolean();
+    private final String application;
+    private final MetricsConfig config;
+    private final ObjectName objectName;
+    private final Binding binding;
 
     public LockMetrics(String application, String jvmId) {
+        this(application, jvmId, MetricsConfig.defaults());
+    }
+
+    public LockMetrics(String application, String jvmId, MetricsConfig config) {
+        this.application = application;
+        this.config = config;
         this.objectName = register(application, jvmId);
-        this.listener = micrometer(application);
+        this.binding = micrometer(application, config, this);
     }
 
     /**
      * The Micrometer binding if Micrometer is on the classpath. The binding class is only named by
      * reflection, so without Micrometer nothing here ever links against it.
      */
-    private static GroupListener micrometer(String application) {
+    private static Binding micrometer(String application, MetricsConfig config, LockMetrics metrics) {
         ClassLoader loader = LockMetrics.class.getClassLoader();
         try {
             Class.forName("io.micrometer.core.instrument.Metrics", false, loader);
-            return (GroupListener) Class.forName(LockMetrics.class.getPackageName() + ".MicrometerBinding", true, loader)
-                    .getDeclaredConstructor(String.class).newInstance(application);
+            return (Binding) Class.forName(LockMetrics.class.getPackageName() + ".MicrometerBinding", true, loader)
+                    .getDeclaredConstructor(String.class, MetricsConfig.class, LockMetrics.class)
+                    .newInstance(application, config, metrics);
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             return null;
         }
     }
 
-    /** One event counter of one group (0 if unknown). */
-    long eventCount(String group, Event e) {
-        Counters c = groups.get(group);
-        return c == null ? 0 : c.get(e);
+    /** The series of {@code lockName}'s group and {@code source} (null: unknown), created on first use. */
+    public Meter meter(String lockName, LockSource source) {
+        int colon = lockName.indexOf(':');
+        String g = colon > 0 ? lockName.substring(0, colon) : lockName;
+        int s = source == null ? UNKNOWN : source.ordinal();
+        AtomicReferenceArray<Meter> row = groups.get(g);
+        Meter m = row == null ? null : row.get(s);
+        return m != null ? m : create(g, s);
     }
 
-    /** Counters of one group (zeros if unknown). */
-    LockStats stats(String group) {
-        Counters c = groups.get(group);
-        return c == null ? new LockStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) : c.snapshot();
+    public void count(String lockName, LockSource source, Event e) {
+        meter(lockName, source).count(e);
     }
 
-    public void count(String lockName, Event e) {
-        group(lockName).events[e.ordinal()].increment();
+    private Meter create(String g, int s) {
+        creating.lock();
+        try {
+            if (!groups.containsKey(g) && groups.size() >= config.maxGroups()) {
+                if (capWarned.compareAndSet(false, true)) {
+                    LOG.log(System.Logger.Level.WARNING, "application '" + application + "' uses more than "
+                            + config.maxGroups() + " lock-name groups (the name up to the first ':'); further groups are"
+                            + " counted as '" + OTHER + "'. Name locks group:id (e.g. payment:TX-1), or raise "
+                            + MetricsConfig.MAX_GROUPS);
+                }
+                g = OTHER;
+            }
+            AtomicReferenceArray<Meter> row = groups.computeIfAbsent(g, k -> new AtomicReferenceArray<>(UNKNOWN + 1));
+            Meter m = row.get(s);
+            if (m == null) {
+                m = new Meter(g, s == UNKNOWN ? "unknown" : SOURCES[s].name().toLowerCase());
+                if (binding != null) {
+                    try {
+                        binding.bind(m);
+                    } catch (RuntimeException | LinkageError e) {
+                        LOG.log(System.Logger.Level.DEBUG, "Micrometer binding failed", e);
+                    }
+                }
+                row.set(s, m);
+            }
+            return m;
+        } finally {
+            creating.unlock();
+        }
     }
 
-    public void waited(String lockName, long millis) {
-        group(lockName).waitMillis.add(millis);
+    /** One series of this manager, or null (read by the Micrometer functions). */
+    Meter find(String group, String source) {
+        AtomicReferenceArray<Meter> row = groups.get(group);
+        if (row == null) {
+            return null;
+        }
+        for (int i = 0; i < row.length(); i++) {
+            Meter m = row.get(i);
+            if (m != null && m.source.equals(source)) {
+                return m;
+            }
+        }
+        return null;
     }
 
-    public void acquired(String lockName) {
-        Counters c = group(lockName);
-        c.events[Event.ACQUIRED.ordinal()].increment();
-        c.held.increment();
+    /** Every series of this manager. */
+    Iterable<Meter> meters() {
+        java.util.List<Meter> out = new java.util.ArrayList<>();
+        for (AtomicReferenceArray<Meter> row : groups.values()) {
+            for (int i = 0; i < row.length(); i++) {
+                if (row.get(i) != null) {
+                    out.add(row.get(i));
+                }
+            }
+        }
+        return out;
     }
 
-    /** A held lock ended (released or lost) after {@code heldMillis}. */
-    public void ended(String lockName, long heldMillis) {
-        Counters c = group(lockName);
-        c.held.decrement();
-        c.holdMillis.add(heldMillis);
+    /** Totals of acquired, busy and lost over every group and source (the activity flush's source). */
+    public long[] activityTotals() {
+        long[] t = new long[3];
+        for (Meter m : meters()) {
+            t[0] += m.get(Event.ACQUIRED);
+            t[1] += m.get(Event.BUSY);
+            t[2] += m.get(Event.LOST);
+        }
+        return t;
+    }
+
+    public MetricsConfig config() {
+        return config;
     }
 
     @Override
     public Map<String, LockStats> getByGroup() {
+        Map<String, long[]> sums = new TreeMap<>();
+        for (Meter m : meters()) {
+            add(sums.computeIfAbsent(m.group, k -> new long[11]), m.values());
+        }
         Map<String, LockStats> out = new TreeMap<>();
-        groups.forEach((k, v) -> out.put(k, v.snapshot()));
+        sums.forEach((k, v) -> out.put(k, stats(v)));
         return out;
     }
 
     @Override
     public LockStats getTotal() {
         long[] sum = new long[11];
-        for (Counters c : groups.values()) {
-            LockStats s = c.snapshot();
-            long[] v = {s.getAttempts(), s.getAcquired(), s.getBusy(), s.getStoreErrors(), s.getWaitMillisTotal(),
-                    s.getHoldMillisTotal(), s.getHeldNow(), s.getRefreshes(), s.getRefreshFailures(), s.getLost(),
-                    s.getForceReleased()};
-            for (int i = 0; i < sum.length; i++) {
-                sum[i] += v[i];
-            }
+        for (Meter m : meters()) {
+            add(sum, m.values());
         }
-        return new LockStats(sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7], sum[8], sum[9], sum[10]);
+        return stats(sum);
+    }
+
+    private static void add(long[] sum, long[] v) {
+        for (int i = 0; i < sum.length; i++) {
+            sum[i] += v[i];
+        }
+    }
+
+    private static LockStats stats(long[] v) {
+        return new LockStats(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]);
     }
 
     /** The JMX name, or null if registration failed (e.g. no platform MBean server). */
     public ObjectName objectName() {
         return objectName;
-    }
-
-    private Counters group(String lockName) {
-        int colon = lockName.indexOf(':');
-        String g = colon > 0 ? lockName.substring(0, colon) : lockName;
-        Counters c = groups.get(g);
-        if (c != null) {
-            return c;
-        }
-        String key = groups.size() >= MAX_GROUPS ? OTHER : g;
-        boolean[] added = new boolean[1];
-        c = groups.computeIfAbsent(key, k -> {
-            added[0] = true;
-            return new Counters();
-        });
-        if (added[0] && listener != null) {
-            try {
-                listener.groupAdded(key, this);
-            } catch (RuntimeException | LinkageError e) {
-                System.getLogger(LockMetrics.class.getName()).log(System.Logger.Level.DEBUG, "Micrometer binding failed", e);
-            }
-        }
-        return c;
     }
 
     private ObjectName register(String application, String jvmId) {
@@ -166,13 +287,17 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
             server.registerMBean(this, name);
             return name;
         } catch (JMException | RuntimeException e) {
-            System.getLogger(LockMetrics.class.getName()).log(System.Logger.Level.DEBUG, "JMX registration failed", e);
+            LOG.log(System.Logger.Level.DEBUG, "JMX registration failed", e);
             return null;
         }
     }
 
+    /** Unregisters the MXBean and leaves Micrometer (its meters go when the application's last manager closes). */
     @Override
     public void close() {
+        if (binding != null) {
+            binding.close();
+        }
         if (objectName != null) {
             try {
                 ManagementFactory.getPlatformMBeanServer().unregisterMBean(objectName);

@@ -45,7 +45,7 @@ public final class MeteredInspector implements LockInspector {
     public ForceReleaseResult forceRelease(String name, String operator) {
         ForceReleaseResult r = delegate.forceRelease(name, operator);
         if (r.released()) {
-            metrics.count(name, LockMetrics.Event.FORCE_RELEASED);
+            metrics.count(name, null, LockMetrics.Event.FORCE_RELEASED);
         }
         return r;
     }
@@ -54,7 +54,7 @@ public final class MeteredInspector implements LockInspector {
     public ForceReleaseResult forceRelease(LockInfo seen, String operator) {
         ForceReleaseResult r = delegate.forceRelease(seen, operator);
         if (r.released()) {
-            metrics.count(seen.name(), LockMetrics.Event.FORCE_RELEASED);
+            metrics.count(seen.name(), seen.source(), LockMetrics.Event.FORCE_RELEASED);
         }
         return r;
     }
@@ -72,7 +72,7 @@ public final class MeteredInspector implements LockInspector {
     @Override
     public List<ForceReleaseResult> releaseAllOf(String jvmId, String operator) {
         List<ForceReleaseResult> r = delegate.releaseAllOf(jvmId, operator);
-        r.stream().filter(ForceReleaseResult::released).forEach(x -> metrics.count(x.name(), LockMetrics.Event.FORCE_RELEASED));
+        r.stream().filter(ForceReleaseResult::released).forEach(x -> metrics.count(x.name(), null, LockMetrics.Event.FORCE_RELEASED));
         return r;
     }
 

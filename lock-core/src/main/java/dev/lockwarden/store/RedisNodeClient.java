@@ -246,7 +246,8 @@ public class RedisNodeClient implements AutoCloseable {
      */
     public ForceReleased forceRelease(String name, String tokenSha1, long fence, Map<String, String> audit,
                                       long auditMaxLen, long historyMaxLen) {
-        List<String> k = new ArrayList<>(List.of(keys.lock(name), keys.info(name), keys.fence(name), historyKey(name)));
+        List<String> k = new ArrayList<>(List.of(keys.lock(name), keys.info(name), keys.fence(name), historyKey(name),
+                forceReleasedKey(name)));
         boolean cluster = singleSlotScriptsOnly();
         if (!cluster) {
             k.add(KeySpace.AUDIT);
@@ -288,6 +289,14 @@ public class RedisNodeClient implements AutoCloseable {
     /** The lock's own capped history stream (force-releases; hash-tagged like the lock). */
     public String historyKey(String name) {
         return keys.lock(name) + ":history";
+    }
+
+    /**
+     * Short-lived hash a force-release leaves (old token's SHA-1, operator, new fence) for the old holder,
+     * whose refresh then reports "force-released by ..." (hash-tagged like the lock).
+     */
+    public String forceReleasedKey(String name) {
+        return keys.lock(name) + ":forced";
     }
 
     /** Channel on which a force-release tells the holder (hash-tagged like the lock). */

@@ -1,9 +1,12 @@
 -- Force-release (operator), atomically: release only if the lock still has the token and fence the
 -- operator confirmed, else change nothing. On release: delete lock + info, bump the fence (the old
 -- holder's fence is now stale), append the audit record to the lock's own capped history (and, when
--- not on a cluster, to the global audit stream), wake waiters and notify the holder.
--- All keys but KEYS[5] share the lock's hash tag: on a cluster KEYS[5] is absent (single slot).
--- KEYS[1] lock, KEYS[2] info, KEYS[3] fence, KEYS[4] per-lock history stream, KEYS[5] audit stream (optional)
+-- not on a cluster, to the global audit stream), wake waiters and notify the holder. It also leaves a
+-- short-lived marker (the old token's SHA-1 and the operator) that the holder reads when its refresh
+-- finds the token gone, so its lost reason says "force-released by <operator>" (internal/LossCause).
+-- All keys but KEYS[6] share the lock's hash tag: on a cluster KEYS[6] is absent (single slot).
+-- KEYS[1] lock, KEYS[2] info, KEYS[3] fence, KEYS[4] per-lock history stream, KEYS[5] force-release marker,
+-- KEYS[6] audit stream (optional)
 -- ARGV[1] release channel, ARGV[2] fence retention ms, ARGV[3] expected SHA-1 of the token ('' = any holder),
 -- ARGV[4] expected fence ('0' = any), ARGV[5] audit MAXLEN, ARGV[6] history MAXLEN, ARGV[7] holder channel,
 -- ARGV[8..] audit field/value pairs (name, operator, at)
@@ -23,6 +26,7 @@ if (ARGV[3] ~= '' and redis.sha1hex(token) ~= ARGV[3]) or (ARGV[3] == '' and ARG
   return {0, 'changed', current}
 end
 local info = redis.call('HGETALL', KEYS[2])
+local pttl = redis.call('PTTL', KEYS[1])
 redis.call('DEL', KEYS[1], KEYS[2])
 local newFence = string.format('%d', redis.call('INCR', KEYS[3]))
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
@@ -34,11 +38,25 @@ for i = 1, #info, 2 do
   record[#record + 1] = 'holder.' .. info[i]
   record[#record + 1] = info[i + 1]
 end
+-- the marker outlives the lock's remaining TTL by a minute: the holder's refresh (every TTL/3, retried
+-- during outages) finds the token gone within that time, else its validity lapses with its own reason
+local operator = ''
+for i = 8, #ARGV - 1, 2 do
+  if ARGV[i] == 'operator' then
+    operator = ARGV[i + 1]
+  end
+end
+if pttl < 0 then
+  pttl = 0
+end
+redis.call('DEL', KEYS[5])
+redis.call('HSET', KEYS[5], 'token', redis.sha1hex(token), 'operator', operator, 'fence', newFence)
+redis.call('PEXPIRE', KEYS[5], pttl + 60000)
 local historyId = redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', 'type', 'force-release', unpack(record))
 redis.call('PEXPIRE', KEYS[4], ARGV[2])
 local auditId = ''
-if KEYS[5] then
-  auditId = redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[5], '*', unpack(record))
+if KEYS[6] then
+  auditId = redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[5], '*', unpack(record))
 end
 redis.call('PUBLISH', ARGV[1], '1')
 redis.call('PUBLISH', ARGV[7], 'force-released ' .. newFence)

@@ -170,4 +170,76 @@ class FenceFloorTest {
             nextHolderIsAccepted(locks, before);
         }
     }
+
+    /** Redis Cluster (3 masters): the lock's keys live on the master owning their slot. */
+    @Nested
+    class Cluster {
+        @RegisterExtension
+        static final RedisServerExtension REDIS = RedisServerExtension.cluster(3);
+
+        @BeforeEach
+        void flush() {
+            REDIS.flushAll();
+        }
+
+        private LockManager clusterManager() {
+            return manager(LockManager.builder().cluster(REDIS.uris().toArray(String[]::new)));
+        }
+
+        /** Runs a command on the master owning {@code key} (the others answer MOVED). */
+        private String onOwner(String... command) {
+            for (RedisNode n : REDIS.nodes()) {
+                try {
+                    return n.command(command);
+                } catch (RuntimeException moved) {
+                    if (!String.valueOf(moved.getMessage()).contains("MOVED")) {
+                        throw moved;
+                    }
+                }
+            }
+            throw new AssertionError("no master owns " + command[1]);
+        }
+
+        @Test
+        void counterKeyDeleted() throws Exception {
+            LockManager locks = clusterManager();
+            long before = holdersWrite(locks, 3);
+            assertEquals("1", onOwner("DEL", FENCE_KEY));
+            assertNull(onOwner("GET", FENCE_KEY));
+            nextHolderIsAccepted(locks, before);
+        }
+
+        @Test
+        void counterRetentionExpired() throws Exception {
+            LockManager locks = clusterManager();
+            long before = holdersWrite(locks, 3);
+            onOwner("PEXPIRE", FENCE_KEY, "1");
+            Thread.sleep(50);
+            assertNull(onOwner("GET", FENCE_KEY), "the counter should have expired");
+            nextHolderIsAccepted(locks, before);
+        }
+
+        @Test
+        void everyMasterRestartedEmpty() throws Exception {
+            LockManager locks = clusterManager();
+            long before = holdersWrite(locks, 3);
+            for (RedisNode n : REDIS.nodes()) {
+                n.restart(); // same port, empty data, keeps its slots (nodes.conf)
+            }
+            REDIS.cluster().awaitClusterOk(Duration.ofSeconds(30));
+            assertNull(onOwner("GET", FENCE_KEY), "restarted empty");
+            // the client reconnects by itself; give it a bounded moment on another name
+            long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+            for (int i = 0; ; i++) {
+                try {
+                    locks.acquire("warm-up:" + i, OPTS).release();
+                    break;
+                } catch (dev.lockwarden.LockStoreException reconnecting) {
+                    assertTrue(System.nanoTime() < until, "cluster not usable 15 s after restart: " + reconnecting);
+                    Thread.sleep(200);
+                }
+            }
+            nextHolderIsAccepted(locks, before);
+        }
+    }
 }

@@ -1,0 +1,52 @@
+package dev.lockwarden.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+
+import dev.lockwarden.store.Lease;
+import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.RedisNodeClient;
+
+/**
+ * Says why a lock whose token Redis no longer has is gone. An operator's force-release leaves a
+ * short-lived marker next to the lock (force-release.lua: the old token's SHA-1 and the operator);
+ * when it names this very token the reason is "force-released by ...", otherwise the caller's
+ * generic reason (expired, taken over). Only called on the rare lost path, after Redis just
+ * answered; a node that does not answer is skipped.
+ */
+final class LossCause {
+    private final RedisDeployment redis;
+
+    LossCause(RedisDeployment redis) {
+        this.redis = redis;
+    }
+
+    String reason(Lease lease, String generic) {
+        String sha1 = sha1(lease.token());
+        for (RedisNodeClient n : redis.nodes()) { // Redlock: the force-release ran on every node
+            try {
+                Map<String, String> marker = n.redis().hgetAll(n.forceReleasedKey(lease.name()));
+                if (sha1.equals(marker.get("token"))) {
+                    String by = marker.getOrDefault("operator", "");
+                    return "force-released by " + (by.isEmpty() ? "an operator" : "operator '" + by + "'")
+                            + " (fence now " + marker.getOrDefault("fence", "?") + ")";
+                }
+            } catch (RuntimeException unreachable) {
+                // this node cannot tell; another may
+            }
+        }
+        return generic;
+    }
+
+    /** Hex SHA-1, as Lua's {@code redis.sha1hex}. */
+    static String sha1(String token) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(token.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is required of every JVM", e);
+        }
+    }
+}
