@@ -128,6 +128,13 @@ class ViewsBrowserTest {
         new WebDriverWait(browser.driver, Duration.ofSeconds(10)).until(d -> cells().contains(DEAD_JVM));
         List<String> c = cells();
         assertTrue(c.contains("billing") && c.contains("alive") && c.contains("DEAD") && c.contains("ghost"), c.toString());
+        // the live client's heartbeat carries its versions: Application, Host, PID, Lockwarden, Java
+        int billingRow = c.indexOf("billing");
+        assertEquals(Long.toString(ProcessHandle.current().pid()), c.get(billingRow + 2), c.toString());
+        assertEquals(System.getProperty("lockwarden.project.version"), c.get(billingRow + 3), c.toString());
+        assertEquals(System.getProperty("java.version"), c.get(billingRow + 4), c.toString());
+        int ghostRow = c.indexOf("ghost");
+        assertEquals("—", c.get(ghostRow + 3), "a dead client's version is unknown: " + c);
         browser.screenshot(java.nio.file.Path.of("target", "screenshots", "clients.png"));
         browser.waitVisible(By.cssSelector("vaadin-button.release-all[data-jvm='" + DEAD_JVM + "']")).click();
         browser.waitVisible(By.cssSelector("vaadin-confirm-dialog-overlay"));
