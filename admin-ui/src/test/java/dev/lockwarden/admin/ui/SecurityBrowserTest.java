@@ -25,6 +25,7 @@ import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.admin.AdminConfig;
 import dev.lockwarden.admin.AdminServer;
+import dev.lockwarden.admin.security.LoginService;
 import dev.lockwarden.admin.security.PasswordHasher;
 import dev.lockwarden.admin.security.UserDirectory;
 import dev.lockwarden.testing.RedisServerExtension;
@@ -137,10 +138,65 @@ class SecurityBrowserTest {
         assertTrue(secure.contains("JSESSIONID") && secure.contains("Secure"), secure);
     }
 
+    @Test
+    void anEmptyFieldIsStoppedByTheFormAndAnEmptyLoginThatReachesTheServerLooksLikeAWrongOneAndCountsTowardTheThrottle()
+            throws Exception {
+        UserDirectory users = Fixtures.users("victim:OPERATOR");
+        try (CapturedLog audit = new CapturedLog(LoginService.AUDIT_LOGGER);
+             AdminServer fresh = AdminServer.start(Fixtures.config(users), locks.inspector());
+             AdminServer control = AdminServer.start(Fixtures.config(users), locks.inspector())) {
+            browser.base(fresh.uri().toString());
+            // what a user sees: Vaadin's login form refuses an empty field itself, the same for a known and an unknown
+            // user name, and sends nothing to the server
+            for (String[] attempt : new String[][] {{"victim", ""}, {"nobody", ""}, {"", ""}}) {
+                browser.login(attempt[0], attempt[1]);
+                browser.waitFor(By.cssSelector("#vaadinLoginPassword[invalid]"));
+                WebElement form = browser.driver.findElement(By.cssSelector("vaadin-login-form"));
+                assertTrue(form.getText().contains("Password is required"), form.getText());
+                assertEquals(null, form.getDomAttribute("error"), "no answer from the server");
+            }
+            Thread.sleep(500); // a login request would have been answered by now
+            assertEquals(List.of(), audit.lines(), "nothing reached the server");
+
+            // the server side: the form's own login event (a real UIDL request from the page) with empty fields,
+            // as a client that skips the form's check sends it
+            String wrong = failedLogin("victim", "wrong-1");
+            assertEquals(LoginService.FAILED, wrong);
+            assertEquals(wrong, eventLogin("victim", ""), "empty password");
+            assertEquals(wrong, eventLogin("victim", ""), "empty password again");
+            assertEquals(wrong, eventLogin("", ""), "empty user name and password");
+            assertEquals(wrong, eventLogin("", "victim-pw"), "empty user name");
+            assertEquals(5, audit.lines().stream().filter(l -> l.startsWith("dashboard login FAILED")).count(), audit.lines().toString());
+            assertTrue(failedLogin("victim", "victim-pw").startsWith("Too many failed logins"),
+                    "the empty attempts counted: the 6th, with the right password, is throttled");
+
+            // control: one wrong password alone does not throttle the right one
+            browser.base(control.uri().toString());
+            assertEquals(wrong, failedLogin("victim", "wrong-1"));
+            browser.loginAs("victim");
+            browser.waitFor(By.id("locks"));
+        } finally {
+            browser.base(server.uri().toString());
+        }
+    }
+
+    /** Fires the login form's {@code login} event (what its submit sends) past its client-side checks; returns the error title. */
+    private String eventLogin(String user, String password) {
+        browser.open("login");
+        browser.waitFor(By.cssSelector("vaadin-login-form"));
+        browser.driver.executeScript("document.querySelector('vaadin-login-form').dispatchEvent(new CustomEvent('login', "
+                + "{detail: {username: arguments[0], password: arguments[1]}}));", user, password);
+        return errorTitle();
+    }
+
     /** Submits one login and returns the error title shown. */
     private String failedLogin(String user, String password) {
         browser.login(user, password);
-        WebElement form = browser.waitFor(By.cssSelector("vaadin-login-form[error]"));
+        return errorTitle();
+    }
+
+    private String errorTitle() {
+        browser.waitFor(By.cssSelector("vaadin-login-form[error]"));
         return new WebDriverWait(browser.driver, Duration.ofSeconds(10)).until(d -> {
             Object title = browser.driver.executeScript(
                     "const f = document.querySelector('vaadin-login-form'); return f.i18n && f.i18n.errorMessage.title;");
