@@ -146,7 +146,7 @@ class SecretsIT {
     private static void visit(Browser browser, String base, String path, String gridId, String mustShow, Map<String, String> pages) {
         browser.driver.get(base + path);
         browser.waitFor(By.id(gridId));
-        new WebDriverWait(browser.driver, Duration.ofSeconds(15)).until(d -> browser.cells().contains(mustShow));
+        browser.waitCells(mustShow);
         pages.put(path, browser.driver.getPageSource());
     }
 }

@@ -75,6 +75,19 @@ public final class Browser implements AutoCloseable {
         return driver.findElements(By.cssSelector("vaadin-grid-cell-content")).stream().map(WebElement::getText).toList();
     }
 
+    /** Waits (up to 20 s) until a grid cell reads exactly {@code text}, then returns {@link #cells()}. */
+    public List<String> waitCells(String text) {
+        new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class).until(d -> cells().contains(text));
+        return cells();
+    }
+
+    /** Opens a view from the menu ({@code nav-<view>}) and waits for its grid (id {@code <view>}) to show {@code text}. */
+    public List<String> openView(String view, String text) {
+        driver.findElement(By.id("nav-" + view)).click();
+        waitFor(By.id(view));
+        return waitCells(text);
+    }
+
     /** The texts of the displayed elements matching {@code by} (the grid keeps stale content in hidden spare rows). */
     public List<String> displayedTexts(By by) {
         return driver.findElements(by).stream().filter(WebElement::isDisplayed).map(WebElement::getText).toList();

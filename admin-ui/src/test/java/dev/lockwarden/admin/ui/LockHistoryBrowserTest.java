@@ -19,7 +19,6 @@ import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
-import dev.lockwarden.admin.AdminServer;
 import dev.lockwarden.testing.RedisServerExtension;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.RedisClient;
@@ -38,22 +37,17 @@ class LockHistoryBrowserTest {
     private static final int DETAILS = 4;
 
     private static LockManager holder;
-    private static LockManager admin;
-    private static AdminServer server;
-    private static Browser browser;
+    private static Dashboard dash;
 
     @BeforeAll
     static void start() throws Exception {
-        ChromiumCheck.require(Browser.CHROMIUM, Browser.CHROMEDRIVER);
+        dash = Dashboard.start(LockManager.builder().redis(REDIS.uri()), Fixtures.viewerAndOperator());
         holder = LockManager.builder().redis(REDIS.uri()).application("billing").build();
-        admin = LockManager.builder().redis(REDIS.uri()).application("lockwarden-admin").build();
-        server = AdminServer.start(Fixtures.config(Fixtures.viewerAndOperator()), admin.inspector());
-        browser = new Browser(server.uri().toString());
     }
 
     @AfterAll
     static void stop() {
-        Fixtures.closeAll(browser, server, admin, holder);
+        Fixtures.closeAll(dash, holder);
     }
 
     @Test
@@ -62,14 +56,14 @@ class LockHistoryBrowserTest {
         CompletableFuture<LockLostEvent> lost = new CompletableFuture<>();
         LockHandle h = holder.acquire("hist:forced", LockOptions.ttl(Duration.ofSeconds(6)).autoRefresh(true));
         h.onLost(lost::complete);
-        browser.loginAs("operator");
-        browser.waitFor(By.cssSelector("b.lock-name[data-lock='hist:forced']")).click();
-        browser.waitVisible(By.id("force-release")).click();
-        browser.waitVisible(By.cssSelector("vaadin-confirm-dialog-overlay"));
-        browser.driver.findElement(By.cssSelector("vaadin-button[slot='confirm-button']")).click();
-        new WebDriverWait(browser.driver, Duration.ofSeconds(10))
+        dash.browser.loginAs("operator");
+        dash.browser.waitFor(By.cssSelector("b.lock-name[data-lock='hist:forced']")).click();
+        dash.browser.waitVisible(By.id("force-release")).click();
+        dash.browser.waitVisible(By.cssSelector("vaadin-confirm-dialog-overlay"));
+        dash.browser.driver.findElement(By.cssSelector("vaadin-button[slot='confirm-button']")).click();
+        new WebDriverWait(dash.browser.driver, Duration.ofSeconds(10))
                 .until(d -> d.findElement(By.id("release-result")).getText().contains("audit id"));
-        long newFence = admin.inspector().fenceOf("hist:forced");
+        long newFence = dash.admin.inspector().fenceOf("hist:forced");
         lost.get(10, TimeUnit.SECONDS);
 
         // the view re-reads the history every few seconds: the holder's loss arrives after the release
@@ -80,10 +74,10 @@ class LockHistoryBrowserTest {
         assertEquals(Long.toString(h.fencingToken()), forced.get(FENCE), forced.toString());
         assertEquals("operator", forced.get(BY), forced.toString());
         assertTrue(forced.get(DETAILS).contains("fence → " + newFence) && forced.get(DETAILS).contains("holder billing @"), forced.toString());
-        assertTrue(browser.cells().stream().noneMatch(c -> c.contains("oldToken")), "no token, not even a hash of one");
+        assertTrue(dash.browser.cells().stream().noneMatch(c -> c.contains("oldToken")), "no token, not even a hash of one");
 
         floodTheGlobalEventStream(3_000);
-        browser.driver.get(server.uri() + "locks/hist:forced"); // a fresh read of the deep link
+        dash.browser.driver.get(dash.server.uri() + "locks/hist:forced"); // a fresh read of the deep link
         List<String> still = eventRow("force-release", Duration.ofSeconds(10));
         assertEquals("operator", still.get(BY), "found in the lock's own history although 3,000 newer events crowd the stream: " + still);
     }
@@ -96,10 +90,10 @@ class LockHistoryBrowserTest {
         REDIS.node(0).command("DEL", "lock:{hist:lost}"); // taken away behind the holder's back: its next refresh fails
         LockLostEvent event = lost.get(10, TimeUnit.SECONDS);
 
-        browser.loginAs("viewer");
-        browser.waitFor(By.id("locks"));
-        browser.driver.get(server.uri() + "locks/hist:lost");
-        new WebDriverWait(browser.driver, Duration.ofSeconds(10))
+        dash.browser.loginAs("viewer");
+        dash.browser.waitFor(By.id("locks"));
+        dash.browser.driver.get(dash.server.uri() + "locks/hist:lost");
+        new WebDriverWait(dash.browser.driver, Duration.ofSeconds(10))
                 .until(d -> d.findElement(By.id("detail-holder")).getText().equals("Not held any more."));
         List<String> row = eventRow("lost", Duration.ofSeconds(10));
         assertEquals(Long.toString(h.fencingToken()), row.get(FENCE), row.toString());
@@ -107,12 +101,12 @@ class LockHistoryBrowserTest {
         assertTrue(row.get(DETAILS).contains("reason " + event.reason()), row + " vs " + event);
         List<String> acquired = eventRow("acquire", Duration.ofSeconds(1));
         assertEquals(Long.toString(h.fencingToken()), acquired.get(FENCE), acquired.toString());
-        browser.screenshot(java.nio.file.Path.of("target", "screenshots", "lock-history.png"));
+        dash.browser.screenshot(java.nio.file.Path.of("target", "screenshots", "lock-history.png"));
     }
 
     /** The cells of the first displayed events row of {@code type}, waiting for it. */
     private static List<String> eventRow(String type, Duration wait) {
-        return new WebDriverWait(browser.driver, wait).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
+        return new WebDriverWait(dash.browser.driver, wait).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
             List<String> c = d.findElements(EVENT_CELLS).stream().map(e -> e.getText()).toList();
             int at = c.indexOf(type);
             return at < 0 || at + DETAILS >= c.size() ? null : c.subList(at, at + DETAILS + 1);

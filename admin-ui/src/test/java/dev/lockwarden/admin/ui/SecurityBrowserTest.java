@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.InetAddress;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +23,6 @@ import dev.lockwarden.LockOptions;
 import dev.lockwarden.admin.AdminConfig;
 import dev.lockwarden.admin.AdminServer;
 import dev.lockwarden.admin.security.LoginService;
-import dev.lockwarden.admin.security.PasswordHasher;
 import dev.lockwarden.admin.security.UserDirectory;
 import dev.lockwarden.testing.RedisServerExtension;
 
@@ -48,10 +44,7 @@ class SecurityBrowserTest {
         ChromiumCheck.require(Browser.CHROMIUM, Browser.CHROMEDRIVER);
         locks = LockManager.builder().redis(REDIS.uri()).application("billing").build();
         locks.acquire("sec:held", LockOptions.ttl(Duration.ofSeconds(300)).autoRefresh(false));
-        UserDirectory users = UserDirectory.of(Map.of(
-                "viewer", "VIEWER:" + PasswordHasher.hash("viewer-pw".toCharArray(), 10_000),
-                "victim", "OPERATOR:" + PasswordHasher.hash("victim-pw".toCharArray(), 10_000)));
-        AdminConfig config = new AdminConfig(InetAddress.getLoopbackAddress(), 0, 50, users).withSessionTimeout(IDLE);
+        AdminConfig config = Fixtures.config(Fixtures.users("viewer:VIEWER", "victim:OPERATOR")).withSessionTimeout(IDLE);
         server = AdminServer.start(config, locks.inspector());
         proxied = AdminServer.start(config.withBehindTlsProxy(true), locks.inspector());
         throttled = AdminServer.start(config, locks.inspector());
@@ -60,15 +53,7 @@ class SecurityBrowserTest {
 
     @AfterAll
     static void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {browser, server, proxied, throttled, locks}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                // keep closing the rest
-            }
-        }
+        Fixtures.closeAll(browser, server, proxied, throttled, locks);
     }
 
     @Test
@@ -95,7 +80,7 @@ class SecurityBrowserTest {
 
     @Test
     void anIdleSessionIsLoggedOutAlthoughThePageRefreshesEverySecond() throws Exception {
-        browser.login("viewer", "viewer-pw");
+        browser.loginAs("viewer");
         browser.waitFor(By.cssSelector("b.lock-name[data-lock='sec:held']"));
         String ttl = browser.driver.findElement(By.cssSelector("span.ttl[data-lock='sec:held']")).getText();
         new WebDriverWait(browser.driver, Duration.ofSeconds(5))
@@ -109,7 +94,7 @@ class SecurityBrowserTest {
 
     @Test
     void activityKeepsTheSessionAlive() throws Exception {
-        browser.login("viewer", "viewer-pw");
+        browser.loginAs("viewer");
         browser.waitFor(By.id("locks"));
         long end = System.nanoTime() + IDLE.multipliedBy(2).toNanos();
         while (System.nanoTime() < end) {

@@ -29,7 +29,6 @@ import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
-import dev.lockwarden.admin.AdminServer;
 import dev.lockwarden.testing.RedisNode;
 import dev.lockwarden.testing.RedisReplyException;
 import dev.lockwarden.testing.RedisServerExtension;
@@ -47,9 +46,7 @@ abstract class TopologyBrowserTest {
     private static final Pattern RELEASED = Pattern.compile("Released " + VICTIM + ": fence (\\d+) → (\\d+), audit id (\\S+)");
 
     private LockManager holder;
-    private LockManager admin;
-    private AdminServer server;
-    private Browser browser;
+    private Dashboard dash;
     private final Map<String, Long> fences = new TreeMap<>();
     private LockHandle victim;
     private final CompletableFuture<LockLostEvent> lost = new CompletableFuture<>();
@@ -68,9 +65,7 @@ abstract class TopologyBrowserTest {
 
     @BeforeAll
     void start() throws Exception {
-        ChromiumCheck.require(Browser.CHROMIUM, Browser.CHROMEDRIVER);
         holder = topology(LockManager.builder()).application("billing").build();
-        admin = topology(LockManager.builder()).application("lockwarden-admin").build();
         for (int i = 0; i < LOCKS; i++) {
             String name = "topo:" + i;
             fences.put(name, holder.acquire(name, LockOptions.ttl(Duration.ofSeconds(300)).autoRefresh(false)).fencingToken());
@@ -78,21 +73,20 @@ abstract class TopologyBrowserTest {
         victim = holder.acquire(VICTIM, LockOptions.ttl(Duration.ofSeconds(6)).autoRefresh(true));
         victim.onLost(lost::complete);
         fences.put(VICTIM, victim.fencingToken());
-        server = AdminServer.start(Fixtures.config(Fixtures.viewerAndOperator()), admin.inspector());
-        browser = new Browser(server.uri().toString());
+        dash = Dashboard.start(topology(LockManager.builder()), Fixtures.viewerAndOperator());
     }
 
     @AfterAll
     void stop() {
-        Fixtures.closeAll(browser, server, admin, holder);
+        Fixtures.closeAll(dash, holder);
     }
 
     @Test
     @Order(1)
     void eachLockIsListedExactlyOnceWithItsHolderAndFence() {
-        browser.loginAs("viewer");
-        browser.waitText("status", (LOCKS + 1) + " locks");
-        List<String> names = new ArrayList<>(browser.displayedTexts(By.cssSelector("b.lock-name")));
+        dash.browser.loginAs("viewer");
+        dash.browser.waitText("status", (LOCKS + 1) + " locks");
+        List<String> names = new ArrayList<>(dash.browser.displayedTexts(By.cssSelector("b.lock-name")));
         names.sort(null);
         assertEquals(new ArrayList<>(fences.keySet()), names, "each lock once");
         Map<String, String> nodes = new TreeMap<>();
@@ -109,35 +103,32 @@ abstract class TopologyBrowserTest {
     @Order(2)
     void anOperatorForceReleasesALockTheHolderLosesItAndTheAuditNamesTheOperator() throws Exception {
         awaitOnEveryOwningNode(VICTIM); // acquire returns on a majority; a late node's grant must not outlive the release
-        browser.loginAs("operator");
-        browser.waitFor(By.cssSelector("b.lock-name[data-lock='" + VICTIM + "']")).click();
-        browser.waitVisible(By.id("force-release")).click();
-        WebElement dialog = browser.waitVisible(By.cssSelector("vaadin-confirm-dialog-overlay"));
+        dash.browser.loginAs("operator");
+        dash.browser.waitFor(By.cssSelector("b.lock-name[data-lock='" + VICTIM + "']")).click();
+        dash.browser.waitVisible(By.id("force-release")).click();
+        WebElement dialog = dash.browser.waitVisible(By.cssSelector("vaadin-confirm-dialog-overlay"));
         assertTrue(dialog.getText().contains("Fence: " + victim.fencingToken()), dialog.getText());
-        browser.driver.findElement(By.cssSelector("vaadin-button[slot='confirm-button']")).click();
+        dash.browser.driver.findElement(By.cssSelector("vaadin-button[slot='confirm-button']")).click();
 
-        WebElement result = browser.waitVisible(By.id("release-result"));
-        new WebDriverWait(browser.driver, Duration.ofSeconds(10)).until(d -> result.getText().contains("audit id"));
+        WebElement result = dash.browser.waitVisible(By.id("release-result"));
+        new WebDriverWait(dash.browser.driver, Duration.ofSeconds(10)).until(d -> result.getText().contains("audit id"));
         Matcher m = RELEASED.matcher(result.getText());
         assertTrue(m.find(), result.getText());
         assertEquals(victim.fencingToken(), Long.parseLong(m.group(1)));
         long newFence = Long.parseLong(m.group(2));
         assertTrue(newFence > victim.fencingToken(), result.getText());
-        browser.waitGone(By.cssSelector("b.lock-name[data-lock='" + VICTIM + "']"));
-        browser.waitText("status", LOCKS + " locks");
+        dash.browser.waitGone(By.cssSelector("b.lock-name[data-lock='" + VICTIM + "']"));
+        dash.browser.waitText("status", LOCKS + " locks");
 
         assertEquals(VICTIM, lost.get(10, TimeUnit.SECONDS).lockName(), "the holder's onLost fires");
         assertFalse(victim.isHeld());
-        assertTrue(admin.inspector().get(VICTIM).isEmpty());
+        assertTrue(dash.admin.inspector().get(VICTIM).isEmpty());
         assertEquals(nodesOwningAKey(), onOwningNodes("EXISTS", "lock:{" + VICTIM + "}").stream().filter("0"::equals).count(),
                 "the lock key is gone on every node owning it");
         assertEquals(List.of(Long.toString(newFence)), onOwningNodes("GET", "lock:{" + VICTIM + "}:fence").stream().distinct().toList(),
                 "every node's fence raised to the one shown");
 
-        browser.driver.findElement(By.id("nav-audit")).click();
-        browser.waitFor(By.id("audit"));
-        new WebDriverWait(browser.driver, Duration.ofSeconds(10)).until(d -> browser.cells().contains(VICTIM));
-        List<String> a = browser.cells();
+        List<String> a = dash.browser.openView("audit", VICTIM);
         assertEquals(1, a.stream().filter(VICTIM::equals).count(), "one audit record: " + a);
         int at = a.indexOf(VICTIM);
         assertEquals("operator", a.get(at - 1), a.toString());
@@ -145,7 +136,7 @@ abstract class TopologyBrowserTest {
     }
 
     private List<String> shown(String cssClass, String lock) {
-        return browser.displayedTexts(By.cssSelector("span." + cssClass + "[data-lock='" + lock + "']"));
+        return dash.browser.displayedTexts(By.cssSelector("span." + cssClass + "[data-lock='" + lock + "']"));
     }
 
     /** The replies of the nodes that own the key (a Cluster master that does not answers MOVED). */
