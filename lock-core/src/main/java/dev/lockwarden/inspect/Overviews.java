@@ -13,6 +13,7 @@ import dev.lockwarden.AuditRecord;
 import dev.lockwarden.ClientInfo;
 import dev.lockwarden.FenceCounter;
 import dev.lockwarden.LockStoreException;
+import dev.lockwarden.internal.Heartbeat;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;
@@ -106,23 +107,20 @@ final class Overviews {
                 if (v == null) {
                     continue;
                 }
-                // value: application@host:pid (see Heartbeat)
-                int at = v.lastIndexOf('@');
-                int colon = v.lastIndexOf(':');
-                String app = at < 0 ? v : v.substring(0, at);
-                String host = at < 0 || colon < at ? "" : v.substring(at + 1, colon);
-                long pid = colon < 0 ? 0 : LockReader.parseLong(v.substring(colon + 1), 0);
-                byJvm.put(id, new ClientInfo(id, app, host, pid, true, Duration.ofMillis(Math.max(0, ttls.get(i).get())), 0));
+                Heartbeat.Beat b = Heartbeat.parse(v);
+                byJvm.put(id, new ClientInfo(id, b.application(), b.host(), b.pid(), b.version(), b.javaVersion(), true,
+                        Duration.ofMillis(Math.max(0, ttls.get(i).get())), 0));
             }
         }
         for (dev.lockwarden.LockInfo lock : locks(maxLocksScanned, read)) {
             String id = lock.holder().jvmId();
             ClientInfo c = byJvm.get(id);
             if (c == null) {
-                c = new ClientInfo(id, lock.holder().application(), lock.holder().host(), lock.holder().pid(), lock.holderAlive(),
-                        Duration.ZERO, 0);
+                c = new ClientInfo(id, lock.holder().application(), lock.holder().host(), lock.holder().pid(), "", "",
+                        lock.holderAlive(), Duration.ZERO, 0);
             }
-            byJvm.put(id, new ClientInfo(c.jvmId(), c.application(), c.host(), c.pid(), c.alive(), c.heartbeatTtl(), c.locksHeld() + 1));
+            byJvm.put(id, new ClientInfo(c.jvmId(), c.application(), c.host(), c.pid(), c.version(), c.javaVersion(), c.alive(),
+                    c.heartbeatTtl(), c.locksHeld() + 1));
         }
         List<ClientInfo> out = new ArrayList<>(byJvm.values());
         out.sort(Comparator.comparing(ClientInfo::alive).thenComparing(ClientInfo::application));

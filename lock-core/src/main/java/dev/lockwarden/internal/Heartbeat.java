@@ -1,6 +1,9 @@
 package dev.lockwarden.internal;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -12,12 +15,17 @@ import redis.clients.jedis.params.SetParams;
 
 /**
  * Keeps {@code lockwarden:jvm:<id>} alive on every node while the manager runs, so the dashboard
- * can flag locks whose holder JVM is gone (orphans). Its thread does nothing else, so no listener
- * can delay a beat.
+ * can flag locks whose holder JVM is gone (orphans), and list the client JVMs with their versions.
+ * Its thread does nothing else, so no listener can delay a beat.
+ *
+ * <p>The value is {@code application@host:pid}, then one {@code key=value} line each for the
+ * Lockwarden version ({@code lockwarden=}) and the Java version ({@code java=}); {@link #parse} reads it.
  */
 public final class Heartbeat implements AutoCloseable {
     static final long PERIOD_MILLIS = 5_000;
     static final long TTL_MILLIS = 15_000;
+    /** This client's Lockwarden version, from the Maven-filtered {@code version.properties}. */
+    public static final String VERSION = readVersion();
 
     private final List<RedisNodeClient> nodes;
     private final String key;
@@ -27,7 +35,7 @@ public final class Heartbeat implements AutoCloseable {
     public Heartbeat(RedisDeployment redis, String jvmId, String value) {
         this.nodes = redis.nodes();
         this.key = KeySpace.jvmKey(jvmId);
-        this.value = value;
+        this.value = value + "\nlockwarden=" + VERSION + "\njava=" + System.getProperty("java.version", "");
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "lockwarden-heartbeat");
             t.setDaemon(true);
@@ -35,6 +43,52 @@ public final class Heartbeat implements AutoCloseable {
         });
         beat(); // synchronously once, so locks taken right after start-up already show a live holder
         executor.scheduleWithFixedDelay(this::beat, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** A heartbeat value as written by {@link Heartbeat}; version fields are "" when absent. */
+    public record Beat(String application, String host, long pid, String version, String javaVersion) {
+    }
+
+    /** Parses a heartbeat value; never fails (a value from an older client lacks the version lines). */
+    public static Beat parse(String value) {
+        String[] lines = value.split("\n");
+        String v = lines[0];
+        int at = v.lastIndexOf('@');
+        int colon = v.lastIndexOf(':');
+        String app = at < 0 ? v : v.substring(0, at);
+        String host = at < 0 || colon < at ? "" : v.substring(at + 1, colon);
+        long pid = 0;
+        if (colon > at) {
+            try {
+                pid = Long.parseLong(v.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                // unknown pid
+            }
+        }
+        String version = "";
+        String java = "";
+        for (int i = 1; i < lines.length; i++) {
+            if (lines[i].startsWith("lockwarden=")) {
+                version = lines[i].substring("lockwarden=".length());
+            } else if (lines[i].startsWith("java=")) {
+                java = lines[i].substring("java=".length());
+            }
+        }
+        return new Beat(app, host, pid, version, java);
+    }
+
+    private static String readVersion() {
+        Properties p = new Properties();
+        try (InputStream in = Heartbeat.class.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException e) {
+            return "unknown"; // only shown on the dashboard: no reason to stop a LockManager
+        }
+        String v = p.getProperty("version", "");
+        // unfiltered (e.g. copied by an IDE): say so rather than show a placeholder
+        return v.isBlank() || v.startsWith("${") ? "unknown" : v;
     }
 
     private void beat() {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,6 +23,11 @@ final class JarProcess implements AutoCloseable {
     private boolean ended;
 
     JarProcess(Path jar, Path workDir, String stdin, String... args) throws IOException {
+        this(jar, workDir, stdin, Map.of(), args);
+    }
+
+    /** With {@code env} added to an environment cleared of every {@code LOCKWARDEN_*} variable. */
+    JarProcess(Path jar, Path workDir, String stdin, Map<String, String> env, String... args) throws IOException {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar.toAbsolutePath() + " is missing: run `mvn -pl admin-ui -am verify` (package builds it)");
         }
@@ -30,6 +36,7 @@ final class JarProcess implements AutoCloseable {
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true);
         pb.environment().keySet().removeIf(k -> k.startsWith("LOCKWARDEN_"));
+        pb.environment().putAll(env);
         process = pb.start();
         if (stdin != null) {
             process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Matcher;
 
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
 import dev.lockwarden.admin.security.PasswordHasher;
 import dev.lockwarden.admin.ui.Browser;
 import dev.lockwarden.testing.RedisServerExtension;
@@ -22,7 +26,8 @@ import dev.lockwarden.testing.RedisServerExtension;
 /** The shaded {@code lockwarden-admin.jar} run as users run it: {@code java -jar} in a child JVM. */
 class RunnableJarIT {
     @RegisterExtension
-    static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+    /** Five for the Redlock test; the others use the first one. */
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(5);
     static final String LISTENING = "Lockwarden admin listening on (http://127\\.0\\.0\\.1:\\d+/)";
 
     @TempDir
@@ -100,6 +105,27 @@ class RunnableJarIT {
             browser.login("ops", "ops-password");
             browser.waitFor(By.id("locks"));
             assertTrue(browser.driver.findElement(By.id("signed-in")).getText().contains("ops (OPERATOR)"));
+        }
+    }
+
+    @Test
+    void javaDashJarOverRedlockListsALockHeldOnTheFiveNodes() throws Exception {
+        Path users = dir.resolve("users.properties");
+        Files.writeString(users, "ops = VIEWER:" + PasswordHasher.hash("ops-password".toCharArray(), 10_000) + "\n");
+        String[] nodes = REDIS.uris().toArray(String[]::new);
+        try (LockManager holder = LockManager.builder().redlock(nodes).application("billing").build();
+             LockHandle held = holder.acquire("jar:redlock", LockOptions.ttl(Duration.ofSeconds(120)).autoRefresh(false));
+             JarProcess jar = new JarProcess(JarProcess.JAR, dir, null, "--redlock", String.join(",", nodes), "--port", "0",
+                     "--users", users.toString());
+             Browser browser = new Browser()) {
+            browser.base(jar.await(LISTENING, Duration.ofSeconds(60)).group(1));
+            browser.login("ops", "ops-password");
+            browser.waitFor(By.cssSelector("b.lock-name[data-lock='jar:redlock']"));
+            assertEquals(List.of(Long.toString(held.fencingToken())),
+                    browser.displayedTexts(By.cssSelector("span.fence[data-lock='jar:redlock']")), jar.output());
+            assertEquals(List.of("billing"), browser.displayedTexts(By.cssSelector("span.holder-app[data-lock='jar:redlock']")));
+            String shownNodes = browser.displayedTexts(By.cssSelector("span.nodes[data-lock='jar:redlock']")).get(0);
+            assertTrue(shownNodes.split(", ").length >= 3, "read from a majority of the five nodes: " + shownNodes);
         }
     }
 }

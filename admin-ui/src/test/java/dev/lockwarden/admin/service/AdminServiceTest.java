@@ -61,6 +61,20 @@ class AdminServiceTest {
     }
 
     @Test
+    void clientsCarryTheirHeartbeatsVersionsAndAnOlderClientsBeatWithoutThemStillLists() {
+        // the value an older client writes: application@host:pid only
+        REDIS.node(0).command("SET", "lockwarden:jvm:old0000jvm", "legacy@old-host:77", "PX", "15000");
+        var clients = service.clients();
+        var billingClient = clients.stream().filter(c -> c.application().equals("billing")).findFirst().orElseThrow();
+        assertEquals(System.getProperty("lockwarden.project.version"), billingClient.version());
+        assertEquals(System.getProperty("java.version"), billingClient.javaVersion());
+        var old = clients.stream().filter(c -> c.jvmId().equals("old0000jvm")).findFirst().orElseThrow();
+        assertEquals(List.of("legacy", "old-host", 77L, "", ""), List.of(old.application(), old.host(), old.pid(), old.version(),
+                old.javaVersion()));
+        assertTrue(old.alive());
+    }
+
+    @Test
     void listsByPrefixAndApplication() {
         for (String n : List.of("svc:a", "svc:b", "svc:c")) {
             billing.acquire(n, FIXED);

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
@@ -62,6 +63,40 @@ public final class Browser implements AutoCloseable {
         WebElement name = waitFor(By.cssSelector("#vaadinLoginUsername input"));
         name.sendKeys(user);
         driver.findElement(By.cssSelector("#vaadinLoginPassword input")).sendKeys(password, Keys.ENTER);
+    }
+
+    /** Logs in as a {@link Fixtures#users} user, whose password is {@code <name>-pw}. */
+    public void loginAs(String user) {
+        login(user, Fixtures.password(user));
+    }
+
+    /** The text of every grid cell on the page, in DOM order (header and row cells, spare rows included). */
+    public List<String> cells() {
+        return driver.findElements(By.cssSelector("vaadin-grid-cell-content")).stream().map(WebElement::getText).toList();
+    }
+
+    /** Waits (up to 20 s) until a grid cell reads exactly {@code text}, then returns {@link #cells()}. */
+    public List<String> waitCells(String text) {
+        new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class).until(d -> cells().contains(text));
+        return cells();
+    }
+
+    /** Opens a view from the menu ({@code nav-<view>}) and waits for its grid (id {@code <view>}) to show {@code text}. */
+    public List<String> openView(String view, String text) {
+        driver.findElement(By.id("nav-" + view)).click();
+        waitFor(By.id(view));
+        return waitCells(text);
+    }
+
+    /** The texts of the displayed elements matching {@code by} (the grid keeps stale content in hidden spare rows). */
+    public List<String> displayedTexts(By by) {
+        return driver.findElements(by).stream().filter(WebElement::isDisplayed).map(WebElement::getText).toList();
+    }
+
+    /** Waits until the text of the element with {@code id} starts with {@code prefix}. */
+    public void waitText(String id, String prefix) {
+        new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElement(By.id(id)).getText().startsWith(prefix));
     }
 
     public WebElement waitFor(By by) {

@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -18,13 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 import dev.lockwarden.LockManager;
-import dev.lockwarden.admin.AdminConfig;
 import dev.lockwarden.admin.AdminServer;
-import dev.lockwarden.admin.security.PasswordHasher;
-import dev.lockwarden.admin.security.UserDirectory;
 import dev.lockwarden.testing.RedisServerExtension;
 
 /** An operator force-releases a lock held by another JVM process: that process's onLost fires, the row goes, the audit names the operator. */
@@ -44,15 +37,14 @@ class OtherJvmForceReleaseTest {
                 .lines().forEach(out::add), "holder-output");
         reader.setDaemon(true);
         reader.start();
-        UserDirectory users = UserDirectory.of(Map.of("operator", "OPERATOR:" + PasswordHasher.hash("operator-pw".toCharArray(), 10_000)));
         try (LockManager admin = LockManager.builder().redis(REDIS.uri()).application("lockwarden-admin").build();
-             AdminServer server = AdminServer.start(new AdminConfig(InetAddress.getLoopbackAddress(), 0, 50, users), admin.inspector());
+             AdminServer server = AdminServer.start(Fixtures.config(Fixtures.users("operator:OPERATOR")), admin.inspector());
              Browser browser = new Browser(server.uri().toString())) {
             String held = next(out, "HELD ");
             long fence = Long.parseLong(held.substring(5).trim());
             assertEquals(child.pid(), admin.inspector().get("remote:job").orElseThrow().holder().pid(), "held by the other process");
 
-            browser.login("operator", "operator-pw");
+            browser.loginAs("operator");
             browser.waitFor(ROW).click();
             browser.waitVisible(By.id("force-release")).click();
             WebElement dialog = browser.waitVisible(By.cssSelector("vaadin-confirm-dialog-overlay"));
@@ -64,10 +56,7 @@ class OtherJvmForceReleaseTest {
             browser.waitGone(ROW);
             assertTrue(child.waitFor(20, TimeUnit.SECONDS), "the holder process ends after onLost");
 
-            browser.driver.findElement(By.id("nav-audit")).click();
-            browser.waitFor(By.id("audit"));
-            new WebDriverWait(browser.driver, Duration.ofSeconds(10)).until(d -> cells(browser).contains("remote:job"));
-            List<String> c = cells(browser);
+            List<String> c = browser.openView("audit", "remote:job");
             int at = c.indexOf("remote:job");
             assertEquals("operator", c.get(at - 1), c.toString());
             assertTrue(c.get(at + 1).contains("pid " + child.pid()), c.toString());
@@ -90,9 +79,5 @@ class OtherJvmForceReleaseTest {
             }
         }
         throw new AssertionError("the holder process printed no '" + prefix + "' line; output:\n" + seen);
-    }
-
-    private static List<String> cells(Browser browser) {
-        return browser.driver.findElements(By.cssSelector("vaadin-grid-cell-content")).stream().map(WebElement::getText).toList();
     }
 }

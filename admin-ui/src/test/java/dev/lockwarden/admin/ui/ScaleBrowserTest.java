@@ -3,11 +3,9 @@ package dev.lockwarden.admin.ui;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -16,10 +14,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import dev.lockwarden.LockManager;
-import dev.lockwarden.admin.AdminConfig;
 import dev.lockwarden.admin.AdminServer;
-import dev.lockwarden.admin.security.PasswordHasher;
-import dev.lockwarden.admin.security.UserDirectory;
 import dev.lockwarden.store.LuaScript;
 import dev.lockwarden.store.RedisNodeClient;
 import dev.lockwarden.testing.RedisServerExtension;
@@ -40,12 +35,11 @@ class ScaleBrowserTest {
         System.out.printf("%d locks taken through acquire.lua in %d ms%n", LOCKS, (System.nanoTime() - t0) / 1_000_000);
         assertEquals(Integer.toString(LOCKS * 3 + 0), REDIS.node(0).command("DBSIZE").trim(), "lock + info + fence per lock");
 
-        UserDirectory users = UserDirectory.of(Map.of("viewer", "VIEWER:" + PasswordHasher.hash("viewer-pw".toCharArray(), 10_000)));
         try (LockManager admin = LockManager.builder().redis(REDIS.uri()).application("lockwarden-admin").build()) {
             CountingInspector counting = new CountingInspector(admin.inspector());
-            try (AdminServer server = AdminServer.start(new AdminConfig(InetAddress.getLoopbackAddress(), 0, 50, users), counting);
+            try (AdminServer server = AdminServer.start(Fixtures.config(Fixtures.users("viewer:VIEWER")), counting);
                  Browser browser = new Browser(server.uri().toString())) {
-                browser.login("viewer", "viewer-pw");
+                browser.loginAs("viewer");
                 browser.waitFor(By.id("locks"));
                 browser.driver.findElement(By.id("nav-fences")).click(); // away, then time opening the locks view
                 browser.waitFor(By.id("fences"));

@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.InetAddress;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,7 +22,7 @@ import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.admin.AdminConfig;
 import dev.lockwarden.admin.AdminServer;
-import dev.lockwarden.admin.security.PasswordHasher;
+import dev.lockwarden.admin.security.LoginService;
 import dev.lockwarden.admin.security.UserDirectory;
 import dev.lockwarden.testing.RedisServerExtension;
 
@@ -47,10 +44,7 @@ class SecurityBrowserTest {
         ChromiumCheck.require(Browser.CHROMIUM, Browser.CHROMEDRIVER);
         locks = LockManager.builder().redis(REDIS.uri()).application("billing").build();
         locks.acquire("sec:held", LockOptions.ttl(Duration.ofSeconds(300)).autoRefresh(false));
-        UserDirectory users = UserDirectory.of(Map.of(
-                "viewer", "VIEWER:" + PasswordHasher.hash("viewer-pw".toCharArray(), 10_000),
-                "victim", "OPERATOR:" + PasswordHasher.hash("victim-pw".toCharArray(), 10_000)));
-        AdminConfig config = new AdminConfig(InetAddress.getLoopbackAddress(), 0, 50, users).withSessionTimeout(IDLE);
+        AdminConfig config = Fixtures.config(Fixtures.users("viewer:VIEWER", "victim:OPERATOR")).withSessionTimeout(IDLE);
         server = AdminServer.start(config, locks.inspector());
         proxied = AdminServer.start(config.withBehindTlsProxy(true), locks.inspector());
         throttled = AdminServer.start(config, locks.inspector());
@@ -59,15 +53,7 @@ class SecurityBrowserTest {
 
     @AfterAll
     static void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {browser, server, proxied, throttled, locks}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                // keep closing the rest
-            }
-        }
+        Fixtures.closeAll(browser, server, proxied, throttled, locks);
     }
 
     @Test
@@ -94,7 +80,7 @@ class SecurityBrowserTest {
 
     @Test
     void anIdleSessionIsLoggedOutAlthoughThePageRefreshesEverySecond() throws Exception {
-        browser.login("viewer", "viewer-pw");
+        browser.loginAs("viewer");
         browser.waitFor(By.cssSelector("b.lock-name[data-lock='sec:held']"));
         String ttl = browser.driver.findElement(By.cssSelector("span.ttl[data-lock='sec:held']")).getText();
         new WebDriverWait(browser.driver, Duration.ofSeconds(5))
@@ -108,7 +94,7 @@ class SecurityBrowserTest {
 
     @Test
     void activityKeepsTheSessionAlive() throws Exception {
-        browser.login("viewer", "viewer-pw");
+        browser.loginAs("viewer");
         browser.waitFor(By.id("locks"));
         long end = System.nanoTime() + IDLE.multipliedBy(2).toNanos();
         while (System.nanoTime() < end) {
@@ -137,10 +123,65 @@ class SecurityBrowserTest {
         assertTrue(secure.contains("JSESSIONID") && secure.contains("Secure"), secure);
     }
 
+    @Test
+    void anEmptyFieldIsStoppedByTheFormAndAnEmptyLoginThatReachesTheServerLooksLikeAWrongOneAndCountsTowardTheThrottle()
+            throws Exception {
+        UserDirectory users = Fixtures.users("victim:OPERATOR");
+        try (CapturedLog audit = new CapturedLog(LoginService.AUDIT_LOGGER);
+             AdminServer fresh = AdminServer.start(Fixtures.config(users), locks.inspector());
+             AdminServer control = AdminServer.start(Fixtures.config(users), locks.inspector())) {
+            browser.base(fresh.uri().toString());
+            // what a user sees: Vaadin's login form refuses an empty field itself, the same for a known and an unknown
+            // user name, and sends nothing to the server
+            for (String[] attempt : new String[][] {{"victim", ""}, {"nobody", ""}, {"", ""}}) {
+                browser.login(attempt[0], attempt[1]);
+                browser.waitFor(By.cssSelector("#vaadinLoginPassword[invalid]"));
+                WebElement form = browser.driver.findElement(By.cssSelector("vaadin-login-form"));
+                assertTrue(form.getText().contains("Password is required"), form.getText());
+                assertEquals(null, form.getDomAttribute("error"), "no answer from the server");
+            }
+            Thread.sleep(500); // a login request would have been answered by now
+            assertEquals(List.of(), audit.lines(), "nothing reached the server");
+
+            // the server side: the form's own login event (a real UIDL request from the page) with empty fields,
+            // as a client that skips the form's check sends it
+            String wrong = failedLogin("victim", "wrong-1");
+            assertEquals(LoginService.FAILED, wrong);
+            assertEquals(wrong, eventLogin("victim", ""), "empty password");
+            assertEquals(wrong, eventLogin("victim", ""), "empty password again");
+            assertEquals(wrong, eventLogin("", ""), "empty user name and password");
+            assertEquals(wrong, eventLogin("", "victim-pw"), "empty user name");
+            assertEquals(5, audit.lines().stream().filter(l -> l.startsWith("dashboard login FAILED")).count(), audit.lines().toString());
+            assertTrue(failedLogin("victim", "victim-pw").startsWith("Too many failed logins"),
+                    "the empty attempts counted: the 6th, with the right password, is throttled");
+
+            // control: one wrong password alone does not throttle the right one
+            browser.base(control.uri().toString());
+            assertEquals(wrong, failedLogin("victim", "wrong-1"));
+            browser.loginAs("victim");
+            browser.waitFor(By.id("locks"));
+        } finally {
+            browser.base(server.uri().toString());
+        }
+    }
+
+    /** Fires the login form's {@code login} event (what its submit sends) past its client-side checks; returns the error title. */
+    private String eventLogin(String user, String password) {
+        browser.open("login");
+        browser.waitFor(By.cssSelector("vaadin-login-form"));
+        browser.driver.executeScript("document.querySelector('vaadin-login-form').dispatchEvent(new CustomEvent('login', "
+                + "{detail: {username: arguments[0], password: arguments[1]}}));", user, password);
+        return errorTitle();
+    }
+
     /** Submits one login and returns the error title shown. */
     private String failedLogin(String user, String password) {
         browser.login(user, password);
-        WebElement form = browser.waitFor(By.cssSelector("vaadin-login-form[error]"));
+        return errorTitle();
+    }
+
+    private String errorTitle() {
+        browser.waitFor(By.cssSelector("vaadin-login-form[error]"));
         return new WebDriverWait(browser.driver, Duration.ofSeconds(10)).until(d -> {
             Object title = browser.driver.executeScript(
                     "const f = document.querySelector('vaadin-login-form'); return f.i18n && f.i18n.errorMessage.title;");

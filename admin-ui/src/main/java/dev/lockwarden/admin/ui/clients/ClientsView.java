@@ -46,6 +46,8 @@ public final class ClientsView extends VerticalLayout {
         grid.addColumn(ClientInfo::application).setHeader("Application").setAutoWidth(true).setSortable(true);
         grid.addColumn(ClientInfo::host).setHeader("Host").setAutoWidth(true);
         grid.addColumn(ClientInfo::pid).setHeader("PID").setAutoWidth(true);
+        grid.addColumn(c -> orDash(c.version())).setHeader("Lockwarden").setAutoWidth(true).setSortable(true);
+        grid.addColumn(c -> orDash(c.javaVersion())).setHeader("Java").setAutoWidth(true).setSortable(true);
         grid.addColumn(ClientInfo::locksHeld).setHeader("Locks held").setTextAlign(ColumnTextAlign.END).setAutoWidth(true);
         grid.addColumn(c -> c.alive() ? "beat within the last " + Formats.ttl(java.time.Duration.ofMillis(
                 Math.max(0, 15_000 - c.heartbeatTtl().toMillis()))) : "none").setHeader("Last beat").setAutoWidth(true);
@@ -55,6 +57,11 @@ public final class ClientsView extends VerticalLayout {
         }
         add(new Button("Reload", e -> load()), status, grid);
         load();
+    }
+
+    /** A dead client's version is unknown: only the heartbeat carries it. */
+    private static String orDash(String s) {
+        return s.isEmpty() ? "—" : s;
     }
 
     private com.vaadin.flow.component.Component releaseAllButton(ClientInfo c) {

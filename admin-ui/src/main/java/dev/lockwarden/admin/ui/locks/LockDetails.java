@@ -35,7 +35,7 @@ final class LockDetails extends VerticalLayout {
     LockDetails(boolean operator, Consumer<LockInfo> onForceRelease) {
         setId("details");
         setPadding(false);
-        setWidth("32rem");
+        setWidth("38rem");
         holder.setId("detail-holder");
         fence.setId("detail-fence");
         result.setId("release-result");
@@ -60,6 +60,7 @@ final class LockDetails extends VerticalLayout {
         events.addColumn(e -> e.fields().getOrDefault("fence", "")).setHeader("Fence").setAutoWidth(true);
         events.addColumn(e -> e.fields().getOrDefault("operator", e.fields().getOrDefault("app", "")))
                 .setHeader("By").setAutoWidth(true);
+        events.addColumn(EventDetails::of).setHeader("Details").setAutoWidth(true);
     }
 
     /** Shows {@code lock}, or that {@code name} is no longer held. */

@@ -15,7 +15,8 @@ import dev.lockwarden.LockInfo;
 
 /**
  * The table of held locks. Rows are identified by lock name, so a refresh keeps the scroll position
- * and the selected row. Name and TTL cells carry {@code data-lock} attributes for browser tests.
+ * and the selected row. Name, application, age, TTL, fence, holder and nodes cells carry {@code data-lock}
+ * attributes for browser tests.
  */
 final class LockGrid extends Grid<LockInfo> {
     private final List<LockInfo> rows = new ArrayList<>();
@@ -35,7 +36,9 @@ final class LockGrid extends Grid<LockInfo> {
         addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
         addColumn(LitRenderer.<LockInfo>of("<b class='lock-name' data-lock='${item.name}'>${item.name}</b>")
                 .withProperty("name", LockInfo::name)).setHeader("Lock").setAutoWidth(true).setFlexGrow(2);
-        addColumn(i -> Formats.text(i.holder().application())).setHeader("Application").setAutoWidth(true);
+        addColumn(LitRenderer.<LockInfo>of("<span class='holder-app' data-lock='${item.name}'>${item.app}</span>")
+                .withProperty("name", LockInfo::name).withProperty("app", i -> Formats.text(i.holder().application())))
+                .setHeader("Application").setAutoWidth(true);
         addColumn(i -> Formats.text(i.holder().host())).setHeader("Host").setAutoWidth(true);
         addColumn(i -> i.holder().pid()).setHeader("PID").setAutoWidth(true);
         addColumn(i -> Formats.text(i.holder().thread())).setHeader("Thread").setAutoWidth(true);
@@ -49,13 +52,17 @@ final class LockGrid extends Grid<LockInfo> {
                 .withProperty("name", LockInfo::name).withProperty("ttl", i -> Formats.ttl(i.remainingTtl())))
                 .setHeader("TTL").setAutoWidth(true).setTextAlign(ColumnTextAlign.END).setKey("ttl")
                 .setComparator(Comparator.comparing(LockInfo::remainingTtl));
-        addColumn(LockInfo::fencingToken).setHeader("Fence").setAutoWidth(true).setTextAlign(ColumnTextAlign.END);
+        addColumn(LitRenderer.<LockInfo>of("<span class='fence' data-lock='${item.name}'>${item.fence}</span>")
+                .withProperty("name", LockInfo::name).withProperty("fence", LockInfo::fencingToken))
+                .setHeader("Fence").setAutoWidth(true).setTextAlign(ColumnTextAlign.END);
         addColumn(LitRenderer.<LockInfo>of("<span class='holder-state' data-lock='${item.name}' "
                         + "style='color:${item.color}'>${item.state}</span>")
                 .withProperty("name", LockInfo::name).withProperty("state", i -> Formats.marks(i, longHeld))
                 .withProperty("color", i -> i.holderAlive() ? "var(--lumo-success-text-color)" : "var(--lumo-error-text-color)"))
                 .setHeader("Holder").setAutoWidth(true);
-        addColumn(i -> String.join(", ", i.nodes())).setHeader("Nodes").setAutoWidth(true);
+        addColumn(LitRenderer.<LockInfo>of("<span class='nodes' data-lock='${item.name}'>${item.nodes}</span>")
+                .withProperty("name", LockInfo::name).withProperty("nodes", i -> String.join(", ", i.nodes())))
+                .setHeader("Nodes").setAutoWidth(true);
         setItems(data);
     }
 

@@ -71,7 +71,11 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
         loadMore.setId("load-more");
         rescan.setId("rescan");
         status.setId("status");
-        HorizontalLayout body = new HorizontalLayout(new VerticalLayout(grid, new HorizontalLayout(loadMore, rescan)), details);
+        VerticalLayout list = new VerticalLayout(grid, new HorizontalLayout(loadMore, rescan));
+        list.setMinWidth("0"); // the grid scrolls sideways rather than push the details off the page
+        HorizontalLayout body = new HorizontalLayout(list, details);
+        body.setFlexGrow(1, list);
+        body.setFlexShrink(0, details);
         body.setSizeFull();
         add(filters, status, body);
         rescan();
