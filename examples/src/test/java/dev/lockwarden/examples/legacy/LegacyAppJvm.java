@@ -5,12 +5,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import dev.lockwarden.examples.BuiltArtifacts;
 
 /**
  * The legacy app ({@code java -jar legacy-app.jar}) in a JVM of its own, as the README runs it: its class path
@@ -28,37 +28,12 @@ final class LegacyAppJvm implements AutoCloseable {
         pump(process.getErrorStream(), err, "err");
     }
 
-    /** The shaded agent jar the reactor built (system property {@code lockwarden.agent.jar}); fails if absent. */
-    static Path agentJar() {
-        return built("lockwarden.agent.jar", "lock-agent");
-    }
-
-    /** The legacy app's runnable server jar (system property {@code legacy.app.jar}); fails if absent. */
-    static Path appJar() {
-        return built("legacy.app.jar", "examples/legacy-app");
-    }
-
-    /** examples/legacy-app/lockwarden-agent.conf: the config the README gives. */
-    static Path agentConfig() {
-        return built("legacy.agent.config", "examples");
-    }
-
-    private static Path built(String property, String module) {
-        String value = System.getProperty(property);
-        Path file = value == null ? null : Path.of(value);
-        if (file == null || !Files.isRegularFile(file)) {
-            throw new IllegalStateException(property + " = " + value + " is not a file: run the tests through the reactor"
-                    + " (mvn -pl examples -am verify), which packages " + module + " first");
-        }
-        return file.toAbsolutePath();
-    }
-
     /** {@code java [jvmArgs] -jar legacy-app.jar}. */
     static LegacyAppJvm start(List<String> jvmArgs) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx192m"));
         cmd.addAll(jvmArgs);
-        cmd.addAll(List.of("-jar", appJar().toString()));
+        cmd.addAll(List.of("-jar", BuiltArtifacts.legacyAppJar().toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().remove("LOCKWARDEN_REDIS");
         return new LegacyAppJvm(pb.start());

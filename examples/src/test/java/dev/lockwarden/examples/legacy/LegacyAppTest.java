@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.lockwarden.examples.BuiltArtifacts;
 import dev.lockwarden.testing.RedisServerExtension;
 
 /**
@@ -49,7 +50,7 @@ class LegacyAppTest {
 
     @Test
     void withTheAgentEachPaymentIsChargedExactlyOnce() throws Exception {
-        String agent = "-javaagent:" + LegacyAppJvm.agentJar() + "=config=" + LegacyAppJvm.agentConfig();
+        String agent = "-javaagent:" + BuiltArtifacts.agentJar() + "=config=" + BuiltArtifacts.legacyAgentConfig();
         List<LegacyAppJvm> servers = startTwo(List.of(agent, "-Dlockwarden.redis=" + redis.uri()));
         try {
             List<String> answers = payConcurrently(servers);
@@ -61,7 +62,7 @@ class LegacyAppTest {
             assertEquals(PAYMENTS * (2 * REQUESTS_PER_JVM - 1), answers.stream().filter("already charged"::equals).count(), answers.toString());
             for (LegacyAppJvm s : servers) {
                 assertTrue(s.stderr().contains("instrumented com.acme.legacy.web.PaymentService#charge(java.lang.String) ("
-                        + LegacyAppJvm.agentConfig() + ":5) in class loader")
+                        + BuiltArtifacts.legacyAgentConfig() + ":5) in class loader")
                         && s.stderr().contains("(org.apache.catalina.loader.ParallelWebappClassLoader)"),
                         "instrumented inside Tomcat's web-app class loader\n" + s);
                 assertHostLibraries(s);
@@ -91,9 +92,9 @@ class LegacyAppTest {
 
     @Test
     void theAgentsDryRunFindsTheConfiguredMethodInTheWebAppJar() throws Exception {
-        Path webappJar = LegacyAppJvm.appJar().getParent().resolveSibling("webapp").resolve("legacy-app-webapp.jar");
+        Path webappJar = BuiltArtifacts.legacyAppJar().getParent().resolveSibling("webapp").resolve("legacy-app-webapp.jar");
         Process check = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-jar",
-                LegacyAppJvm.agentJar().toString(), "check", LegacyAppJvm.agentConfig().toString(), webappJar.toString())
+                BuiltArtifacts.agentJar().toString(), "check", BuiltArtifacts.legacyAgentConfig().toString(), webappJar.toString())
                 .redirectErrorStream(true).start();
         String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(check.waitFor(60, TimeUnit.SECONDS), out);

@@ -17,7 +17,8 @@ import org.apache.catalina.startup.Tomcat;
  * (the {@code webapp/} directory next to this jar's {@code server/} directory, or {@code args[0]}) become the
  * WEB-INF/lib of a fresh web app, so Tomcat's web-app class loader loads the servlet and its own Jedis 5.
  * Port: {@code -Dlegacy.port} (default: a free one), printed as {@code LISTENING <port>}. Uses its own Byte Buddy
- * before serving, as legacy apps with Hibernate or Mockito do. Its temp dir is removed when the JVM ends.
+ * before serving, as legacy apps with Hibernate or Mockito do. Its temp dir is removed when the JVM ends;
+ * {@code -Dlegacy.stopOnStdinClose=true} ends it when its standard input closes (the demo's launcher died).
  */
 public final class LegacyWebServer {
     private LegacyWebServer() {
@@ -41,8 +42,26 @@ public final class LegacyWebServer {
         ctx.addServletMappingDecoded("/pay", "payments");
         tomcat.getServer().setPort(-1); // no shutdown port: several of these run side by side
         tomcat.start();
+        if (Boolean.getBoolean("legacy.stopOnStdinClose")) {
+            stopOnStdinClose();
+        }
         System.out.println("LISTENING " + connector.getLocalPort());
         tomcat.getServer().await();
+    }
+
+    private static void stopOnStdinClose() {
+        Thread watch = new Thread(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // ignore input; only its end matters
+                }
+            } catch (IOException closed) {
+                // same as EOF
+            }
+            System.exit(0);
+        }, "legacy-app-stdin");
+        watch.setDaemon(true);
+        watch.start();
     }
 
     /** {@code ../webapp} relative to the directory holding this class's jar. */
