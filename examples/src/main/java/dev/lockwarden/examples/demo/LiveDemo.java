@@ -154,7 +154,8 @@ public final class LiveDemo implements Callable<Integer> {
         out.println("stopped; nothing left behind");
     }
 
-    private static int freeOr(int preferred) throws IOException {
+    /** {@code preferred} if it is free on loopback (0: none), else a free port. */
+    static int freeOr(int preferred) throws IOException {
         if (preferred != 0) {
             try (ServerSocket s = new ServerSocket(preferred, 1, InetAddress.getLoopbackAddress())) {
                 return preferred;

@@ -31,12 +31,14 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.examples.BuiltArtifacts;
+import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * {@code ./demo} as a user runs it (the launcher in its own JVM): it starts Redis, the dashboard,
@@ -52,28 +54,34 @@ class LiveDemoTest {
     private static final Pattern LEGACY_ROUND = Pattern.compile("\\[legacy-client] POST /pay\\?id=(WEB-\\d+) x3 at once -> (.*)");
     private static final Pattern DASHBOARD = Pattern.compile("=== Dashboard: http://127\\.0\\.0\\.1:(\\d+)/ +login: operator / (\\S+)");
 
+    @RegisterExtension
+    static final RedisServerExtension configured = RedisServerExtension.nodes(1);
+
     @TempDir
     Path base;
 
     @Test
     void withTheDashboard() throws Exception {
         assumeTrue(Dashboard.isBuilt(ADMIN_TARGET), "admin-ui is not packaged in " + ADMIN_TARGET + " (mvn verify builds it before examples)");
-        String out = runDemo(List.of("--port", "0", "--admin-ui", ADMIN_TARGET.toString()), true);
+        String out = runDemo(List.of("--port", "0", "--admin-ui", ADMIN_TARGET.toString()), true, null);
         Matcher m = DASHBOARD.matcher(out);
         assertTrue(m.find(), out);
         assertTrue(m.group(2).length() >= 20, "a generated password of 15 random bytes");
     }
 
+    /** Also: {@code LOCKWARDEN_REDIS} makes it use that Redis, which it then leaves running. */
     @Test
-    void withoutTheDashboard() throws Exception {
-        String out = runDemo(List.of("--no-dashboard"), false);
+    void withoutTheDashboardOnAConfiguredRedis() throws Exception {
+        String out = runDemo(List.of("--no-dashboard"), false, configured.uri());
         assertFalse(out.contains("=== Dashboard"), out);
+        assertTrue(out.contains("Redis: " + configured.uri() + " (configured)"), out);
+        assertEquals("PONG", configured.node(0).command("PING"), "the demo must not stop a Redis it did not start");
     }
 
     @Test
     void killedWithoutCleanUpItsWorkersAndTheLegacyAppStillEnd() throws Exception {
         Path log = base.resolve("demo.log");
-        Process demo = startDemo(List.of("--no-dashboard"), log);
+        Process demo = startDemo(List.of("--no-dashboard"), log, null);
         List<ProcessHandle> started = new ArrayList<>();
         try {
             await(log, demo, "[worker-4] stuck-job: holds", "[legacy-client] POST /pay?id=WEB-1 ");
@@ -96,7 +104,7 @@ class LiveDemoTest {
         }
     }
 
-    private static Process startDemo(List<String> args, Path log) throws IOException {
+    private static Process startDemo(List<String> args, Path log, String configuredRedis) throws IOException {
         Path tmp = Files.createDirectories(log.resolveSibling("tmp"));
         List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), LiveDemo.class.getName(),
@@ -105,21 +113,26 @@ class LiveDemoTest {
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().remove("LOCKWARDEN_REDIS");
+        if (configuredRedis != null) {
+            pb.environment().put("LOCKWARDEN_REDIS", configuredRedis);
+        }
         return pb.start();
     }
 
-    private String runDemo(List<String> args, boolean dashboard) throws Exception {
+    /** Runs the launcher until its workers are busy, checks them, stops it, checks nothing is left. */
+    private String runDemo(List<String> args, boolean dashboard, String configuredRedis) throws Exception {
         Path log = base.resolve("demo.log");
         Path tmp = log.resolveSibling("tmp");
-        Process demo = startDemo(args, log);
+        Process demo = startDemo(args, log, configuredRedis);
         List<ProcessHandle> started = new ArrayList<>();
         try {
             String out = await(log, demo, "[worker-4] stuck-job: holds 'import:partner-feed'", "payments: charged TX-1000",
                     "stock: this worker sold 50 of SKU-42", "cron: nightly-report period 1 ran here", "checkout: ",
                     "[legacy-client] POST /pay?id=WEB-2 x3 at once -> ");
             demo.descendants().forEach(started::add);
-            assertTrue(started.size() >= 6 + (dashboard ? 1 : 0),
-                    "redis-server, 4 workers, the legacy app" + (dashboard ? ", the dashboard" : "") + ": " + started);
+            boolean ownRedis = configuredRedis == null;
+            assertTrue(started.size() >= 5 + (ownRedis ? 1 : 0) + (dashboard ? 1 : 0), (ownRedis ? "redis-server, " : "")
+                    + "4 workers, the legacy app" + (dashboard ? ", the dashboard" : "") + ": " + started);
             assertTrue(out.contains("[legacy-app] ") && out.contains("instrumented com.acme.legacy.web.PaymentService#charge"), out);
 
             Matcher redis = REDIS.matcher(out);
@@ -127,7 +140,10 @@ class LiveDemoTest {
             int redisPort = Integer.parseInt(redis.group(1));
             Matcher legacyApp = LEGACY_APP.matcher(out);
             assertTrue(legacyApp.find(), out);
-            List<Integer> ports = new ArrayList<>(List.of(redisPort, Integer.parseInt(legacyApp.group(1))));
+            List<Integer> ports = new ArrayList<>(List.of(Integer.parseInt(legacyApp.group(1))));
+            if (ownRedis) {
+                ports.add(redisPort);
+            }
             if (dashboard) {
                 Matcher m = DASHBOARD.matcher(out);
                 assertTrue(m.find(), out);
@@ -145,9 +161,16 @@ class LiveDemoTest {
                 assertEquals(LegacyWorker.APPLICATION, web.holder().application(), web.toString());
                 assertEquals(LockSource.AGENT, web.source(), web.toString());
                 assertEquals("com.acme.legacy.web.PaymentService#charge", web.method(), web.toString());
+                LockInfo stuck = operator.inspector().get(StuckRole.LOCK).orElseThrow();
+                assertTrue(stuck.remainingTtl().compareTo(Duration.ofSeconds(6)) <= 0 && !stuck.remainingTtl().isNegative(),
+                        "the stuck lock's TTL is 6 s: " + stuck);
+                long releasedAt = System.nanoTime();
                 operator.inspector().forceRelease(StuckRole.LOCK, "test-operator");
+                out = await(log, demo, "[worker-4] stuck-job: LOST 'import:partner-feed'");
+                Duration noticed = Duration.ofNanos(System.nanoTime() - releasedAt);
+                assertTrue(noticed.compareTo(Duration.ofSeconds(4)) < 0,
+                        "reported at its next refresh (every 2 s), not after " + noticed); // + ≤ 200 ms polling here
             }
-            out = await(log, demo, "[worker-4] stuck-job: LOST 'import:partner-feed'");
 
             Map<String, Long> charged = out.lines().filter(l -> l.contains("payments: charged "))
                     .map(l -> l.replaceAll(".*payments: charged (TX-\\d+).*", "$1"))
