@@ -72,16 +72,6 @@ final class ChildJvm implements AutoCloseable {
         return new ChildJvm(pb.start());
     }
 
-    /** Any main class with its own class path (the legacy web server). */
-    static ChildJvm startMain(List<String> jvmArgs, String classPath, String mainClass, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx192m"));
-        cmd.addAll(jvmArgs);
-        cmd.addAll(List.of("-cp", classPath, mainClass));
-        cmd.addAll(Arrays.asList(args));
-        return new ChildJvm(new ProcessBuilder(cmd).start());
-    }
-
     /** {@code java -jar lock-agent.jar args...}: the agent's command line. */
     static ChildJvm cli(String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -23,8 +23,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./demo}: Redis, the dashboard and four worker JVMs competing for locks, on loopback,
- * until Ctrl-C; then every process it started is stopped and its temp dir removed.
+ * {@code ./demo}: Redis, the dashboard, four worker JVMs and the legacy web app under the agent competing for
+ * locks, on loopback, until Ctrl-C; then every process it started is stopped and its temp dir removed.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Live demo: Redis + dashboard + worker JVMs competing for locks. Ctrl-C stops everything.")
@@ -40,6 +40,12 @@ public final class LiveDemo implements Callable<Integer> {
     int port = 8080;
     @Option(names = "--admin-ui", description = "admin-ui build output (default: ${DEFAULT-VALUE})")
     Path adminTarget = Path.of("admin-ui", "target");
+    @Option(names = "--agent-jar", description = "the shaded agent (default: ${DEFAULT-VALUE})")
+    Path agentJar = Path.of("lock-agent", "target", "lock-agent.jar");
+    @Option(names = "--legacy-app", description = "the legacy web app's runnable jar (default: ${DEFAULT-VALUE})")
+    Path legacyApp = Path.of("examples", "legacy-app", "target", "legacy-app", "server", "legacy-app.jar");
+    @Option(names = "--agent-config", description = "the agent's config for it (default: ${DEFAULT-VALUE})")
+    Path agentConfig = Path.of("examples", "legacy-app", "lockwarden-agent.conf");
     @Option(names = "--no-dashboard", description = "run without the dashboard")
     boolean noDashboard;
     @Option(names = "--max-time", description = "stop by itself after this long (default: ${DEFAULT-VALUE})")
@@ -48,6 +54,7 @@ public final class LiveDemo implements Callable<Integer> {
     private final PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     private final AtomicBoolean stopped = new AtomicBoolean();
     private ChildProcesses children;
+    private LegacyClient legacyClient;
     private DemoRedis redis;
     private LedgerServer ledger;
     private Path tmp;
@@ -62,6 +69,7 @@ public final class LiveDemo implements Callable<Integer> {
         children = new ChildProcesses(out);
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "demo-stop"));
         try {
+            LegacyWorker legacy = new LegacyWorker(agentJar, legacyApp, agentConfig); // checked before anything starts
             redis = DemoRedis.start();
             out.println("Redis: " + redis.describe());
             ledger = LedgerServer.start(tmp, freeOr(0));
@@ -70,8 +78,11 @@ public final class LiveDemo implements Callable<Integer> {
             for (String[] w : WORKERS) {
                 children.start(w[0], workerCommand(java, w[0], w[1]), line -> true, line -> true);
             }
+            startLegacyApp(java, legacy);
             out.println();
-            out.println("=== Lockwarden demo running: " + WORKERS.size() + " worker JVMs compete for payment:*, cron:*, stock:*, checkout:* locks");
+            out.println("=== Lockwarden demo running: " + WORKERS.size() + " worker JVMs compete for payment:*, cron:*, stock:*, checkout:* locks;");
+            out.println("    the legacy web app under -javaagent (holder '" + LegacyWorker.APPLICATION + "') takes payment:WEB-* for "
+                    + LegacyClient.AT_ONCE + " simultaneous POSTs per payment and charges each once");
             if (!noDashboard) {
                 out.println(login);
                 out.println("    On the dashboard, force-release '" + StuckRole.LOCK + "' (held by worker-4, which hangs)");
@@ -103,6 +114,18 @@ public final class LiveDemo implements Callable<Integer> {
                 + "   (generated for this run)";
     }
 
+    private void startLegacyApp(String java, LegacyWorker legacy) throws Exception {
+        int appPort = freeOr(0);
+        CountDownLatch ready = children.start("legacy-app", legacy.command(java, redis.uri(), appPort, tmp), LegacyWorker::shown,
+                line -> line.startsWith("LISTENING"));
+        if (!ready.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the legacy app did not start within 60 s");
+        }
+        out.println("=== Legacy app: http://127.0.0.1:" + appPort + "/pay?id=...  (POST; under -javaagent with " + agentConfig + ")");
+        legacyClient = new LegacyClient(appPort, maxTime, out);
+        legacyClient.start();
+    }
+
     private List<String> workerCommand(String java, String name, String roles) {
         return new ArrayList<>(List.of(java, "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Djava.io.tmpdir=" + tmp, "-Dpayments.jdbc=" + ledger.jdbcUrl(), "-cp", System.getProperty("java.class.path"), DemoWorker.class.getName(),
@@ -114,7 +137,10 @@ public final class LiveDemo implements Callable<Integer> {
         if (!stopped.compareAndSet(false, true)) {
             return;
         }
-        out.println("\nstopping: workers, dashboard, Redis...");
+        out.println("\nstopping: workers, legacy app, dashboard, Redis...");
+        if (legacyClient != null) {
+            legacyClient.close();
+        }
         if (children != null) {
             children.stopAll(Duration.ofSeconds(10));
         }
@@ -128,7 +154,8 @@ public final class LiveDemo implements Callable<Integer> {
         out.println("stopped; nothing left behind");
     }
 
-    private static int freeOr(int preferred) throws IOException {
+    /** {@code preferred} if it is free on loopback (0: none), else a free port. */
+    static int freeOr(int preferred) throws IOException {
         if (preferred != 0) {
             try (ServerSocket s = new ServerSocket(preferred, 1, InetAddress.getLoopbackAddress())) {
                 return preferred;

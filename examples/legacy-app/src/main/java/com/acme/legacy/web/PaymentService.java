@@ -9,10 +9,13 @@ import redis.clients.jedis.Jedis;
 public class PaymentService {
     private final String host;
     private final int port;
+    private final long cardMillis;
 
-    public PaymentService(String host, int port) {
+    /** {@code cardMillis}: how long the "card processor" takes per charge. */
+    public PaymentService(String host, int port, long cardMillis) {
         this.host = host;
         this.port = port;
+        this.cardMillis = cardMillis;
     }
 
     /** Charges payment {@code id} unless it was charged already; returns "charged" or "already charged". */
@@ -21,7 +24,7 @@ public class PaymentService {
             if (redis.get("paid:" + id) != null) {
                 return "already charged";
             }
-            Thread.sleep(100); // talks to the card processor
+            Thread.sleep(cardMillis); // talks to the card processor
             redis.incr("charges:" + id);
             redis.set("paid:" + id, "yes");
             return "charged";

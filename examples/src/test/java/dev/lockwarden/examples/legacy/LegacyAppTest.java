@@ -1,15 +1,13 @@
-package dev.lockwarden.agent;
+package dev.lockwarden.examples.legacy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,32 +18,30 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
+import dev.lockwarden.examples.BuiltArtifacts;
 import dev.lockwarden.testing.RedisServerExtension;
 
 /**
- * The case the agent exists for: a legacy web app (embedded Tomcat, servlet → PaymentService.charge(id), its own
- * Jedis 5 in WEB-INF/lib and Byte Buddy 1.14 on the server class path) in two JVMs; concurrent POSTs for the same
- * payment to both. With the agent every payment is charged exactly once; without it, some twice.
+ * The case the agent exists for, run as examples/README.md runs it: the legacy web app (embedded Tomcat,
+ * servlet → PaymentService.charge(id), its own Jedis 5 in WEB-INF/lib and Byte Buddy 1.14 on the server class
+ * path) in two JVMs with {@code -javaagent:lock-agent.jar=config=examples/legacy-app/lockwarden-agent.conf};
+ * 24 concurrent POSTs for 6 payments, spread over both. With the agent every payment is charged exactly once;
+ * without it (the control), some twice.
  */
 @Timeout(180)
-class LegacyWebAppIT {
-    private static final Duration RUN = Duration.ofSeconds(60);
+class LegacyAppTest {
+    private static final Duration BOOT = Duration.ofSeconds(60);
     private static final int PAYMENTS = 6;
     private static final int REQUESTS_PER_JVM = 2;
 
     @RegisterExtension
     static final RedisServerExtension redis = RedisServerExtension.nodes(1);
-
-    @TempDir
-    Path dir;
 
     @BeforeEach
     void clean() {
@@ -54,30 +50,31 @@ class LegacyWebAppIT {
 
     @Test
     void withTheAgentEachPaymentIsChargedExactlyOnce() throws Exception {
-        Path config = Files.writeString(dir.resolve("payments.conf"), "redis = " + redis.uri() + "\n"
-                + "com.acme.legacy.web.PaymentService#charge(java.lang.String) key=\"payment:{0}\" wait=20s\n");
-        List<ChildJvm> servers = startTwo(List.of(ChildJvm.javaagent(config)));
+        String agent = "-javaagent:" + BuiltArtifacts.agentJar() + "=config=" + BuiltArtifacts.legacyAgentConfig();
+        List<LegacyAppJvm> servers = startTwo(List.of(agent, "-Dlockwarden.redis=" + redis.uri()));
         try {
             List<String> answers = payConcurrently(servers);
+            assertEquals(PAYMENTS * REQUESTS_PER_JVM * 2, answers.size());
             for (int i = 0; i < PAYMENTS; i++) {
                 assertEquals("1", redis.node(0).command("GET", "charges:TX-" + i), "TX-" + i + " charged once\n" + answers);
             }
             assertEquals(PAYMENTS, answers.stream().filter("charged"::equals).count(), answers.toString());
             assertEquals(PAYMENTS * (2 * REQUESTS_PER_JVM - 1), answers.stream().filter("already charged"::equals).count(), answers.toString());
-            for (ChildJvm s : servers) {
+            for (LegacyAppJvm s : servers) {
                 assertTrue(s.stderr().contains("instrumented com.acme.legacy.web.PaymentService#charge(java.lang.String) ("
-                        + config + ":2) in class loader") && s.stderr().contains("(org.apache.catalina.loader.ParallelWebappClassLoader)"),
+                        + BuiltArtifacts.legacyAgentConfig() + ":5) in class loader")
+                        && s.stderr().contains("(org.apache.catalina.loader.ParallelWebappClassLoader)"),
                         "instrumented inside Tomcat's web-app class loader\n" + s);
                 assertHostLibraries(s);
             }
         } finally {
-            servers.forEach(ChildJvm::close);
+            servers.forEach(LegacyAppJvm::close);
         }
     }
 
     @Test
     void withoutTheAgentPaymentsAreChargedTwice() throws Exception {
-        List<ChildJvm> servers = startTwo(List.of());
+        List<LegacyAppJvm> servers = startTwo(List.of());
         try {
             List<String> answers = payConcurrently(servers);
             long charges = 0;
@@ -87,13 +84,26 @@ class LegacyWebAppIT {
             System.out.println("control without agent: " + charges + " charges for " + PAYMENTS + " payments");
             assertTrue(charges > PAYMENTS, "the control must double-charge: " + charges + " charges for " + PAYMENTS
                     + " payments\n" + answers);
-            servers.forEach(LegacyWebAppIT::assertHostLibraries);
+            servers.forEach(LegacyAppTest::assertHostLibraries);
         } finally {
-            servers.forEach(ChildJvm::close);
+            servers.forEach(LegacyAppJvm::close);
         }
     }
 
-    private static void assertHostLibraries(ChildJvm server) {
+    @Test
+    void theAgentsDryRunFindsTheConfiguredMethodInTheWebAppJar() throws Exception {
+        Path webappJar = BuiltArtifacts.legacyAppJar().getParent().resolveSibling("webapp").resolve("legacy-app-webapp.jar");
+        Process check = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-jar",
+                BuiltArtifacts.agentJar().toString(), "check", BuiltArtifacts.legacyAgentConfig().toString(), webappJar.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(check.waitFor(60, TimeUnit.SECONDS), out);
+        assertEquals(0, check.exitValue(), out);
+        assertTrue(out.contains("lockwarden-agent.conf:5: com.acme.legacy.web.PaymentService#charge(java.lang.String) → 1 method(s)")
+                && out.contains("key \"payment:{0}\"") && out.strip().endsWith("OK"), out);
+    }
+
+    private static void assertHostLibraries(LegacyAppJvm server) {
         String out = server.stdout();
         assertTrue(out.matches("(?s).*HOST-BYTEBUDDY com.acme.legacy.server.Generated from \\S*byte-buddy-1\\.14\\.18\\.jar.*"),
                 "the host's own Byte Buddy 1.14 works\n" + server);
@@ -102,10 +112,10 @@ class LegacyWebAppIT {
     }
 
     /** Every payment POSTed {@link #REQUESTS_PER_JVM} times to each JVM, all released at once; returns the bodies. */
-    private List<String> payConcurrently(List<ChildJvm> servers) throws Exception {
+    private List<String> payConcurrently(List<LegacyAppJvm> servers) throws Exception {
         List<Integer> ports = new ArrayList<>();
-        for (ChildJvm s : servers) {
-            ports.add(Integer.parseInt(s.awaitLine("LISTENING ", RUN).substring("LISTENING ".length())));
+        for (LegacyAppJvm s : servers) {
+            ports.add(s.awaitPort(BOOT));
         }
         int total = PAYMENTS * REQUESTS_PER_JVM * servers.size();
         ExecutorService pool = Executors.newFixedThreadPool(total);
@@ -138,37 +148,14 @@ class LegacyWebAppIT {
         }
     }
 
-    private List<ChildJvm> startTwo(List<String> agent) throws IOException {
-        String classPath = serverClassPath();
+    /** Two servers, as two nodes of a cluster: {@code java [agent] -Dlegacy.redis=… -jar legacy-app.jar}. */
+    private static List<LegacyAppJvm> startTwo(List<String> agent) throws Exception {
         List<String> args = new ArrayList<>(agent);
-        args.add("-Dlegacy.redis.port=" + redis.node(0).port());
-        List<ChildJvm> servers = new ArrayList<>();
+        args.add("-Dlegacy.redis=127.0.0.1:" + redis.node(0).port());
+        List<LegacyAppJvm> servers = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            servers.add(ChildJvm.startMain(args, classPath, "com.acme.legacy.server.LegacyWebServer",
-                    ChildJvm.testClasses().toString(), legacyLib().resolve("webapp").toString()));
+            servers.add(LegacyAppJvm.start(args));
         }
         return servers;
-    }
-
-    /** The launcher class, Tomcat and Byte Buddy 1.14 — no other test classes, no Lockwarden. */
-    private String serverClassPath() throws IOException {
-        Path launcher = Files.createDirectories(dir.resolve("launcher/com/acme/legacy/server"));
-        try (Stream<Path> classes = Files.list(ChildJvm.testClasses().resolve("com/acme/legacy/server"))) {
-            for (Path c : classes.toList()) {
-                Files.copy(c, launcher.resolve(c.getFileName()));
-            }
-        }
-        try (Stream<Path> jars = Files.list(legacyLib().resolve("server"))) {
-            return dir.resolve("launcher") + File.pathSeparator
-                    + jars.map(Path::toString).sorted().collect(Collectors.joining(File.pathSeparator));
-        }
-    }
-
-    private static Path legacyLib() {
-        Path lib = Path.of(System.getProperty("legacy.lib", "target/legacy-lib"));
-        if (!Files.isDirectory(lib.resolve("webapp"))) {
-            throw new IllegalStateException(lib + " is missing: run with mvn verify (pre-integration-test copies the jars)");
-        }
-        return lib;
     }
 }

@@ -1,0 +1,25 @@
+package dev.lockwarden.examples.jakarta;
+
+import java.sql.SQLException;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.inject.Inject;
+
+/** Creates the payments table when the WAR is deployed. */
+@Singleton
+@Startup
+public class Schema {
+    @Inject
+    Ledger ledger;
+
+    @PostConstruct
+    void create() {
+        try {
+            ledger.createTable();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create the payment table in java:comp/DefaultDataSource", e);
+        }
+    }
+}
