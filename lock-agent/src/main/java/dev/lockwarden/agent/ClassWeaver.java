@@ -50,13 +50,16 @@ final class ClassWeaver {
     }
 
     /** The new class file, or null to keep the class as it is. */
-    byte[] weave(Module module, ClassLoader loader, String internalName, ProtectionDomain domain, byte[] bytes) {
+    byte[] weave(Module module, ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain,
+                 byte[] bytes) {
         String name = internalName.replace('/', '.');
         try {
             ClassFileLocator locator = new ClassFileLocator.Compound(ClassFileLocator.Simple.of(name, bytes),
                     ClassFileLocator.ForClassLoader.of(loader));
             TypePool pool = TypePool.Default.WithLazyResolution.of(locator);
-            TypeDescription type = pool.describe(name).resolve();
+            // a loaded class is described from the class itself (as Byte Buddy's HYBRID strategy does): the bytes the
+            // JVM hands over for a retransformation are reconstituted and may lack attributes such as parameter names
+            TypeDescription type = redefined != null ? TypeDescription.ForLoadedType.of(redefined) : pool.describe(name).resolve();
             if (!types.matches(type)) {
                 return null;
             }

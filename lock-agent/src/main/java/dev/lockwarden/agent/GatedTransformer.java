@@ -23,6 +23,6 @@ final class GatedTransformer implements ClassFileTransformer {
         if (loader == null || !filter.mayMatch(className)) {
             return null;
         }
-        return weaver.weave(module, loader, className, domain, bytes);
+        return weaver.weave(module, loader, className, redefined, domain, bytes);
     }
 }
