@@ -24,7 +24,9 @@ import java.util.regex.Pattern;
  *
  * <p>Settings (system properties): {@code bench.agent.jar} (required), {@code bench.agent.calls} per
  * round (5000), {@code bench.agent.rounds} (16: short rounds, so drift hits both paths alike), {@code bench.agent.classes} (5000),
- * {@code bench.agent.startups} runs per side (5), {@code bench.out}, {@code bench.no-doc}.
+ * {@code bench.agent.startups} runs per side (5), {@code bench.agent.parts} ({@code calls,startup}),
+ * {@code bench.agent.baseline-jar} (an older agent jar timed beside, for before/after), {@code bench.out},
+ * {@code bench.no-doc}.
  */
 public final class AgentBenchmarkMain {
     private static final Pattern RESULT = Pattern.compile(
@@ -79,8 +81,13 @@ public final class AgentBenchmarkMain {
         }
         try (RedisServers servers = new RedisServers(cfg.redisServer())) {
             int port = servers.start();
-            md.append(calls(cfg, dir, port));
-            md.append(startup(cfg, dir, port));
+            String parts = System.getProperty("bench.agent.parts", "calls,startup");
+            if (parts.contains("calls")) {
+                md.append(calls(cfg, dir, port));
+            }
+            if (parts.contains("startup")) {
+                md.append(startup(cfg, dir, port));
+            }
         }
         // the child logs stay behind only when something failed (the exception names the problem)
         deleteTree(dir);
@@ -157,33 +164,70 @@ public final class AgentBenchmarkMain {
         Files.writeString(conf, "redis = redis://127.0.0.1:" + port + "\napplication = startupbench\n" + StartupApp.RULE + "\n",
                 StandardCharsets.UTF_8);
         List<String> plain = List.of(java(), "-cp", app.toString(), StartupApp.MAIN);
+        List<String> empty = List.of(java(), "-javaagent:" + emptyAgentJar(dir), "-cp", app.toString(), StartupApp.MAIN);
         List<String> agent = List.of(java(), "-javaagent:" + cfg.agentJar() + "=config=" + conf, "-cp", app.toString(),
                 StartupApp.MAIN);
+        String baselineJar = System.getProperty("bench.agent.baseline-jar", "");
+        List<String> baseline = baselineJar.isBlank() ? null : List.of(java(), "-javaagent:" + baselineJar + "=config=" + conf,
+                "-cp", app.toString(), StartupApp.MAIN);
         // one untimed run each fills the file cache and checks the agent really instrumented the named method
         startOnce(plain, dir, "plain-warm", cfg.classes());
+        startOnce(empty, dir, "empty-warm", cfg.classes());
         String warm = startOnce(agent, dir, "agent-warm", cfg.classes()).output;
         if (!warm.contains("instrumented gen.p0.C0#value")) {
             throw new IllegalStateException("the agent did not report instrumenting gen.p0.C0#value:\n" + warm);
         }
+        if (baseline != null) {
+            startOnce(baseline, dir, "baseline-warm", cfg.classes());
+        }
         long[] without = new long[cfg.startups()];
+        long[] nothing = new long[cfg.startups()];
         long[] with = new long[cfg.startups()];
+        long[] before = new long[baseline == null ? 0 : cfg.startups()];
         for (int i = 0; i < cfg.startups(); i++) {
             Bench.progress("start-up: run " + (i + 1) + " of " + cfg.startups());
             without[i] = startOnce(plain, dir, "plain", cfg.classes()).millis;
+            nothing[i] = startOnce(empty, dir, "empty", cfg.classes()).millis;
             with[i] = startOnce(agent, dir, "agent", cfg.classes()).millis;
+            if (baseline != null) {
+                before[i] = startOnce(baseline, dir, "baseline", cfg.classes()).millis;
+            }
         }
         double mw = median(without);
+        double me = median(nothing);
         double ma = median(with);
         Table t = new Table("JVM start-up, " + cfg.classes() + " classes loaded", "median ms", "min ms", "max ms", "runs (ms)");
         t.row("`java -cp app.jar gen.Main`", Table.num(mw), min(without), max(without), Arrays.toString(without));
+        t.row("same with an empty `-javaagent` (premain does nothing)", Table.num(me), min(nothing), max(nothing), Arrays.toString(nothing));
         t.row("same with `-javaagent:lock-agent.jar=config=…` (1 rule)", Table.num(ma), min(with), max(with), Arrays.toString(with));
-        t.row("**added by the agent**", signed(ma - mw), "", "", "target " + verdict(ma - mw <= 150));
+        if (baseline != null) {
+            t.row("same with the baseline agent `" + Path.of(baselineJar).getFileName() + "`", Table.num(median(before)),
+                    min(before), max(before), Arrays.toString(before));
+        }
+        t.row("**added by the agent**", signed(ma - mw), "", "", "target " + verdict(ma - mw <= 150)
+                + "; an empty agent adds " + signed(me - mw) + (baseline == null ? "" : "; the baseline agent " + signed(median(before) - mw)));
         return "#### JVM start-up (target ≤ 150 ms added)\n\n" + t.markdown() + "\nWall time from process start to exit "
                 + "of a generated app (" + cfg.classes() + " classes in one jar, each with a static initialiser; `main` "
                 + "loads and initialises all of them). The agent's config names one method of one of them "
                 + "(`" + StartupApp.RULE + "`); the lock client connects lazily, so no Redis round trip is in the "
-                + "start-up. Runs alternate without/with after one untimed run each; generating and compiling the app "
+                + "start-up. Runs alternate without / empty agent / with after one untimed run each; generating and compiling the app "
                 + "took " + genMs + " ms (not counted).\n\n";
+    }
+
+    /** A jar holding only {@link benchtarget.EmptyAgent}, as the floor any agent costs. */
+    private static Path emptyAgentJar(Path dir) throws IOException {
+        Path jar = dir.resolve("empty-agent.jar");
+        java.util.jar.Manifest mf = new java.util.jar.Manifest();
+        mf.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        mf.getMainAttributes().putValue("Premain-Class", benchtarget.EmptyAgent.class.getName());
+        String entry = benchtarget.EmptyAgent.class.getName().replace('.', '/') + ".class";
+        try (java.io.OutputStream os = Files.newOutputStream(jar); java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(os, mf);
+             java.io.InputStream in = AgentBenchmarkMain.class.getClassLoader().getResourceAsStream(entry)) {
+            out.putNextEntry(new java.util.jar.JarEntry(entry));
+            in.transferTo(out);
+            out.closeEntry();
+        }
+        return jar;
     }
 
     private record Timed(long millis, String output) {

@@ -1,28 +1,24 @@
 package dev.lockwarden.agent;
 
-import static net.bytebuddy.matcher.ElementMatchers.any;
 import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
-import static net.bytebuddy.matcher.ElementMatchers.isBootstrapClassLoader;
 import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameContains;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.none;
+import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import java.lang.instrument.Instrumentation;
 
 import dev.lockwarden.agent.bootstrap.LockBridge;
 import dev.lockwarden.agent.config.AgentConfig;
 import dev.lockwarden.agent.config.LockRule;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.utility.JavaModule;
 
 /**
- * Installs the Byte Buddy transformation for a valid config: only classes a rule names (and, for patterns, only
- * those declaring a matching method, so every other class keeps its exact bytes), never JDK, agent or generated
- * proxy classes. Classes loaded before the agent are retransformed.
+ * Installs the transformation for a valid config: only classes a rule names (and, for patterns, only those declaring
+ * a matching method, so every other class keeps its exact bytes), never JDK, agent or generated proxy classes.
+ * Every class the JVM loads first meets a raw-name check ({@link NameFilter}); only candidates reach Byte Buddy
+ * ({@link ClassWeaver}). Classes loaded before the agent are retransformed.
  */
 final class AgentInstaller {
     private AgentInstaller() {
@@ -38,30 +34,42 @@ final class AgentInstaller {
             AgentReport report = new AgentReport(config);
             report.started(attached);
             MethodPlanner planner = new MethodPlanner(config.rules());
-            new AgentBuilder.Default()
-                    .disableClassFormatChanges()
-                    .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-                    .with(new ErrorListener(report))
-                    // classes in named modules must be able to read the bridge's (unnamed) module
-                    .assureReadEdgeTo(inst, LockBridge.class)
-                    .ignore(nameStartsWith("dev.lockwarden.agent.")
-                            .or(nameStartsWith("java.")).or(nameStartsWith("jdk.")).or(nameStartsWith("sun."))
-                            .or(nameStartsWith("com.sun."))
-                            .or(isSynthetic())
-                            .or(nameContains("$$"))
-                            .or(nameContains("$ByteBuddy$"))
-                            .or(nameContains("$Proxy")))
-                    .or(any(), isBootstrapClassLoader())
-                    .type(types(config))
-                    .transform(new RuleTransformer(planner, runtime, report))
-                    .installOn(inst);
+            ElementMatcher.Junction<TypeDescription> types = not(isSynthetic().or(nameContains("$$"))
+                    .or(nameContains("$ByteBuddy$")).or(nameContains("$Proxy"))).and(types(config));
+            NameFilter names = new NameFilter(config.rules());
+            inst.addTransformer(new GatedTransformer(names,
+                    new ClassWeaver(types, new RuleTransformer(planner, runtime, report), report, inst)), true);
+            retransformLoaded(inst, names, types, report);
             AgentShutdown.register(runtime, report, config.agent().drainTimeout());
             report.scheduleUnmatchedReport(config.agent().reportUnmatchedAfter());
-            AgentMBean.register(runtime, report, config);
+            AgentMBean.registerInBackground(runtime, report, config);
             return report;
         } catch (RuntimeException | Error e) {
             LockBridge.uninstall(runtime);
             throw e;
+        }
+    }
+
+    /**
+     * Classes loaded before the agent (dynamic attach, or loaded by an earlier agent's premain) that a rule names are
+     * retransformed, one at a time, synchronously (an attach reports them). The name filter runs first, so only
+     * candidates get a Byte Buddy type description; a class that cannot be retransformed is a reported problem.
+     */
+    private static void retransformLoaded(Instrumentation inst, NameFilter names, ElementMatcher<TypeDescription> types,
+                                          AgentReport report) {
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (c.getClassLoader() == null || c.isArray() || c.isPrimitive() || !inst.isModifiableClass(c)
+                    || !names.mayMatch(c.getName().replace('.', '/'))) {
+                continue;
+            }
+            try {
+                if (types.matches(TypeDescription.ForLoadedType.of(c))) {
+                    inst.retransformClasses(c);
+                }
+            } catch (Exception | LinkageError e) {
+                report.problem("could not retransform the already loaded " + c.getName() + " in class loader "
+                        + AgentReport.describe(c.getClassLoader()) + ", so its configured methods run WITHOUT locks: " + e);
+            }
         }
     }
 
@@ -72,26 +80,5 @@ final class AgentInstaller {
             all = all.or(r.exactClass() ? RuleMatchers.types(r) : RuleMatchers.types(r).and(declaresMethod(RuleMatchers.lockable(r))));
         }
         return all;
-    }
-
-    /** A class a rule names that cannot be transformed loads without locks: say so loudly. */
-    private static final class ErrorListener extends AgentBuilder.Listener.Adapter {
-        private final AgentReport report;
-
-        ErrorListener(AgentReport report) {
-            this.report = report;
-        }
-
-        @Override
-        public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable throwable) {
-            report.problem("could not instrument " + typeName + " in class loader " + AgentReport.describe(loader)
-                    + ", so its configured methods run WITHOUT locks: " + throwable);
-        }
-
-        @Override
-        public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
-                                     DynamicType dynamicType) {
-            // reported per method by RuleTransformer
-        }
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
@@ -46,6 +47,10 @@ final class BootstrapBridge {
         for (String c : CLASSES) {
             classes.put((DIR + c).replace('/', '.'), read(DIR + c + ".class"));
         }
+        if (defineDirectly(inst, classes)) {
+            System.setProperty(MARKER, "unsafe");
+            return;
+        }
         ClassInjector.UsingUnsafe.Factory unsafe = ClassInjector.UsingUnsafe.Factory.resolve(inst);
         if (unsafe.isAvailable()) {
             // defines the classes in the boot loader directly: appending to the boot class path
@@ -65,6 +70,36 @@ final class BootstrapBridge {
         }
         inst.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
         System.setProperty(MARKER, jar.toString());
+    }
+
+    /**
+     * The cheap way: {@link BootDefiner} in a class loader of its own, with {@code jdk.internal.misc} exported to that
+     * loader's module only. False (and the slower ways are tried) where the JDK does not allow it.
+     */
+    private static boolean defineDirectly(Instrumentation inst, Map<String, byte[]> classes) {
+        try {
+            String name = BootDefiner.class.getName();
+            byte[] bytes = read(name.replace('.', '/') + ".class");
+            Class<?> definer = new IsolatedLoader().define(name, bytes);
+            Module base = Class.forName(BootDefiner.UNSAFE, false, null).getModule();
+            String pkg = BootDefiner.UNSAFE.substring(0, BootDefiner.UNSAFE.lastIndexOf('.'));
+            inst.redefineModule(base, Set.of(), Map.of(pkg, Set.of(definer.getModule())), Map.of(), Set.of(), Map.of());
+            definer.getMethod("define", Map.class).invoke(null, classes);
+            return true;
+        } catch (ReflectiveOperationException | IOException | RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /** A loader with no parent but the boot loader, holding only {@link BootDefiner}. */
+    private static final class IsolatedLoader extends ClassLoader {
+        IsolatedLoader() {
+            super("lockwarden-agent-boot-definer", null);
+        }
+
+        Class<?> define(String name, byte[] bytes) {
+            return defineClass(name, bytes, 0, bytes.length);
+        }
     }
 
     private static byte[] read(String resource) throws IOException {

@@ -1,0 +1,64 @@
+package dev.lockwarden.agent;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import dev.lockwarden.agent.config.LockRule;
+
+/**
+ * The raw-name pre-filter in front of Byte Buddy: decides from the JVM's internal class name alone
+ * ({@code com/acme/Billing}) whether a class can be named by a rule at all. Every class the JVM loads passes
+ * through it, so it uses plain string operations only — Byte Buddy (type pool, matchers) is consulted only for the
+ * classes it lets through. It may let through more than the rules match (Byte Buddy decides exactly), never less:
+ * exact names are compared, {@code *} patterns are matched by regex after a literal-prefix check, and a {@code +}
+ * rule (subtypes can have any name) lets every class through that is not excluded.
+ */
+final class NameFilter {
+    /** Never instrumented (the same list {@link AgentInstaller} gives Byte Buddy's ignore matcher). */
+    private static final String[] EXCLUDED = {"java/", "jdk/", "sun/", "com/sun/", "dev/lockwarden/agent/"};
+
+    private final Set<String> exact = new HashSet<>();
+    private final List<String> prefixes = new ArrayList<>();
+    private final List<Pattern> patterns = new ArrayList<>();
+    private final boolean anyName;
+
+    NameFilter(List<LockRule> rules) {
+        boolean any = false;
+        for (LockRule r : rules) {
+            String internal = r.className().replace('.', '/');
+            if (r.subtypes()) {
+                any = true;
+            } else if (internal.contains("*")) {
+                prefixes.add(internal.substring(0, internal.indexOf('*')));
+                patterns.add(Pattern.compile(RuleMatchers.regex(internal).replace("[^.]*", "[^/]*")));
+            } else {
+                exact.add(internal);
+            }
+        }
+        this.anyName = any;
+    }
+
+    /** Whether the class with this internal name may be named by a rule; false for JDK and agent classes. */
+    boolean mayMatch(String internalName) {
+        if (internalName == null) {
+            return false;
+        }
+        for (String e : EXCLUDED) {
+            if (internalName.startsWith(e)) {
+                return false;
+            }
+        }
+        if (anyName || exact.contains(internalName)) {
+            return true;
+        }
+        for (int i = 0; i < prefixes.size(); i++) {
+            if (internalName.startsWith(prefixes.get(i)) && patterns.get(i).matcher(internalName).matches()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

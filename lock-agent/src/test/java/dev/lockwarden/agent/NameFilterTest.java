@@ -1,0 +1,53 @@
+package dev.lockwarden.agent;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.lockwarden.agent.config.AgentConfigParser;
+
+/**
+ * The raw-name pre-filter every loaded class meets: it must let through every class a rule can name (Byte Buddy
+ * decides exactly after it) and nothing else, so the other classes never reach Byte Buddy.
+ */
+class NameFilterTest {
+
+    private static NameFilter filter(String... rules) throws Exception {
+        return new NameFilter(AgentConfigParser.parse("n.conf", List.of(rules)).rules());
+    }
+
+    @Test
+    void exactNamesPassOnlyThemselves() throws Exception {
+        NameFilter f = filter("com.acme.Billing#charge key=\"a\"", "com.acme.Outer$Inner#run key=\"b\"");
+        assertTrue(f.mayMatch("com/acme/Billing"));
+        assertTrue(f.mayMatch("com/acme/Outer$Inner"));
+        assertFalse(f.mayMatch("com/acme/BillingX"));
+        assertFalse(f.mayMatch("com/acme/Billing$1"));
+        assertFalse(f.mayMatch("com/acme/sub/Billing"));
+        assertFalse(f.mayMatch("org/other/App"));
+        assertFalse(f.mayMatch(null));
+    }
+
+    @Test
+    void wildcardsMatchWithinOnePackageLevelLikeTheRules() throws Exception {
+        NameFilter f = filter("com.acme.jobs.*Job#run key=\"j\"");
+        assertTrue(f.mayMatch("com/acme/jobs/NightlyJob"));
+        assertTrue(f.mayMatch("com/acme/jobs/Job"));
+        assertFalse(f.mayMatch("com/acme/jobs/sub/WeeklyJob"), "* never crosses a package separator");
+        assertFalse(f.mayMatch("com/acme/jobs/JobHelper"));
+        assertFalse(f.mayMatch("com/acme/Job"));
+    }
+
+    @Test
+    void subtypeRulesLetEveryApplicationClassThroughButNeverJdkOrAgentClasses() throws Exception {
+        NameFilter f = filter("com.acme.PaymentHandler+#handle(..) key=\"p\"");
+        assertTrue(f.mayMatch("org/anything/CardHandler"), "a subtype can have any name: Byte Buddy decides");
+        for (String jdk : new String[] {"java/lang/String", "jdk/internal/misc/Unsafe", "sun/nio/ch/Util",
+                "com/sun/jmx/Foo", "dev/lockwarden/agent/shaded/net/bytebuddy/ByteBuddy"}) {
+            assertFalse(f.mayMatch(jdk), jdk);
+        }
+    }
+}
