@@ -44,6 +44,9 @@ public final class KeyTemplate {
     /**
      * Parses and validates a template against the method's parameter names.
      *
+     * @param template       e.g. {@code payment:{0}} or {@code payment:{order.id}}
+     * @param parameterNames the method's parameter names (placeholders may use them or indexes)
+     * @return the parsed template
      * @throws IllegalArgumentException naming the template, the bad placeholder and the fix
      */
     public static KeyTemplate parse(String template, List<String> parameterNames) {
@@ -108,7 +111,13 @@ public final class KeyTemplate {
         return new Placeholder(expr, index, path);
     }
 
-    /** Renders the lock name for one invocation. */
+    /**
+     * Renders the lock name for one invocation.
+     *
+     * @param args the invocation's arguments
+     * @return the lock name
+     * @throws IllegalArgumentException a placeholder's value is null
+     */
     public String render(Object[] args) {
         StringBuilder sb = new StringBuilder(template.length() + 16);
         for (Object part : parts) {
@@ -133,11 +142,12 @@ public final class KeyTemplate {
         return sb.toString();
     }
 
-    /** True when the template has no placeholders. */
+    /** {@return true when the template has no placeholders} */
     public boolean isConstant() {
         return parts.stream().allMatch(p -> p instanceof String);
     }
 
+    /** {@return the template as written} */
     public String template() {
         return template;
     }
