@@ -15,6 +15,8 @@ import java.util.function.Function;
  * {@code "{paramName}"}, shared by the CDI interceptor and the agent. Placeholders are a parameter
  * index or name, optionally followed by a property path (record accessor, getter or public field).
  * Parse once at start-up ({@link #parse}); rendering is cheap.
+ * <p>
+ * Over 200 lines because parsing, validating and rendering one template (indexes, names, property paths) belong together; the messages naming the fix take half of it.
  */
 public final class KeyTemplate {
     /**

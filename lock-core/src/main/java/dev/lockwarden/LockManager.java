@@ -36,6 +36,8 @@ import dev.lockwarden.store.StoreFactory.Topology;
  *     ...
  * }
  * }</pre>
+ * <p>
+ * Over 200 lines because it holds the builder, whose settings each carry their documentation; the manager itself is a thin facade over the engine.
  */
 public final class LockManager implements AutoCloseable {
     static {
