@@ -19,6 +19,7 @@ import dev.lockwarden.internal.LockEngine;
 import dev.lockwarden.internal.ManagerAccess;
 import dev.lockwarden.internal.Ticker;
 import dev.lockwarden.metrics.MeteredInspector;
+import dev.lockwarden.spi.LockedBody;
 import dev.lockwarden.store.ConnectionSettings;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisDeployment;
@@ -134,17 +135,13 @@ public final class LockManager implements AutoCloseable {
      * @throws LockLostException        the lock was lost while the body ran
      */
     public <T> T withLock(String name, LockOptions options, Callable<T> body) {
-        try (LockHandle lock = acquire(name, options)) {
-            T result;
-            try {
-                result = body.call();
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Exception e) {
-                throw new LockException("body run under lock '" + name + "' threw " + e, e);
-            }
-            lock.checkHeld();
-            return result;
+        Objects.requireNonNull(options, "options");
+        try {
+            return LockedBody.run(this, name, options, OnBusy.FAIL, body, () -> null, LockedBody::lostException);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new LockException("body run under lock '" + name + "' threw " + e, e);
         }
     }
 
