@@ -15,6 +15,8 @@ import java.util.function.Function;
  * {@code "{paramName}"}, shared by the CDI interceptor and the agent. Placeholders are a parameter
  * index or name, optionally followed by a property path (record accessor, getter or public field).
  * Parse once at start-up ({@link #parse}); rendering is cheap.
+ * <p>
+ * Over 200 lines because parsing, validating and rendering one template (indexes, names, property paths) belong together; the messages naming the fix take half of it.
  */
 public final class KeyTemplate {
     /**
@@ -44,6 +46,9 @@ public final class KeyTemplate {
     /**
      * Parses and validates a template against the method's parameter names.
      *
+     * @param template       e.g. {@code payment:{0}} or {@code payment:{order.id}}
+     * @param parameterNames the method's parameter names (placeholders may use them or indexes)
+     * @return the parsed template
      * @throws IllegalArgumentException naming the template, the bad placeholder and the fix
      */
     public static KeyTemplate parse(String template, List<String> parameterNames) {
@@ -108,7 +113,13 @@ public final class KeyTemplate {
         return new Placeholder(expr, index, path);
     }
 
-    /** Renders the lock name for one invocation. */
+    /**
+     * Renders the lock name for one invocation.
+     *
+     * @param args the invocation's arguments
+     * @return the lock name
+     * @throws IllegalArgumentException a placeholder's value is null
+     */
     public String render(Object[] args) {
         StringBuilder sb = new StringBuilder(template.length() + 16);
         for (Object part : parts) {
@@ -133,11 +144,12 @@ public final class KeyTemplate {
         return sb.toString();
     }
 
-    /** True when the template has no placeholders. */
+    /** {@return true when the template has no placeholders} */
     public boolean isConstant() {
         return parts.stream().allMatch(p -> p instanceof String);
     }
 
+    /** {@return the template as written} */
     public String template() {
         return template;
     }

@@ -9,6 +9,7 @@ package dev.lockwarden;
 public class LocalPoolBusyException extends LockException {
     private static final long serialVersionUID = 1L;
 
+    /** @param message what failed and how to fix it */
     public LocalPoolBusyException(String message) {
         super(message);
     }

@@ -9,22 +9,22 @@ import java.util.function.Consumer;
  */
 public interface LockHandle extends AutoCloseable {
 
-    /** The lock name. */
+    /** {@return the lock name} */
     String name();
 
-    /** Fencing token: strictly increasing per lock name; pass it to storage to reject stale writers. */
+    /** {@return the fencing token: strictly increasing per lock name; pass it to storage to reject stale writers} */
     long fencingToken();
 
     /**
-     * True while Redis has confirmed ownership within the last TTL and the lock was neither
-     * released nor lost. Never true on a guess.
+     * {@return true while Redis has confirmed ownership within the last TTL and the lock was neither
+     * released nor lost} Never true on a guess.
      */
     boolean isHeld();
 
     /** Throws {@link LockLostException} unless {@link #isHeld()}. */
     void checkHeld();
 
-    /** Time left before the lock expires unless refreshed, as known locally (zero if not held). */
+    /** {@return the time left before the lock expires unless refreshed, as known locally (zero if not held)} */
     Duration remainingTtl();
 
     /**
@@ -33,6 +33,7 @@ public interface LockHandle extends AutoCloseable {
      * must confirm within the new validity. Afterwards {@link #isHeld()} and {@link #remainingTtl()}
      * follow the new validity, and an auto-refreshed lock keeps being refreshed with {@code ttl}.
      *
+     * @param ttl the new remaining TTL
      * @return true if extended; false if the lock is no longer ours (released, expired,
      *         force-released or taken over) — the handle is then lost and {@code onLost} fires
      *         (unless it had been released)
@@ -44,7 +45,12 @@ public interface LockHandle extends AutoCloseable {
     /** Releases the lock (one round trip, token-checked). Idempotent. */
     void release();
 
-    /** Registers a listener called once if the lock is lost (expired, force-released, refresh failed). */
+    /**
+     * Registers a listener called once if the lock is lost (expired, force-released, refresh failed).
+     *
+     * @param listener called off the caller's thread, with why the lock was lost
+     * @return this handle
+     */
     LockHandle onLost(Consumer<LockLostEvent> listener);
 
     /** Same as {@link #release()}. */

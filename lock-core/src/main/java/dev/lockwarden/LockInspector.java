@@ -9,25 +9,44 @@ import java.util.Optional;
  */
 public interface LockInspector {
 
-    /** One page of held locks matching the filter. */
+    /**
+     * One page of held locks matching the filter.
+     *
+     * @param filter which locks (name prefix, application)
+     * @param page   where to start ({@link PageRequest#first(int)}, then the returned cursor) and how many
+     * @return the locks found and the cursor of the next page (null at the end)
+     */
     LockPage list(LockFilter filter, PageRequest page);
 
     /**
      * The named locks that are held right now, in the given order, read in one pipelined round trip
      * per node: what a dashboard re-reads to refresh the rows it shows.
+     *
+     * @param names lock names
+     * @return the held ones among them; free locks are left out
      */
     List<LockInfo> getAll(List<String> names);
 
-    /** The lock if it is held right now. */
+    /**
+     * @param name lock name
+     * @return the lock if it is held right now
+     */
     Optional<LockInfo> get(String name);
 
-    /** The fencing counter of a lock: the last token handed out (0 if never taken). */
+    /**
+     * @param name lock name
+     * @return the fencing counter of the lock: the last token handed out (0 if never taken)
+     */
     long fenceOf(String name);
 
     /**
      * Deletes the lock whoever holds it, bumps its fence (so the old holder's token is stale) and
      * writes an audit record naming {@code operator}. The old holder's next refresh fails and its
      * handle becomes lost.
+     *
+     * @param name     lock name
+     * @param operator who does it, for the audit record
+     * @return whether a lock was released, with its old and new fence and the audit record's id
      */
     ForceReleaseResult forceRelease(String name, String operator);
 
@@ -37,28 +56,47 @@ public interface LockInspector {
      * {@code released} (the lock changed hands or is free). One atomic script per node bumps the
      * fence, writes the audit record naming {@code operator} and notifies the holder; over Redlock
      * it runs on every node in parallel and counts as released when a majority released.
+     *
+     * @param seen     the lock as the operator saw it ({@link #get} or {@link #list})
+     * @param operator who does it, for the audit record
+     * @return whether that acquisition was released, with its old and new fence and the audit record's id
      */
     ForceReleaseResult forceRelease(LockInfo seen, String operator);
 
     /**
      * Fencing counters whose lock name starts with {@code prefix}, free locks included, at most
      * {@code max} (SCAN, bounded), sorted by name.
+     *
+     * @param prefix lock name prefix ("" = all)
+     * @param max    most counters returned
+     * @return the counters, sorted by lock name
      */
     List<FenceCounter> fences(String prefix, int max);
 
     /**
      * Client JVMs: live ones by heartbeat, plus dead ones still owning locks, found by scanning at
      * most {@code maxLocksScanned} locks.
+     *
+     * @param maxLocksScanned bound of the scan for locks of dead clients
+     * @return the clients, live and dead
      */
     List<ClientInfo> clients(int maxLocksScanned);
 
     /**
      * Force-releases every lock held by a client JVM whose heartbeat is gone, each through the safe
      * force-release (one audit record per lock). Refused while the JVM is alive.
+     *
+     * @param jvmId    the client's JVM id ({@link ClientInfo})
+     * @param operator who does it, for the audit records
+     * @return one result per lock found
+     * @throws IllegalStateException the client's heartbeat is present
      */
     List<ForceReleaseResult> releaseAllOf(String jvmId, String operator);
 
-    /** The newest {@code max} force-release audit records, newest first. */
+    /**
+     * @param max most records returned (at most 10,000)
+     * @return the newest force-release audit records, newest first
+     */
     List<AuditRecord> audit(int max);
 
     /**
@@ -67,9 +105,15 @@ public interface LockInspector {
      * so the current minute lags by up to that. Read with SCAN (never KEYS) over
      * {@code lockwarden:activity:*}; over Redlock from the first node that answers (clients write
      * their counts to their first node only, as their events); on a cluster from every master.
+     *
+     * @param window how far back, rounded to minutes (1 minute to 1 hour)
+     * @return one count per application and minute
      */
     List<ActivityCount> activity(java.time.Duration window);
 
-    /** Recent events of one lock, newest first. */
+    /**
+     * @param name lock name
+     * @return recent events of the lock, newest first
+     */
     List<LockEvent> events(String name);
 }

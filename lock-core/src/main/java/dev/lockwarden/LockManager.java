@@ -20,6 +20,7 @@ import dev.lockwarden.internal.ManagerAccess;
 import dev.lockwarden.internal.Ticker;
 import dev.lockwarden.metrics.MetricsConfig;
 import dev.lockwarden.metrics.MeteredInspector;
+import dev.lockwarden.spi.LockedBody;
 import dev.lockwarden.store.ConnectionSettings;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisDeployment;
@@ -37,6 +38,8 @@ import dev.lockwarden.store.StoreFactory.Topology;
  *     ...
  * }
  * }</pre>
+ * <p>
+ * Over 200 lines because it holds the builder, whose settings each carry their documentation; the manager itself is a thin facade over the engine.
  */
 public final class LockManager implements AutoCloseable {
     static {
@@ -78,7 +81,7 @@ public final class LockManager implements AutoCloseable {
         }
     }
 
-    /** A builder reading unset values from {@code lockwarden.*} system properties, then {@code LOCKWARDEN_*} env. */
+    /** {@return a builder reading unset values from {@code lockwarden.*} system properties, then {@code LOCKWARDEN_*} env} */
     public static Builder builder() {
         return new Builder();
     }
@@ -86,6 +89,9 @@ public final class LockManager implements AutoCloseable {
     /**
      * Takes the lock, waiting up to {@code options.waitUpTo()}.
      *
+     * @param name    lock name, e.g. {@code payment:TX-123} (no braces, at most 512 bytes)
+     * @param options TTL, wait budget, auto-refresh, holdAtLeast
+     * @return the handle: the lock is ours until it is released or lost
      * @throws LockNotAcquiredException busy for the whole wait budget
      * @throws LockStoreException       Redis unreachable (never reported as busy)
      */
@@ -93,12 +99,25 @@ public final class LockManager implements AutoCloseable {
         return engine.acquire(name, Objects.requireNonNull(options, "options"));
     }
 
-    /** Takes the lock with the default options (TTL {@code lockwarden.ttl}, wait {@code lockwarden.wait}). */
+    /**
+     * Takes the lock with the default options (TTL {@code lockwarden.ttl}, wait {@code lockwarden.wait}).
+     *
+     * @param name lock name
+     * @return the handle
+     * @throws LockNotAcquiredException busy for the whole wait budget
+     * @throws LockStoreException       Redis unreachable
+     */
     public LockHandle acquire(String name) {
         return acquire(name, defaults);
     }
 
-    /** One attempt that never waits: empty when busy. Redis failures still throw {@link LockStoreException}. */
+    /**
+     * One attempt that never waits: empty when busy. Redis failures still throw {@link LockStoreException}.
+     *
+     * @param name    lock name
+     * @param options TTL, auto-refresh, holdAtLeast (the wait budget is ignored)
+     * @return the handle, or empty when another holder has the lock
+     */
     public Optional<LockHandle> tryAcquire(String name, LockOptions options) {
         return engine.tryAcquire(name, Objects.requireNonNull(options, "options"));
     }
@@ -107,39 +126,43 @@ public final class LockManager implements AutoCloseable {
      * Runs {@code body} under the lock and releases it. If the lock was lost while the body ran,
      * throws {@link LockLostException} after it, because the body may have overlapped another holder.
      * Checked exceptions of the body are wrapped in {@link LockException}.
+     *
+     * @param name    lock name
+     * @param options as for {@link #acquire(String, LockOptions)}
+     * @param body    the work to run while holding the lock
+     * @param <T>     the body's result type
+     * @return what the body returned
+     * @throws LockNotAcquiredException busy for the whole wait budget (the body did not run)
+     * @throws LockLostException        the lock was lost while the body ran
      */
     public <T> T withLock(String name, LockOptions options, Callable<T> body) {
-        try (LockHandle lock = acquire(name, options)) {
-            T result;
-            try {
-                result = body.call();
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Exception e) {
-                throw new LockException("body run under lock '" + name + "' threw " + e, e);
-            }
-            lock.checkHeld();
-            return result;
+        Objects.requireNonNull(options, "options");
+        try {
+            return LockedBody.run(this, name, options, OnBusy.FAIL, body, () -> null, LockedBody::lostException);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new LockException("body run under lock '" + name + "' threw " + e, e);
         }
     }
 
-    /** Read and repair access for dashboards: list, get, fence, force-release, events. */
+    /** {@return read and repair access for dashboards: list, get, fence, force-release, events} */
     public LockInspector inspector() {
         return inspector;
     }
 
-    /** The options {@link #acquire(String)} uses. */
+    /** {@return the options {@link #acquire(String)} uses} */
     public LockOptions defaultOptions() {
         return defaults;
     }
 
-    /** The application name shown on the dashboard. */
+    /** {@return the application name shown on the dashboard} */
     public String application() {
         return application;
     }
 
     /**
-     * Where this manager's locks live, without credentials: e.g. {@code redis://127.0.0.1:6379},
+     * {@return where this manager's locks live, without credentials} E.g. {@code redis://127.0.0.1:6379},
      * {@code redlock[redis://a:6379, ...]} or {@code cluster[...]} — for start-up lines and dashboards.
      */
     public String describeRedis() {
@@ -182,17 +205,32 @@ public final class LockManager implements AutoCloseable {
         private Builder() {
         }
 
-        /** One Redis node: {@code redis://[user:pass@]host:port[/db]} or {@code rediss://} for TLS. */
+        /**
+         * One Redis node: {@code redis://[user:pass@]host:port[/db]} or {@code rediss://} for TLS.
+         *
+         * @param uri the node's URI
+         * @return this builder
+         */
         public Builder redis(String uri) {
             return topology(Topology.SINGLE, uri);
         }
 
-        /** Redlock over N independent nodes (N odd, at least 3; 5 recommended). */
+        /**
+         * Redlock over N independent nodes (N odd, at least 3; 5 recommended).
+         *
+         * @param uris the nodes' URIs
+         * @return this builder
+         */
         public Builder redlock(String... uris) {
             return topology(Topology.REDLOCK, uris);
         }
 
-        /** Redis Cluster: seed node URIs. */
+        /**
+         * Redis Cluster: seed node URIs.
+         *
+         * @param uris the nodes' URIs
+         * @return this builder
+         */
         public Builder cluster(String... uris) {
             return topology(Topology.CLUSTER, uris);
         }
@@ -206,67 +244,122 @@ public final class LockManager implements AutoCloseable {
             return this;
         }
 
-        /** The application name shown on the dashboard (default: main class or host name). */
+        /**
+         * The application name shown on the dashboard (default: main class or host name).
+         *
+         * @param name the application name
+         * @return this builder
+         */
         public Builder application(String name) {
             this.application = requireText(name, "application name");
             return this;
         }
 
-        /** Prefix of every lock key (default {@code lock:}). */
+        /**
+         * Prefix of every lock key (default {@code lock:}).
+         *
+         * @param prefix the key prefix
+         * @return this builder
+         */
         public Builder keyPrefix(String prefix) {
             this.keyPrefix = Objects.requireNonNull(prefix, "keyPrefix");
             return this;
         }
 
-        /** TTL used by {@link LockManager#acquire(String)} (default 30 s). */
+        /**
+         * TTL used by {@link LockManager#acquire(String)} (default 30 s).
+         *
+         * @param ttl the default TTL
+         * @return this builder
+         */
         public Builder defaultTtl(Duration ttl) {
             this.defaultTtl = Objects.requireNonNull(ttl, "defaultTtl");
             return this;
         }
 
-        /** Wait budget used by {@link LockManager#acquire(String)} (default 0: non-blocking). */
+        /**
+         * Wait budget used by {@link LockManager#acquire(String)} (default 0: non-blocking).
+         *
+         * @param wait the default wait budget
+         * @return this builder
+         */
         public Builder defaultWait(Duration wait) {
             this.defaultWait = Objects.requireNonNull(wait, "defaultWait");
             return this;
         }
 
-        /** How long a fence counter survives without acquisitions (default 7 days). */
+        /**
+         * How long a fence counter survives without acquisitions (default 7 days).
+         *
+         * @param retention the fence counters' retention
+         * @return this builder
+         */
         public Builder fenceRetention(Duration retention) {
             this.fenceRetention = Objects.requireNonNull(retention, "fenceRetention");
             return this;
         }
 
-        /** Connect and command timeout per Redis call (default 2 s). */
+        /**
+         * Connect and command timeout per Redis call (default 2 s).
+         *
+         * @param timeout the per-call timeout
+         * @return this builder
+         */
         public Builder timeout(Duration timeout) {
             this.timeout = Objects.requireNonNull(timeout, "timeout");
             return this;
         }
 
-        /** Connection pool size per node (default 32). */
+        /**
+         * Connection pool size per node (default 32).
+         *
+         * @param max the limit
+         * @return this builder
+         */
         public Builder maxConnections(int max) {
             this.maxConnections = max;
             return this;
         }
 
-        /** Whether a thread re-acquiring a name it holds gets a nested handle without a Redis call (default true). */
+        /**
+         * Whether a thread re-acquiring a name it holds gets a nested handle without a Redis call (default true).
+         *
+         * @param on true to switch it on
+         * @return this builder
+         */
         public Builder reentrant(boolean on) {
             this.reentrant = on;
             return this;
         }
 
-        /** Whether {@link #build()} PINGs Redis so a wrong URI fails at once (default true). */
+        /**
+         * Whether {@link #build()} PINGs Redis so a wrong URI fails at once (default true).
+         *
+         * @param on true to switch it on
+         * @return this builder
+         */
         public Builder verifyOnBuild(boolean on) {
             this.verifyOnBuild = on;
             return this;
         }
 
-        /** Approximate cap of the events stream (default 100,000 entries). */
+        /**
+         * Approximate cap of the events stream (default 100,000 entries).
+         *
+         * @param max the limit
+         * @return this builder
+         */
         public Builder eventsMaxLen(long max) {
             this.eventsMaxLen = max;
             return this;
         }
 
-        /** Audit records are never trimmed below this many entries (default 100,000). */
+        /**
+         * Audit records are never trimmed below this many entries (default 100,000).
+         *
+         * @param max the limit
+         * @return this builder
+         */
         public Builder auditMaxLen(long max) {
             this.auditMaxLen = max;
             return this;
@@ -276,6 +369,9 @@ public final class LockManager implements AutoCloseable {
          * TLS trust (and client keys) for {@code rediss://} URIs, e.g. from an {@code SSLContext} over
          * your CA; wins over the {@code lockwarden.tls.*} settings (docs/tls.md); default: those settings,
          * else the JVM's trust store ({@code javax.net.ssl.trustStore}).
+         *
+         * @param factory the socket factory for TLS connections
+         * @return this builder
          */
         public Builder tls(SSLSocketFactory factory) {
             this.sslSocketFactory = Objects.requireNonNull(factory, "tls socket factory");
@@ -286,6 +382,9 @@ public final class LockManager implements AutoCloseable {
          * Whether a JVM shutdown hook releases the locks this manager still holds when the JVM exits
          * without {@link LockManager#close()} (default on): one batch per node, delaying the exit at most 5 s,
          * then the watchdog stops. Switch it off if your container closes the manager itself.
+         *
+         * @param on true to switch it on
+         * @return this builder
          */
         public Builder shutdownHook(boolean on) {
             this.shutdownHook = on;
@@ -301,7 +400,12 @@ public final class LockManager implements AutoCloseable {
             return this;
         }
 
-        /** Where unset values come from (default: system properties and environment). */
+        /**
+         * Where unset values come from (default: system properties and environment).
+         *
+         * @param settings the source of unset values
+         * @return this builder
+         */
         public Builder settings(Settings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
             return this;
@@ -310,6 +414,7 @@ public final class LockManager implements AutoCloseable {
         /**
          * Builds the manager and checks that Redis answers.
          *
+         * @return the manager; close it on shutdown
          * @throws IllegalArgumentException a setting is invalid (the message names it and the fix)
          * @throws LockStoreException       Redis is unreachable or rejects the credentials
          */

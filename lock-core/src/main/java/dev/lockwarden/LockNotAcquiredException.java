@@ -8,10 +8,18 @@ import java.util.Optional;
  * Never thrown when Redis is unreachable: that is a {@link LockStoreException}.
  */
 public class LockNotAcquiredException extends LockException {
+    /** Serialization version. */
     private static final long serialVersionUID = 1L;
+    /** Name of the lock. */
     private final String lockName;
+    /** The holder's remaining TTL, or null when unknown. */
     private final Duration holderRemainingTtl;
 
+    /**
+     * @param lockName           the busy lock
+     * @param waited             how long the caller waited
+     * @param holderRemainingTtl the holder's remaining TTL, or null when unknown
+     */
     public LockNotAcquiredException(String lockName, Duration waited, Duration holderRemainingTtl) {
         super("lock '" + lockName + "' is held by another owner"
                 + (holderRemainingTtl != null ? " (expires in " + holderRemainingTtl.toMillis() + " ms)" : "")
@@ -20,12 +28,12 @@ public class LockNotAcquiredException extends LockException {
         this.holderRemainingTtl = holderRemainingTtl;
     }
 
-    /** Name of the lock that was busy. */
+    /** {@return the name of the lock that was busy} */
     public String lockName() {
         return lockName;
     }
 
-    /** The current holder's remaining TTL as Redis reported it on the last attempt, when known. */
+    /** {@return the current holder's remaining TTL as Redis reported it on the last attempt, when known} */
     public Optional<Duration> holderRemainingTtl() {
         return Optional.ofNullable(holderRemainingTtl);
     }

@@ -36,17 +36,23 @@ public final class LockOptions {
         this.method = method;
     }
 
-    /** Options with the given TTL, no waiting, auto-refresh on. */
+    /**
+     * @param ttl how long the lock lives unless refreshed (at most {@link #MAX_TTL})
+     * @return options with that TTL, no waiting, auto-refresh on
+     */
     public static LockOptions ttl(Duration ttl) {
         return new LockOptions(checkTtl(ttl), Duration.ZERO, true, DEFAULT_RETRY, LockSource.API, "", Duration.ZERO);
     }
 
-    /** 30 s TTL, no waiting, auto-refresh on. */
+    /** {@return 30 s TTL, no waiting, auto-refresh on} */
     public static LockOptions defaults() {
         return ttl(DEFAULT_TTL);
     }
 
-    /** Waits up to {@code wait} for a busy lock (0 = non-blocking, the default). */
+    /**
+     * @param wait how long to wait for a busy lock (0 = non-blocking, the default)
+     * @return a copy that waits that long
+     */
     public LockOptions waitUpTo(Duration wait) {
         Objects.requireNonNull(wait, "waitUpTo is null: use Duration.ZERO for non-blocking");
         if (wait.isNegative()) {
@@ -55,7 +61,10 @@ public final class LockOptions {
         return new LockOptions(ttl, wait, autoRefresh, retryInterval, source, method, holdAtLeast);
     }
 
-    /** Whether the watchdog refreshes the lock every TTL/3 while it is held (default true). */
+    /**
+     * @param on whether the watchdog refreshes the lock every TTL/3 while it is held (default true)
+     * @return a copy with that setting
+     */
     public LockOptions autoRefresh(boolean on) {
         return new LockOptions(ttl, waitUpTo, on, retryInterval, source, method, holdAtLeast);
     }
@@ -63,6 +72,9 @@ public final class LockOptions {
     /**
      * Upper bound of the fallback retry sleep while waiting (default 1 s). Waiters are woken by a
      * pub/sub message on release; this interval only matters if that message is lost.
+     *
+     * @param interval at least 1 ms
+     * @return a copy with that interval
      */
     public LockOptions retryInterval(Duration interval) {
         Objects.requireNonNull(interval, "retryInterval is null");
@@ -72,7 +84,13 @@ public final class LockOptions {
         return new LockOptions(ttl, waitUpTo, autoRefresh, interval, source, method, holdAtLeast);
     }
 
-    /** Records which entry point and method takes the lock (for the dashboard). */
+    /**
+     * Records which entry point and method takes the lock (for the dashboard).
+     *
+     * @param source API, CDI or AGENT
+     * @param method {@code Class#method}, or null
+     * @return a copy with that source
+     */
     public LockOptions source(LockSource source, String method) {
         return new LockOptions(ttl, waitUpTo, autoRefresh, retryInterval,
                 Objects.requireNonNull(source, "source"), method == null ? "" : method, holdAtLeast);
@@ -84,36 +102,45 @@ public final class LockOptions {
      * {@code acquiredAt + holdAtLeast}, when it expires by itself. This makes "run once per period"
      * hold for a job that finishes in milliseconds on servers whose schedules fire a little apart.
      * Zero (the default) releases at once. Must not exceed the TTL.
+     *
+     * @param minimum zero up to the TTL
+     * @return a copy that holds the lock at least that long
      */
     public LockOptions holdAtLeast(Duration minimum) {
         return new LockOptions(ttl, waitUpTo, autoRefresh, retryInterval, source, method, checkHoldAtLeast(minimum, ttl));
     }
 
+    /** {@return the TTL} */
     public Duration ttl() {
         return ttl;
     }
 
+    /** {@return the wait budget for a busy lock} */
     public Duration waitUpTo() {
         return waitUpTo;
     }
 
+    /** {@return whether the watchdog refreshes the lock while it is held} */
     public boolean autoRefresh() {
         return autoRefresh;
     }
 
+    /** {@return the upper bound of the fallback retry sleep while waiting} */
     public Duration retryInterval() {
         return retryInterval;
     }
 
+    /** {@return the entry point that takes the lock} */
     public LockSource source() {
         return source;
     }
 
+    /** {@return the method that takes the lock, or ""} */
     public String method() {
         return method;
     }
 
-    /** Minimum time the lock stays taken after acquisition, even if released sooner (zero = none). */
+    /** {@return the minimum time the lock stays taken after acquisition, even if released sooner (zero = none)} */
     public Duration holdAtLeast() {
         return holdAtLeast;
     }

@@ -10,11 +10,20 @@ import java.util.Optional;
  * @param nextCursor cursor of the next page, or null when this was the last one
  */
 public record LockPage(List<LockInfo> locks, String nextCursor) {
+    /**
+     * Copies the list.
+     *
+     * @param locks      the locks on this page
+     * @param nextCursor cursor of the next page, or null when this was the last one
+     */
     public LockPage {
         locks = List.copyOf(locks);
     }
 
-    /** The next page's request, if any. */
+    /**
+     * @param size how many locks the next page should hold
+     * @return the next page's request, or empty after the last page
+     */
     public Optional<PageRequest> next(int size) {
         return nextCursor == null ? Optional.empty() : Optional.of(new PageRequest(nextCursor, size));
     }

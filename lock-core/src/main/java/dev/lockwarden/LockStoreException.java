@@ -7,10 +7,15 @@ package dev.lockwarden;
 public class LockStoreException extends LockException {
     private static final long serialVersionUID = 1L;
 
+    /** @param message what failed and how to fix it */
     public LockStoreException(String message) {
         super(message);
     }
 
+    /**
+     * @param message what failed and how to fix it
+     * @param cause   the underlying failure
+     */
     public LockStoreException(String message, Throwable cause) {
         super(message, cause);
     }

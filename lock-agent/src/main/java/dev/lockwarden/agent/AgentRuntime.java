@@ -13,6 +13,7 @@ import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.agent.bootstrap.LockBridge;
+import dev.lockwarden.spi.LockedBody;
 import dev.lockwarden.agent.config.AgentConfig;
 import dev.lockwarden.agent.config.LockRule;
 import dev.lockwarden.agent.config.OnLost;
@@ -126,28 +127,24 @@ final class AgentRuntime implements LockBridge.Dispatcher {
             return thrown;
         }
         LockHandle handle = held.handle();
-        Throwable lost = null;
+        Throwable outcome = thrown;
         try {
-            if (!handle.isHeld()) {
+            outcome = LockedBody.afterBody(handle, thrown, h -> {
                 stats.lost.increment();
-                String what = "lock '" + handle.name() + "' (fence " + handle.fencingToken() + ") was lost while "
-                        + held.binding().method + " ran; the work may have overlapped another holder";
                 if (held.binding().rule.onLost() == OnLost.THROW && thrown == null) {
-                    try {
-                        handle.checkHeld();
-                    } catch (RuntimeException e) {
-                        lost = e;
-                    }
-                } else {
-                    AgentLog.warn(what + " (onLost=log, " + held.binding().rule.where() + ")");
+                    return LockedBody.lostException(h);
                 }
-            }
+                AgentLog.warn("lock '" + h.name() + "' (fence " + h.fencingToken() + ") was lost while "
+                        + held.binding().method + " ran; the work may have overlapped another holder (onLost=log, "
+                        + held.binding().rule.where() + ")");
+                return null;
+            });
             handle.release();
         } catch (RuntimeException e) {
             AgentLog.warn("release of lock '" + handle.name() + "' failed; it expires after its TTL: " + e);
         } finally {
             drain.end();
         }
-        return thrown != null ? thrown : lost;
+        return outcome;
     }
 }

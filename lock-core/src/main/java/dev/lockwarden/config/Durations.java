@@ -15,6 +15,8 @@ public final class Durations {
     /**
      * @param text  the value
      * @param where where the value came from (e.g. "system property lockwarden.ttl"), for the error message
+     * @return the duration
+     * @throws IllegalArgumentException naming {@code where}, the value and the accepted forms
      */
     public static Duration parse(String text, String where) {
         if (text == null || text.isBlank()) {

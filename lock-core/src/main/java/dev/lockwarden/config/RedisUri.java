@@ -12,6 +12,7 @@ import java.util.List;
  * {@link #toString()} never shows the password.
  */
 public record RedisUri(String host, int port, String user, String password, int database, boolean tls) {
+    /** Port used when a URI names none. */
     public static final int DEFAULT_PORT = 6379;
 
     /**
@@ -19,6 +20,10 @@ public record RedisUri(String host, int port, String user, String password, int 
      * info runs up to the <em>last</em> {@code @}, so a raw password may contain {@code @}, {@code /} or
      * {@code +} (base64), and {@code :} when a user (or an empty one) comes first:
      * {@code redis://:pass@host}; {@code %XX} escapes are decoded, nothing else is.
+     *
+     * @param text e.g. {@code redis://user:pass@host:6379/0} or {@code rediss://host}
+     * @return the parsed URI
+     * @throws IllegalArgumentException what is wrong and how to write it, with the password masked
      */
     public static RedisUri parse(String text) {
         if (text == null || text.isBlank()) {
@@ -89,6 +94,9 @@ public record RedisUri(String host, int port, String user, String password, int 
      * The text with every password replaced by {@code ***}: for each {@code scheme://} in it (a
      * comma-separated list masks each URI), everything after the user name up to the last {@code @}
      * of that URI.
+     *
+     * @param text one URI, a comma-separated list, or any text containing URIs
+     * @return the text with passwords masked
      */
     public static String mask(String text) {
         if (text == null) {
@@ -132,7 +140,7 @@ public record RedisUri(String host, int port, String user, String password, int 
         return user + "***" + authorityAndRest.substring(at);
     }
 
-    /** host:port, for error messages and the dashboard. */
+    /** {@return host:port, for error messages and the dashboard} */
     public String address() {
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }

@@ -11,36 +11,56 @@ import java.util.function.Function;
  * and never reach this class.
  */
 public final class Settings {
+    /** Redis URI of one node. */
     public static final String REDIS = "lockwarden.redis";
+    /** Redlock nodes, comma-separated URIs. */
     public static final String REDLOCK = "lockwarden.redlock";
+    /** Cluster seed nodes, comma-separated URIs. */
     public static final String CLUSTER = "lockwarden.cluster";
+    /** Application name shown on the dashboard. */
     public static final String APPLICATION = "lockwarden.application";
+    /** Prefix of every lock key. */
     public static final String KEY_PREFIX = "lockwarden.key-prefix";
+    /** Default TTL. */
     public static final String TTL = "lockwarden.ttl";
+    /** Default wait budget. */
     public static final String WAIT = "lockwarden.wait";
+    /** How long a fence counter survives without acquisitions. */
     public static final String FENCE_RETENTION = "lockwarden.fence-retention";
     /** TLS for {@code rediss://}: see {@link TlsSettings}; passwords are never shown. */
     public static final String TLS_TRUST_STORE = "lockwarden.tls.trust-store";
+    /** Password of the trust store. */
     public static final String TLS_TRUST_STORE_PASSWORD = "lockwarden.tls.trust-store-password";
+    /** Type of the trust store (default PKCS12). */
     public static final String TLS_TRUST_STORE_TYPE = "lockwarden.tls.trust-store-type";
+    /** Key store with the client's key, for mutual TLS. */
     public static final String TLS_KEY_STORE = "lockwarden.tls.key-store";
+    /** Password of the key store. */
     public static final String TLS_KEY_STORE_PASSWORD = "lockwarden.tls.key-store-password";
+    /** Type of the key store (default PKCS12). */
     public static final String TLS_KEY_STORE_TYPE = "lockwarden.tls.key-store-type";
 
     private final Function<String, String> properties;
     private final Map<String, String> environment;
 
+    /**
+     * @param properties  system properties (or a stand-in), by name
+     * @param environment environment variables (or a stand-in)
+     */
     public Settings(Function<String, String> properties, Map<String, String> environment) {
         this.properties = properties;
         this.environment = environment;
     }
 
-    /** Settings from {@link System#getProperty} and {@link System#getenv()}. */
+    /** {@return settings from {@link System#getProperty} and {@link System#getenv()}} */
     public static Settings fromSystem() {
         return new Settings(System::getProperty, System.getenv());
     }
 
-    /** The raw value and where it came from, if set. */
+    /**
+     * @param property a setting's name, e.g. {@link #TTL}
+     * @return the raw value and where it came from, if set
+     */
     public Optional<Source> raw(String property) {
         String v = properties.apply(property);
         if (v != null && !v.isBlank()) {
@@ -54,15 +74,29 @@ public final class Settings {
         return Optional.empty();
     }
 
+    /**
+     * @param property a setting's name
+     * @param fallback used when it is not set
+     * @return the value
+     */
     public String string(String property, String fallback) {
         return raw(property).map(Source::value).orElse(fallback);
     }
 
+    /**
+     * @param property a setting's name
+     * @param fallback used when it is not set
+     * @return the value as a duration
+     * @throws IllegalArgumentException the value is not a duration (the message names where it was set)
+     */
     public Duration duration(String property, Duration fallback) {
         return raw(property).map(s -> Durations.parse(s.value(), s.where())).orElse(fallback);
     }
 
-    /** {@code lockwarden.key-prefix} → {@code LOCKWARDEN_KEY_PREFIX}. */
+    /**
+     * @param property e.g. {@code lockwarden.key-prefix}
+     * @return its environment variable, e.g. {@code LOCKWARDEN_KEY_PREFIX}
+     */
     public static String envName(String property) {
         return property.toUpperCase().replace('.', '_').replace('-', '_');
     }

@@ -24,11 +24,17 @@ import javax.net.ssl.TrustManagerFactory;
  * {@link KeyStore}; no message names their value.
  */
 public final class TlsSettings {
+    /** Trust store with the CA of the Redis servers. */
     public static final String TRUST_STORE = Settings.TLS_TRUST_STORE;
+    /** Password of the trust store. */
     public static final String TRUST_STORE_PASSWORD = Settings.TLS_TRUST_STORE_PASSWORD;
+    /** Type of the trust store. */
     public static final String TRUST_STORE_TYPE = Settings.TLS_TRUST_STORE_TYPE;
+    /** Key store with the client's key (mutual TLS). */
     public static final String KEY_STORE = Settings.TLS_KEY_STORE;
+    /** Password of the key store. */
     public static final String KEY_STORE_PASSWORD = Settings.TLS_KEY_STORE_PASSWORD;
+    /** Type of the key store. */
     public static final String KEY_STORE_TYPE = Settings.TLS_KEY_STORE_TYPE;
     static final String DEFAULT_TYPE = "PKCS12";
 
@@ -38,6 +44,8 @@ public final class TlsSettings {
     /**
      * The socket factory the settings describe, or empty when no {@code lockwarden.tls.*} store is set.
      *
+     * @param settings where the {@code lockwarden.tls.*} values come from
+     * @return the factory, or empty
      * @throws IllegalArgumentException a store is missing, unreadable, of the wrong type or its password
      *                                  is wrong (the message names the setting and the fix)
      */

@@ -50,6 +50,10 @@ public final class JdbcFence {
      * Writes {@code values} to row {@code id} if {@code fence} is higher than the row's fence, and
      * records {@code fence} there.
      *
+     * @param connection the connection to write with (in the caller's transaction)
+     * @param id         the row's id
+     * @param fence      the writer's fencing token
+     * @param values     column → value to write
      * @return true if the write was accepted; false if a write with an equal or higher token came
      *         first (or the row does not exist)
      * @throws SQLException as the driver reports it

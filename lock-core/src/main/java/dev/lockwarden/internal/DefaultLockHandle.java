@@ -20,6 +20,8 @@ import dev.lockwarden.store.Lease;
 /**
  * The real ownership of one lock. Its lifecycle (held → released | lost) is enforced here once:
  * a handle is held only while Redis confirmed it within the last TTL (minus clock drift).
+ * <p>
+ * Over 200 lines because the handle's whole lifecycle (held, released, lost, extend, holdAtLeast) is enforced in this one place on purpose.
  */
 public final class DefaultLockHandle implements LockHandle {
     private static final int HELD = 0;

@@ -25,6 +25,8 @@ import dev.lockwarden.store.RedisDeployment;
  * marked lost only when its confirmed validity has run out (so a Redis blip does not lose locks,
  * and a dead Redis never leaves a handle "held"); the thread outlives reconnects because each
  * batch uses the pooled client afresh.
+ * <p>
+ * Over 200 lines because scheduling, batching, retry after failure and expiry detection share one loop and one view of time; the why-comments are most of the rest.
  */
 public final class Watchdog implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Watchdog.class.getName());

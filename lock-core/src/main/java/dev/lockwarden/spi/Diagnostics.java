@@ -16,7 +16,10 @@ public final class Diagnostics {
     private Diagnostics() {
     }
 
-    /** Pipelined refresh batches the manager's watchdog has sent so far. */
+    /**
+     * @param locks a manager
+     * @return the pipelined refresh batches its watchdog has sent so far
+     */
     public static long watchdogBatches(LockManager locks) {
         return ManagerAccess.engine(locks).watchdog().batches();
     }
@@ -24,6 +27,10 @@ public final class Diagnostics {
     /**
      * The manager's acquire and release scripts called straight, without the engine (no watchdog,
      * events, metrics, reentrancy or handle): what the scripts cost on their own.
+     *
+     * @param locks       a manager
+     * @param application shown as the holder's application
+     * @return calls of the manager's scripts
      */
     public static ScriptsOnly scriptsOnly(LockManager locks, String application) {
         LockStore store = ManagerAccess.engine(locks).store();
@@ -51,10 +58,24 @@ public final class Diagnostics {
 
     /** One lock's acquire and release scripts, by name and owner token. */
     public interface ScriptsOnly {
-        /** One acquire attempt; false when busy. */
+        /**
+         * One acquire attempt.
+         *
+         * @param name      lock name
+         * @param token     the owner's random token
+         * @param ttlMillis TTL in ms
+         * @return true if acquired, false when busy
+         */
         boolean acquire(String name, String token, long ttlMillis);
 
-        /** Token-checked release; false when the lock was no longer ours. */
+        /**
+         * Token-checked release.
+         *
+         * @param name      lock name
+         * @param token     the token it was acquired with
+         * @param ttlMillis its TTL in ms
+         * @return true if released, false when the lock was no longer ours
+         */
         boolean release(String name, String token, long ttlMillis);
     }
 }

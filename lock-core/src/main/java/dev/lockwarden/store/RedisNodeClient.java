@@ -21,6 +21,8 @@ import redis.clients.jedis.resps.StreamEntry;
  * The lock scripts run against one Redis deployment: a single node (or, on Redis Cluster, the
  * cluster client, which routes each script by its hash tag). Every Jedis failure becomes a
  * {@link NodeException} naming the node (a timeout: a {@link StoreTimeoutException}).
+ * <p>
+ * Over 200 lines because it is the single place where every script runs and every Jedis failure is mapped to a typed error naming the node.
  */
 public class RedisNodeClient implements AutoCloseable {
     private static final LuaScript ACQUIRE = LuaScript.load(RedisNodeClient.class, "acquire.lua");

@@ -18,6 +18,8 @@ import dev.lockwarden.LockStoreException;
  * the counter on a majority to at least {@code m} before the token is handed out. Any later
  * acquirer's majority shares a node with that majority, so its token exceeds {@code m}. Why this
  * holds and what it assumes: {@code docs/redlock.md}.
+ * <p>
+ * Over 200 lines because the Redlock rules (two-phase fences, split votes, slow-quorum retry, majority folding for every call) are one algorithm, kept in one file as in go-redsync.
  */
 public final class RedlockStore implements LockStore {
     /**

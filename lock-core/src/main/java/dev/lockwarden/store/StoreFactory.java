@@ -8,7 +8,6 @@ import java.util.Set;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.config.RedisUri;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 
 /** Creates the {@link RedisDeployment} for a topology, checks that Redis answers, and the {@link LockStore} on it. */

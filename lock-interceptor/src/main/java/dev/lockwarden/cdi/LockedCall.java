@@ -3,6 +3,7 @@ package dev.lockwarden.cdi;
 import java.util.concurrent.CompletionStage;
 
 import dev.lockwarden.LockHandle;
+import dev.lockwarden.spi.LockedBody;
 import jakarta.interceptor.InvocationContext;
 
 /**
@@ -18,19 +19,20 @@ final class LockedCall {
     /** The transaction releases the lock after it completes, so others never see uncommitted work. */
     static Object inTransaction(InvocationContext ctx, LockHandle handle, LockLoss loss, TxBinder.Tx tx)
             throws Exception {
+        java.util.function.Function<LockHandle, RuntimeException> rollBack = h -> {
+            tx.setRollbackOnly();
+            return loss.report(LockLostEvent.Outcome.ROLLED_BACK);
+        };
         Object result;
         try {
             result = proceed(ctx, handle);
         } catch (Exception | Error e) {
-            if (!handle.isHeld()) {
-                tx.setRollbackOnly();
-                e.addSuppressed(loss.report(LockLostEvent.Outcome.ROLLED_BACK));
-            }
+            LockedBody.afterBody(handle, e, rollBack);
             throw e;
         }
-        if (!handle.isHeld()) {
-            tx.setRollbackOnly();
-            throw loss.report(LockLostEvent.Outcome.ROLLED_BACK);
+        Throwable lost = LockedBody.afterBody(handle, null, rollBack);
+        if (lost != null) {
+            throw (RuntimeException) lost;
         }
         return result;
     }
@@ -42,13 +44,12 @@ final class LockedCall {
             try {
                 result = proceed(ctx, handle);
             } catch (Exception | Error e) {
-                if (!handle.isHeld()) {
-                    e.addSuppressed(loss.report(LockLostEvent.Outcome.THROWN)); // the body's failure stays the one thrown
-                }
+                LockedBody.afterBody(handle, e, h -> loss.report(LockLostEvent.Outcome.THROWN)); // e stays the one thrown
                 throw e;
             }
-            if (!handle.isHeld()) {
-                throw loss.report(LockLostEvent.Outcome.THROWN); // the body may have overlapped another holder
+            Throwable lost = LockedBody.afterBody(handle, null, h -> loss.report(LockLostEvent.Outcome.THROWN));
+            if (lost != null) {
+                throw (RuntimeException) lost; // the body may have overlapped another holder
             }
             return result;
         }

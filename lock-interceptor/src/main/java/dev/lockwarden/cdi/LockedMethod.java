@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -15,6 +16,7 @@ import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.config.Durations;
+import dev.lockwarden.spi.LockPolicy;
 
 /**
  * What the interceptor needs for one {@code @Locked} method, parsed and validated once.
@@ -30,14 +32,15 @@ import dev.lockwarden.config.Durations;
 record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo, boolean autoRefresh,
                     OnBusy onBusy, ReturnShape shape, Duration holdAtLeast) {
 
+    /** The policy as lock-core's SPI describes it for every declarative entry point (the agent's rules too). */
+    LockPolicy policy() {
+        return new LockPolicy(key, Optional.ofNullable(ttl), Optional.ofNullable(waitUpTo), onBusy, autoRefresh, holdAtLeast);
+    }
+
     /** Options for one call, on top of the manager's defaults (lockwarden.ttl / lockwarden.wait). */
     LockOptions options(LockOptions defaults) {
         try {
-            return LockOptions.ttl(ttl != null ? ttl : defaults.ttl())
-                    .waitUpTo(waitUpTo != null ? waitUpTo : defaults.waitUpTo())
-                    .autoRefresh(autoRefresh)
-                    .holdAtLeast(holdAtLeast)
-                    .source(LockSource.CDI, id);
+            return policy().options(defaults, LockSource.CDI, id);
         } catch (IllegalArgumentException e) { // holdAtLeast against the manager's default TTL: checked before the body runs
             throw new IllegalArgumentException("@Locked on " + id + ": " + e.getMessage() + " (the TTL is the LockManager's"
                     + " default; set @Locked(ttl) explicitly)", e);

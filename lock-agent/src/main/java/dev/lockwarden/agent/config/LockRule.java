@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import dev.lockwarden.KeyTemplate;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.OnBusy;
+import dev.lockwarden.spi.LockPolicy;
 
 /**
  * One line of the config file: which methods to lock and how.
@@ -51,12 +53,17 @@ public record LockRule(String where, String className, boolean subtypes, String 
         return methodId() + parameterTypes.map(t -> "(" + String.join(", ", t) + ")").orElse("");
     }
 
+    /**
+     * The rule's policy as lock-core's SPI describes it for every declarative entry point ({@code @Locked} too).
+     *
+     * @param key the rule's key, parsed against the method (null when it could not be)
+     */
+    public LockPolicy policy(KeyTemplate key) {
+        return new LockPolicy(key, ttl, waitUpTo, onBusy, autoRefresh, holdAtLeast.orElse(Duration.ZERO));
+    }
+
     /** The options for one acquire by {@code method} ({@code Class#method}), filling unset TTL/wait from the defaults. */
     public LockOptions options(LockOptions defaults, String method) {
-        LockOptions o = LockOptions.ttl(ttl.orElse(defaults.ttl()))
-                .waitUpTo(waitUpTo.orElse(defaults.waitUpTo()))
-                .autoRefresh(autoRefresh)
-                .source(LockSource.AGENT, method);
-        return holdAtLeast.isPresent() ? o.holdAtLeast(holdAtLeast.get()) : o;
+        return policy(null).options(defaults, LockSource.AGENT, method);
     }
 }
