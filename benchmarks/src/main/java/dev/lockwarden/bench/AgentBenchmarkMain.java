@@ -49,6 +49,28 @@ public final class AgentBenchmarkMain {
         }
     }
 
+    private static final Pattern PAIRED = Pattern.compile("PAIRED mode=(\\w+) n=(\\d+) mean=(-?[\\d.]+) lo=(-?[\\d.]+) "
+            + "hi=(-?[\\d.]+) tmean=(-?[\\d.]+) tlo=(-?[\\d.]+) thi=(-?[\\d.]+) median=(-?[\\d.]+)");
+
+    /** Paired differences agent − direct in µs: mean and 95 % interval, the same 1 %-trimmed, median. */
+    record Paired(long n, double mean, double lo, double hi, double tmean, double tlo, double thi, double median) {
+        /** Met when the whole interval is at or below the target, missed when it is wholly above, else undecided. */
+        String verdict(double target) {
+            return hi <= target ? "met" : lo > target ? "**missed**" : "undecided";
+        }
+    }
+
+    static Map<String, Paired> parsePaired(String output) {
+        Map<String, Paired> m = new LinkedHashMap<>();
+        Matcher x = PAIRED.matcher(output);
+        while (x.find()) {
+            m.put(x.group(1), new Paired(Long.parseLong(x.group(2)), Double.parseDouble(x.group(3)),
+                    Double.parseDouble(x.group(4)), Double.parseDouble(x.group(5)), Double.parseDouble(x.group(6)),
+                    Double.parseDouble(x.group(7)), Double.parseDouble(x.group(8)), Double.parseDouble(x.group(9))));
+        }
+        return m;
+    }
+
     /** Per-call statistics in µs, from the child's RESULT line. */
     record CallStats(long n, double mean, double p50, double p99) {
     }
@@ -109,28 +131,33 @@ public final class AgentBenchmarkMain {
             throw new IllegalStateException("agent call child failed (exit " + p.rc + "):\n" + p.output);
         }
         Map<String, CallStats> stats = parse(p.output);
+        Map<String, Paired> paired = parsePaired(p.output);
         Table t = new Table("keys", "path", "calls", "mean µs", "p50 µs", "p99 µs");
-        StringBuilder diff = new StringBuilder();
+        Table pt = new Table("keys", "pairs", "added mean µs (95 % CI)", "1 %-trimmed mean µs (95 % CI)", "median of differences µs",
+                "target ≤ 2 µs");
         for (String mode : new String[] {"distinct", "same"}) {
             CallStats d = stats.get(mode + "/direct");
             CallStats a = stats.get(mode + "/agent");
-            if (d == null || a == null) {
+            Paired pd = paired.get(mode);
+            if (d == null || a == null || pd == null) {
                 throw new IllegalStateException("agent call child printed no " + mode + " results:\n" + p.output);
             }
             String keys = mode.equals("distinct") ? "distinct keys" : "one key, sequential";
             t.row(keys, "`LockManager.acquire` / `close` around the no-op", d.n(), f2(d.mean()), f2(d.p50()), f2(d.p99()));
             t.row(keys, "agent-wrapped no-op", a.n(), f2(a.mean()), f2(a.p50()), f2(a.p99()));
-            t.row(keys, "**added by the agent**", "", signed(a.mean() - d.mean()), signed(a.p50() - d.p50()),
-                    signed(a.p99() - d.p99()));
-            diff.append(String.format(Locale.ROOT, "%s: %+.2f µs mean, %+.2f µs p50 (target %s); ", keys,
-                    a.mean() - d.mean(), a.p50() - d.p50(), verdict(a.mean() - d.mean() <= 2)));
+            pt.row(keys, pd.n(), signed(pd.mean()) + " [" + signed(pd.lo()) + ", " + signed(pd.hi()) + "]",
+                    signed(pd.tmean()) + " [" + signed(pd.tlo()) + ", " + signed(pd.thi()) + "]", signed(pd.median()),
+                    pd.verdict(2) + " (trimmed: " + new Paired(0, pd.tmean(), pd.tlo(), pd.thi(), 0, 0, 0, 0).verdict(2) + ")");
         }
-        return "#### Added time per call (target ≤ 2 µs beyond the lock cycle)\n\n" + t.markdown()
+        return "#### Added time per call (target ≤ 2 µs beyond the lock cycle)\n\n" + pt.markdown()
+                + "\nPaired measurement: calls alternate one by one (direct, agent, agent, direct, …), each pair gives one "
+                + "difference agent − direct; the interval is mean ± 1.96 standard errors of those differences. The "
+                + "target counts as met when the whole interval is ≤ 2 µs, missed when it is wholly above, else undecided. "
+                + "The trimmed column drops the 1 % most extreme differences on each side (GC pauses, preemption by "
+                + "other processes).\n\n" + t.markdown()
                 + "\nOne child JVM with `-javaagent` (rule `benchtarget.NoopService#noop(java.lang.String) key=\"agentbench:{0}\"`, "
-                + "defaults: TTL 30 s, auto-refresh on); the direct loop uses a `LockManager` built from the same settings "
-                + "with the same options (source AGENT). Rounds alternate direct, agent, direct, agent after one warm-up "
-                + "round each. Added: " + diff.toString().replaceAll("; $", ".") + " The target is judged on the mean. "
-                + "One run only: its spread between runs was not measured.\n\n";
+                + "defaults: TTL 30 s, auto-refresh on); the direct path uses a `LockManager` built from the same settings "
+                + "with the same options (source AGENT), one warm-up of " + cfg.calls() + " pairs first.\n\n";
     }
 
     private static String verdict(boolean met) {

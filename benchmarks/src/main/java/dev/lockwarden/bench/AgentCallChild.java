@@ -14,8 +14,9 @@ import dev.lockwarden.config.Settings;
 /**
  * Runs inside the child JVM started with {@code -javaagent:lock-agent.jar}: times the agent-wrapped
  * {@link NoopService#noop} against {@code LockManager.acquire/close} around the same no-op, with a
- * LockManager built from the same settings as the agent's. Rounds alternate direct, agent, direct,
- * agent so drift (JIT, other processes) hits both alike. Prints one {@code RESULT} line per mode and path.
+ * LockManager built from the same settings as the agent's. Calls alternate direct, agent, agent, direct, …
+ * so drift (JIT, GC, other processes) hits both alike. Prints one {@code PAIRED} line (paired differences with a
+ * confidence interval) and one {@code RESULT} line per mode and path.
  *
  * <p>Arguments: redis port, calls per round, rounds, time budget in seconds.
  */
@@ -38,18 +39,15 @@ public final class AgentCallChild {
             LockOptions opts = locks.defaultOptions().source(LockSource.AGENT, METHOD);
             checkAgentHoldsLock(locks, opts);
             for (String mode : new String[] {"distinct", "same"}) {
-                long[][] times = new long[2][calls * rounds];
-                int done = 0;
-                // warm-up round of each path, not recorded
-                runRound(locks, opts, mode, "wd", calls, new long[calls], 0, false, deadline);
-                runRound(locks, opts, mode, "wa", calls, new long[calls], 0, true, deadline);
-                for (int r = 0; r < rounds && System.nanoTime() < deadline; r++) {
-                    runRound(locks, opts, mode, "d" + r, calls, times[0], done, false, deadline);
-                    runRound(locks, opts, mode, "a" + r, calls, times[1], done, true, deadline);
-                    done += calls;
-                }
-                print(mode, "direct", Arrays.copyOf(times[0], done));
-                print(mode, "agent", Arrays.copyOf(times[1], done));
+                int n = calls * rounds;
+                long[] direct = new long[n];
+                long[] agent = new long[n];
+                // warm-up of both paths, not recorded
+                runPairs(locks, opts, mode, "w", calls, new long[calls], new long[calls], deadline);
+                int done = runPairs(locks, opts, mode, "m", n, direct, agent, deadline);
+                printPaired(mode, Arrays.copyOf(direct, done), Arrays.copyOf(agent, done));
+                print(mode, "direct", Arrays.copyOf(direct, done));
+                print(mode, "agent", Arrays.copyOf(agent, done));
             }
         }
         System.out.flush();
@@ -70,23 +68,68 @@ public final class AgentCallChild {
         }
     }
 
-    private static void runRound(LockManager locks, LockOptions opts, String mode, String round, int calls,
-                                 long[] out, int offset, boolean agent, long deadline) {
-        for (int i = 0; i < calls; i++) {
+    /**
+     * Alternates per call: pair i times one direct and one agent-wrapped call back to back, in swapped order on odd
+     * i, so drift, GC and the other processes on the machine hit both paths alike. Returns the pairs done.
+     */
+    private static int runPairs(LockManager locks, LockOptions opts, String mode, String round, int pairs,
+                                long[] direct, long[] agent, long deadline) {
+        for (int i = 0; i < pairs; i++) {
             String key = mode.equals("same") ? "same" : round + ":" + i;
-            long t0 = System.nanoTime();
-            if (agent) {
-                NoopService.noop(key);
+            if ((i & 1) == 0) {
+                direct[i] = direct(locks, opts, key);
+                agent[i] = agent(key);
             } else {
-                try (LockHandle h = locks.acquire("agentbench:" + key, opts)) {
-                    NoopService.plain(key);
-                }
+                agent[i] = agent(key);
+                direct[i] = direct(locks, opts, key);
             }
-            out[offset + i] = System.nanoTime() - t0;
             if ((i & 1023) == 0 && System.nanoTime() > deadline) {
-                throw new IllegalStateException("time budget exhausted in round " + round + " after " + i + " calls");
+                return i;
             }
         }
+        return pairs;
+    }
+
+    private static long direct(LockManager locks, LockOptions opts, String key) {
+        long t0 = System.nanoTime();
+        try (LockHandle h = locks.acquire("agentbench:" + key, opts)) {
+            NoopService.plain(key);
+        }
+        return System.nanoTime() - t0;
+    }
+
+    private static long agent(String key) {
+        long t0 = System.nanoTime();
+        NoopService.noop(key);
+        return System.nanoTime() - t0;
+    }
+
+    /**
+     * The paired differences agent − direct: mean with a 95 % confidence interval (normal approximation, n in the
+     * tens of thousands), the same after dropping the 1 % most extreme differences on each side (GC pauses and
+     * preemptions on a shared machine), and the median difference.
+     */
+    private static void printPaired(String mode, long[] direct, long[] agent) {
+        int n = direct.length;
+        double[] d = new double[n];
+        for (int i = 0; i < n; i++) {
+            d[i] = (agent[i] - direct[i]) / 1000.0;
+        }
+        double[] sorted = d.clone();
+        Arrays.sort(sorted);
+        int cut = n / 100;
+        double[] trimmed = Arrays.copyOfRange(sorted, cut, n - cut);
+        double[] all = ci(d);
+        double[] trim = ci(trimmed);
+        System.out.printf(Locale.ROOT, "PAIRED mode=%s n=%d mean=%.3f lo=%.3f hi=%.3f tmean=%.3f tlo=%.3f thi=%.3f median=%.3f%n",
+                mode, n, all[0], all[1], all[2], trim[0], trim[1], trim[2], sorted[n / 2]);
+    }
+
+    private static double[] ci(double[] v) {
+        double mean = Arrays.stream(v).average().orElse(Double.NaN);
+        double var = Arrays.stream(v).map(x -> (x - mean) * (x - mean)).sum() / Math.max(1, v.length - 1);
+        double half = 1.96 * Math.sqrt(var / v.length);
+        return new double[] {mean, mean - half, mean + half};
     }
 
     private static void print(String mode, String path, long[] t) {

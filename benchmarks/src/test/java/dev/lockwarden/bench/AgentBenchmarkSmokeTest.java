@@ -32,7 +32,8 @@ class AgentBenchmarkSmokeTest {
             assertTrue(m.find(), path + " row missing in\n" + md);
             assertEquals("200", m.group(1), md);
         }
-        assertTrue(md.contains("| one key, sequential | **added by the agent** |"), md);
+        assertTrue(Pattern.compile("\\| one key, sequential \\| 200 \\| [+-][\\d.]+ \\[[+-][\\d.]+, [+-][\\d.]+\\] \\|")
+                .matcher(md).find(), "paired row with its interval missing in\n" + md);
         Matcher start = Pattern.compile("\\| same with `-javaagent:lock-agent.jar=config=…` \\(1 rule\\) \\| ([\\d,]+) \\|").matcher(md);
         assertTrue(start.find(), "start-up row missing in\n" + md);
         assertTrue(Pattern.compile("\\*\\*added by the agent\\*\\* \\| [+-][\\d.]+ \\|").matcher(md).find(), md);
@@ -43,6 +44,16 @@ class AgentBenchmarkSmokeTest {
         var m = AgentBenchmarkMain.parse("noise\nRESULT mode=same path=agent n=12 mean=101.50 p50=99.00 p99=180.25\n");
         assertEquals(new AgentBenchmarkMain.CallStats(12, 101.5, 99.0, 180.25), m.get("same/agent"));
         assertEquals(2.5, AgentBenchmarkMain.median(new long[] {4, 1, 3, 2}));
+        var p = AgentBenchmarkMain.parsePaired("PAIRED mode=distinct n=9 mean=-0.500 lo=-1.250 hi=0.250 tmean=0.100 tlo=-0.200"
+                + " thi=0.400 median=0.050\n").get("distinct");
+        assertEquals(new AgentBenchmarkMain.Paired(9, -0.5, -1.25, 0.25, 0.1, -0.2, 0.4, 0.05), p);
+    }
+
+    @Test
+    void theVerdictNeedsTheWholeConfidenceIntervalOnOneSideOfTheTarget() {
+        assertEquals("met", new AgentBenchmarkMain.Paired(1, 1.0, 0.5, 2.0, 0, 0, 0, 0).verdict(2));
+        assertEquals("undecided", new AgentBenchmarkMain.Paired(1, 1.5, 0.5, 2.5, 0, 0, 0, 0).verdict(2));
+        assertEquals("**missed**", new AgentBenchmarkMain.Paired(1, 3.0, 2.1, 3.9, 0, 0, 0, 0).verdict(2));
     }
 
     private static boolean onPath(String tool) {

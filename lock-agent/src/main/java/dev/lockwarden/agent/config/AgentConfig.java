@@ -16,4 +16,11 @@ public record AgentConfig(String file, Map<String, String> settings, AgentSettin
         settings = Map.copyOf(settings);
         rules = List.copyOf(rules);
     }
+
+    /** Setting names only: values may hold passwords (Redis URIs, {@code tls.*-password}). */
+    @Override
+    public String toString() {
+        return "AgentConfig[file=" + file + ", settings=" + new java.util.TreeSet<>(settings.keySet()) + ", agent=" + agent
+                + ", rules=" + rules.size() + "]";
+    }
 }

@@ -83,6 +83,9 @@ public final class AgentConfigParser {
             problems.add(file + ":" + settingLines.get("lockwarden.redis")
                     + ": redis is set together with redlock/cluster — keep only one topology");
         }
+        if (problems.isEmpty()) {
+            TlsCheck.check(file, settings, settingLines).ifPresent(problems::add);
+        }
         if (!problems.isEmpty()) {
             throw new AgentConfigException(file, problems, agent.continueOnError());
         }
@@ -146,7 +149,8 @@ public final class AgentConfigParser {
     /** Validates the value of one setting line. */
     static final class SettingCheck {
         static final List<String> NAMES = List.of("redis", "redlock", "cluster", "application", "key-prefix", "ttl",
-                "wait", "fence-retention");
+                "wait", "fence-retention", "tls.trust-store", "tls.trust-store-password", "tls.trust-store-type",
+                "tls.key-store", "tls.key-store-password", "tls.key-store-type");
 
         private SettingCheck() {
         }
@@ -191,6 +195,10 @@ public final class AgentConfigParser {
                 case "ttl" -> "ttl = 30s";
                 case "wait" -> "wait = 0s";
                 case "fence-retention" -> "fence-retention = 7d";
+                case "tls.trust-store", "tls.key-store" -> name + " = /etc/lockwarden/" + (name.contains("trust") ? "truststore" : "client") + ".p12";
+                case "tls.trust-store-type", "tls.key-store-type" -> name + " = PKCS12";
+                case "tls.trust-store-password", "tls.key-store-password" -> name + " = <the store's password> (or the environment variable "
+                        + dev.lockwarden.config.Settings.envName("lockwarden." + name) + ")";
                 default -> name + " = billing";
             };
         }

@@ -1,6 +1,7 @@
 package dev.lockwarden.agent.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,6 +56,20 @@ class AgentConfigParserTest {
         assertEquals(Duration.ofSeconds(7), d.ttl(), "unset TTL comes from the manager's defaults");
         assertEquals(Duration.ofSeconds(1), d.waitUpTo());
         assertTrue(d.autoRefresh());
+    }
+
+    @Test
+    void tlsLinesAreAcceptedAndTheirStoresCheckedWhileParsing() throws Exception {
+        AgentConfig ok = parse("redis = rediss://127.0.0.1:6380", "tls.trust-store-type = JKS", "com.acme.X#a key=\"x\"");
+        assertEquals("JKS", ok.settings().get("lockwarden.tls.trust-store-type"), "a type alone opens no store");
+        String missing = String.join("\n", problems("lockwarden.tls.key-store = /no/such/client.p12",
+                "tls.key-store-password = Pa/ss@w+rd", "com.acme.X#a key=\"x\""));
+        assertTrue(missing.contains("locks.conf:1: /no/such/client.p12 (locks.conf:1 tls.key-store): no such file, fix the path"), missing);
+        assertFalse(missing.contains("Pa/ss@w+rd"), missing);
+        String orphan = String.join("\n", problems("tls.trust-store-password = Pa/ss@w+rd", "com.acme.X#a key=\"x\""));
+        assertTrue(orphan.contains("locks.conf:1: a lockwarden.tls.*-password is set but neither"), orphan);
+        assertFalse(orphan.contains("Pa/ss@w+rd"), orphan);
+        assertFalse(ok.toString().contains("6380"), "toString lists setting names, never values: " + ok);
     }
 
     @Test
