@@ -1,12 +1,11 @@
 package dev.lockwarden.bench;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import dev.lockwarden.LockManager;
 import dev.lockwarden.store.Lease;
+import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.LockStore;
 
 /**
@@ -18,7 +17,7 @@ final class StoreOnlyContender implements Contender {
     private final int port;
     private LockManager locks;
     private LockStore store;
-    private Map<String, String> info;
+    private LockHolder info;
 
     StoreOnlyContender(int port) {
         this.port = port;
@@ -33,14 +32,7 @@ final class StoreOnlyContender implements Contender {
     public void setUp() {
         locks = LockwardenContender.build(List.of(port), "benchmarks");
         store = locks.engine().store();
-        info = new LinkedHashMap<>();
-        info.put("app", "benchmarks");
-        info.put("host", "localhost");
-        info.put("pid", Long.toString(ProcessHandle.current().pid()));
-        info.put("jvm", UUID.randomUUID().toString());
-        info.put("thread", "bench");
-        info.put("source", "API");
-        info.put("method", "");
+        info = new LockHolder(UUID.randomUUID().toString(), "bench", dev.lockwarden.LockSource.API, "", System.currentTimeMillis());
     }
 
     @Override

@@ -43,8 +43,12 @@ final class ForceRelease {
         this.quorum = nodes.size() / 2 + 1;
     }
 
-    /** @param tokenSha1 "" = whoever holds it; @param fence 0 = any fence */
-    ForceReleaseResult run(String name, String tokenSha1, long fence, String operator) {
+    /**
+     * @param tokenSha1 "" = whoever holds it; @param fence 0 = any fence
+     * @param holder    who holds it as the caller read it (null = unknown): the lock's info hash has only
+     *                  the per-lock part, so the audit record gets application, host and pid from here
+     */
+    ForceReleaseResult run(String name, String tokenSha1, long fence, String operator, dev.lockwarden.HolderInfo holder) {
         if (operator == null || operator.isBlank()) {
             throw new IllegalArgumentException("force-release of '" + name + "' needs the operator's name for the audit record");
         }
@@ -52,6 +56,11 @@ final class ForceRelease {
         audit.put("name", name);
         audit.put("operator", operator);
         audit.put("at", Long.toString(System.currentTimeMillis()));
+        if (holder != null && !holder.application().isEmpty()) {
+            audit.put("holder.app", holder.application());
+            audit.put("holder.host", holder.host());
+            audit.put("holder.pid", Long.toString(holder.pid()));
+        }
         List<RedisNodeClient.ForceReleased> replies = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         for (Object r : onEveryNode(n -> n.forceRelease(name, tokenSha1, fence, audit, auditMaxLen, HISTORY_MAX_LEN))) {

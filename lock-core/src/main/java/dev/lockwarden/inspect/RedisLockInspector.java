@@ -34,8 +34,6 @@ import redis.clients.jedis.resps.StreamEntry;
  * and force-release goes to every node.
  */
 public final class RedisLockInspector implements LockInspector {
-    private static final int EVENTS_SCANNED = 2_000;
-    private static final int EVENTS_RETURNED = 100;
     /** SCAN batches one list() call may read before it returns a short page with a cursor. */
     static final int SCAN_BATCHES = 50;
     static final long SCAN_MILLIS = 500;
@@ -187,7 +185,9 @@ public final class RedisLockInspector implements LockInspector {
     @Override
     public ForceReleaseResult forceRelease(String name, String operator) {
         LockNames.check(name);
-        return forceRelease.run(name, "", 0, operator);
+        // who holds it, for the audit record (the info hash has only the per-lock part)
+        dev.lockwarden.HolderInfo holder = operator == null || operator.isBlank() ? null : get(name).map(LockInfo::holder).orElse(null);
+        return forceRelease.run(name, "", 0, operator, holder);
     }
 
     @Override
@@ -196,7 +196,7 @@ public final class RedisLockInspector implements LockInspector {
         if (seen.tokenId().isEmpty()) {
             throw new IllegalArgumentException("the LockInfo of '" + seen.name() + "' has no token id: read it with get() or list()");
         }
-        return forceRelease.run(seen.name(), seen.tokenId(), seen.fencingToken(), operator);
+        return forceRelease.run(seen.name(), seen.tokenId(), seen.fencingToken(), operator, seen.holder());
     }
 
     @Override
@@ -262,37 +262,9 @@ public final class RedisLockInspector implements LockInspector {
         throw failure;
     }
 
-    /** The lock's own history (force-releases, never crowded out by other locks) merged with the global stream. */
-    private static List<LockEvent> events(RedisNodeClient node, String name) {
-        List<StreamEntry> history = node.call("read the history of '" + name + "'", () ->
-                node.redis().xrevrange(node.historyKey(name), (StreamEntryID) null, (StreamEntryID) null, EVENTS_RETURNED));
-        List<StreamEntry> entries = node.call("read events", () ->
-                node.redis().xrevrange(KeySpace.EVENTS, (StreamEntryID) null, (StreamEntryID) null, EVENTS_SCANNED));
-        List<LockEvent> out = new ArrayList<>();
-        java.util.Set<String> forceReleasesAt = new java.util.HashSet<>();
-        for (StreamEntry e : history) {
-            Map<String, String> f = new HashMap<>(e.getFields());
-            f.putIfAbsent("name", name);
-            f.put("fence", f.getOrDefault("oldFence", ""));
-            forceReleasesAt.add(f.getOrDefault("at", ""));
-            out.add(new LockEvent(e.getID().toString(), f.getOrDefault("type", "force-release"), name,
-                    Instant.ofEpochMilli(LockReader.parseLong(f.get("at"), e.getID().getTime())), f));
-        }
-        for (StreamEntry e : entries) {
-            if ("force-release".equals(e.getFields().get("type")) && forceReleasesAt.contains(e.getFields().get("at"))) {
-                continue; // already listed from the lock's history
-            }
-            Map<String, String> f = e.getFields();
-            if (name.equals(f.get("name"))) {
-                long at = LockReader.parseLong(f.get("at"), e.getID().getTime());
-                out.add(new LockEvent(e.getID().toString(), f.getOrDefault("type", "?"), name, Instant.ofEpochMilli(at), f));
-                if (out.size() == EVENTS_RETURNED) {
-                    break;
-                }
-            }
-        }
-        out.sort(java.util.Comparator.comparing(LockEvent::at).reversed());
-        return out;
+    /** The lock's own history merged with the current holder and the global stream (see {@link LockHistory}). */
+    private List<LockEvent> events(RedisNodeClient node, String name) {
+        return LockHistory.read(node, name, get(name));
     }
 
     private record Target(int nodeIndex, RedisNodeClient node, UnifiedJedis redis) {

@@ -39,6 +39,8 @@ public final class DefaultLockHandle implements LockHandle {
     private final AtomicInteger state = new AtomicInteger(HELD);
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final long acquiredNanos = System.nanoTime();
+    /** Who took it (set by the engine right after construction; for the events entry on Redis Cluster). */
+    dev.lockwarden.store.LockHolder holder;
     private volatile long validUntilNanos;
     private volatile String lostReason;
     /** Set once, when the handle is lost. */

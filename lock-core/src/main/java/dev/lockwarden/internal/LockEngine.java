@@ -2,7 +2,6 @@ package dev.lockwarden.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,8 +16,10 @@ import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.metrics.LockMetrics;
 import dev.lockwarden.store.AcquireResult;
+import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.Lease;
+import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.LockStore;
 import dev.lockwarden.store.RedisNodeClient;
 import dev.lockwarden.store.StoreTimeoutException;
@@ -39,7 +40,10 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private final LockStore store;
     private final KeySpace keys;
     private final boolean reentrant;
-    private final Map<String, String> holderBase;
+    private final String jvmId;
+    private final JvmRecordWriter jvmRecord;
+    /** False on Redis Cluster: there the engine queues each cycle's entry itself. */
+    private final boolean releasesInScript;
     private final Watchdog watchdog;
     private final WakeupBus wakeups;
     private final EventRecorder events;
@@ -58,12 +62,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         this.store = store;
         this.keys = keys;
         this.reentrant = reentrant;
-        Map<String, String> base = new LinkedHashMap<>();
-        base.put("app", application);
-        base.put("host", id.host());
-        base.put("pid", Long.toString(id.pid()));
-        base.put("jvm", id.jvmId());
-        this.holderBase = Map.copyOf(base);
+        this.jvmId = id.jvmId();
         this.holderName = application + "@" + id.host() + ":" + id.pid();
         this.callbacks = new java.util.concurrent.ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
                 new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
@@ -75,9 +74,14 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         this.metrics = new LockMetrics(application, id.jvmId());
         this.watchdog = new Watchdog(store, metrics);
         this.wakeups = new WakeupBus(store.nodes().stream().map(RedisNodeClient::redis).toList(), KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
-        this.events = new EventRecorder(store.nodes().get(0).redis(), Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
+        this.events = new EventRecorder(store.nodes().get(0).redis(), Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen,
+                store.nodes().get(0)::historyKey);
         this.activity = new ActivityCounter(store.nodes().get(0).redis(), application);
         this.heartbeat = new Heartbeat(store.nodes(), id.jvmId(), application + "@" + id.host() + ":" + id.pid());
+        // one events entry per cycle, written by the release script itself where it can reach the stream
+        this.releasesInScript = store.nodes().get(0).recordReleases(eventsMaxLen);
+        // application, host and pid once per JVM, not in every lock's info hash
+        this.jvmRecord = new JvmRecordWriter(store.nodes(), id.jvmId(), new JvmRecord(application, id.host(), id.pid()));
     }
 
     /** Acquires, waiting up to {@code options.waitUpTo()}; busy → {@link LockNotAcquiredException}. */
@@ -123,7 +127,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     }
 
     private LockHandle acquireFromStore(String name, LockOptions options, boolean throwOnBusy) {
-        Map<String, String> info = holderInfo(options);
+        LockHolder info = holderInfo(options);
         long start = System.nanoTime();
         long deadline = start + options.waitUpTo().toNanos();
         String channel = keys.releasedChannel(name);
@@ -162,7 +166,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                     continue;
                 }
                 if (r.acquired()) {
-                    return granted(lease, r, t0, options);
+                    return granted(lease, r, t0, options, info);
                 }
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0) {
@@ -194,7 +198,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
     }
 
-    private AcquireResult attempt(Lease lease, Map<String, String> info, long deadline) {
+    private AcquireResult attempt(Lease lease, LockHolder info, long deadline) {
         try {
             return store.tryAcquire(lease, info, deadline);
         } catch (LockStoreException e) {
@@ -211,28 +215,24 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
     }
 
-    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options) {
+    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options, LockHolder holder) {
         long validUntil = t0 + TimeUnit.MILLISECONDS.toNanos(r.validityMillis()) - Drift.nanos(lease.ttlMillis());
         DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), options.autoRefresh(), validUntil,
                 options.holdAtLeast().toNanos(), this);
+        h.holder = holder;
         if (reentrant) {
             reentrancy.register(h);
         }
         watchdog.register(h);
         metrics.acquired(lease.name());
         activity.count(ActivityCounter.Kind.ACQUIRED);
-        events.record("acquire", lease.name(), r.fence(), "thread", Thread.currentThread().getName());
+        jvmRecord.touch(this::dispatch);
+        // no acquire event: the release records the whole cycle, and ActivityCounter counts per application
         return h;
     }
 
-    private Map<String, String> holderInfo(LockOptions o) {
-        Map<String, String> info = new LinkedHashMap<>(16);
-        info.putAll(holderBase);
-        info.put("thread", Thread.currentThread().getName());
-        info.put("source", o.source().name());
-        info.put("method", o.method());
-        info.put("acquiredAt", Long.toString(System.currentTimeMillis()));
-        return info;
+    private LockHolder holderInfo(LockOptions o) {
+        return new LockHolder(jvmId, Thread.currentThread().getName(), o.source(), o.method(), System.currentTimeMillis());
     }
 
     private static LockNotAcquiredException busy(String name, long start, AcquireResult r) {
@@ -249,7 +249,12 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         try {
             long keep = h.keepMillisOnRelease(); // holdAtLeast not over: the lock stays until then
             boolean wasOurs = store.release(h.lease(), keep);
-            events.record(!wasOurs ? "release-late" : keep > 0 ? "release-held" : "release", h.name(), h.fencingToken());
+            if (!wasOurs) {
+                events.record("release-late", h.name(), h.fencingToken()); // rare: the script found another holder
+            } else if (!releasesInScript) {
+                events.record(keep > 0 ? "release-held" : "release", h.name(), h.fencingToken(), LockHolder.PACKED,
+                        h.holder == null ? "" : h.holder.encode());
+            }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "release of lock '" + h.name() + "' failed; it expires by itself within "
                     + h.lease().ttlMillis() + " ms: " + e.getMessage());
