@@ -249,6 +249,9 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         try {
             long keep = h.keepMillisOnRelease(); // holdAtLeast not over: the lock stays until then
             boolean wasOurs = store.release(h.lease(), keep);
+            if (wasOurs && keep <= 0 && wakeups.anyWaiters()) {
+                wakeups.releasedHere(keys.releasedChannel(h.name())); // local handoff, before the message comes back
+            }
             if (!wasOurs) {
                 events.record("release-late", h.name(), h.fencingToken()); // rare: the script found another holder
             } else if (!releasesInScript) {
