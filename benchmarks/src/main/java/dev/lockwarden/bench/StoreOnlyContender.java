@@ -28,7 +28,7 @@ final class StoreOnlyContender implements Contender {
     @Override
     public void setUp() {
         locks = LockwardenContender.build(List.of(port), "benchmarks");
-        scripts = Diagnostics.scriptsOnly(locks, "benchmarks");
+        scripts = Diagnostics.scriptsOnly(locks);
     }
 
     @Override

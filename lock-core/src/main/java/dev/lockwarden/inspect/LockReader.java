@@ -9,11 +9,12 @@ import java.util.Map;
 
 import dev.lockwarden.HolderInfo;
 import dev.lockwarden.LockInfo;
-import dev.lockwarden.LockSource;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.store.AgreedFence;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.JvmRecord;
+import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
@@ -110,61 +111,98 @@ final class LockReader {
         return null;
     }
 
-    /** Reads each holder's heartbeat on the first node holding its lock: one pipelined round trip per node. */
+    /**
+     * Joins each lock with its holder JVM on the first node holding the lock: the heartbeat (alive, and
+     * application@host:pid while it lives) and the longer-lived {@link JvmRecord} (who it was, after it
+     * died). One pipelined round trip per node, one read per distinct JVM, not per lock.
+     */
     private List<LockInfo> withHeartbeats(List<String> names, List<List<View>> held) {
-        List<Response<Boolean>> alive = new ArrayList<>(java.util.Collections.nCopies(held.size(), null));
+        List<LockHolder> holders = new ArrayList<>(held.size());
+        for (List<View> views : held) {
+            holders.add(LockHolder.decode(views.get(0).info()));
+        }
+        List<Jvm> jvms = new ArrayList<>(java.util.Collections.nCopies(held.size(), null));
         for (int i = 0; i < nodes.size(); i++) {
             int nodeIndex = i;
-            List<Integer> here = new ArrayList<>();
+            Map<String, Integer> firstOf = new LinkedHashMap<>();
             for (int k = 0; k < held.size(); k++) {
                 if (held.get(k).get(0).node() == nodeIndex) {
-                    here.add(k);
+                    firstOf.putIfAbsent(holders.get(k).jvmId(), k);
                 }
             }
-            if (here.isEmpty()) {
+            if (firstOf.isEmpty()) {
                 continue;
             }
             RedisNodeClient node = nodes.get(nodeIndex);
+            Map<String, Response<String>> beats = new LinkedHashMap<>();
+            Map<String, Response<Map<String, String>>> records = new LinkedHashMap<>();
             node.call("read heartbeats", () -> {
+                beats.clear();
+                records.clear();
                 try (AbstractPipeline p = node.redis().pipelined()) {
-                    for (int k : here) {
-                        String jvm = held.get(k).get(0).info().getOrDefault("jvm", "-");
-                        alive.set(k, p.exists(KeySpace.jvmKey(jvm)));
+                    for (String jvm : firstOf.keySet()) {
+                        String id = jvm.isEmpty() ? "-" : jvm;
+                        beats.put(jvm, p.get(KeySpace.jvmKey(id)));
+                        records.put(jvm, p.hgetAll(JvmRecord.key(id)));
                     }
                     p.sync();
                 }
                 return null;
             });
+            Map<String, Jvm> byId = new LinkedHashMap<>();
+            beats.forEach((jvm, beat) -> byId.put(jvm, Jvm.of(beat.get(), records.get(jvm).get())));
+            for (int k = 0; k < held.size(); k++) {
+                if (held.get(k).get(0).node() == nodeIndex) {
+                    jvms.set(k, byId.get(holders.get(k).jvmId()));
+                }
+            }
         }
         List<LockInfo> out = new ArrayList<>(names.size());
         for (int k = 0; k < names.size(); k++) {
-            out.add(toInfo(names.get(k), held.get(k), alive.get(k).get()));
+            out.add(toInfo(names.get(k), held.get(k), holders.get(k), jvms.get(k)));
         }
         return out;
     }
 
-    private LockInfo toInfo(String name, List<View> views, boolean alive) {
+    /**
+     * A holder JVM as the reader found it. Who it is comes from its heartbeat while alive, else from
+     * its {@link JvmRecord}, else (a lock written by an older client) from the lock's own info hash.
+     */
+    record Jvm(boolean alive, JvmRecord who) {
+        static Jvm of(String heartbeat, Map<String, String> record) {
+            if (heartbeat != null) {
+                return new Jvm(true, fromHeartbeat(heartbeat, JvmRecord.of(record)));
+            }
+            return new Jvm(false, JvmRecord.of(record));
+        }
+
+        /** First line of the heartbeat value: application@host:pid (see Heartbeat). */
+        private static JvmRecord fromHeartbeat(String value, JvmRecord fallback) {
+            String v = value.lines().findFirst().orElse("");
+            int at = v.lastIndexOf('@');
+            int colon = v.lastIndexOf(':');
+            if (at < 0 || colon < at) {
+                return fallback;
+            }
+            return new JvmRecord(v.substring(0, at), v.substring(at + 1, colon), parseLong(v.substring(colon + 1), 0));
+        }
+    }
+
+    private LockInfo toInfo(String name, List<View> views, LockHolder h, Jvm jvm) {
         Map<String, String> f = views.get(0).info();
         long ttl = Long.MAX_VALUE;
         List<Long> fences = new ArrayList<>(views.size());
         List<String> where = new ArrayList<>();
         for (View v : views) {
             ttl = Math.min(ttl, v.ttl());
-            fences.add(parseLong(v.info().get("fence"), 0));
+            fences.add(parseLong(v.info().get(LockHolder.FENCE), 0));
             where.add(nodes.get(v.node()).address());
         }
         long fence = AgreedFence.of(fences);
-        HolderInfo holder = new HolderInfo(f.getOrDefault("app", ""), f.getOrDefault("host", ""),
-                parseLong(f.get("pid"), 0), f.getOrDefault("thread", ""), f.getOrDefault("jvm", ""));
-        LockSource source;
-        try {
-            source = LockSource.valueOf(f.getOrDefault("source", "API"));
-        } catch (IllegalArgumentException e) {
-            source = LockSource.API;
-        }
-        return new LockInfo(name, holder, source, f.getOrDefault("method", ""),
-                Instant.ofEpochMilli(parseLong(f.get("acquiredAt"), 0)), Duration.ofMillis(Math.max(ttl, 0)),
-                fence, where, alive, sha1(views.get(0).token()));
+        JvmRecord who = jvm.who() == JvmRecord.UNKNOWN ? JvmRecord.of(f) : jvm.who(); // older clients: per lock
+        HolderInfo holder = new HolderInfo(who.application(), who.host(), who.pid(), h.thread(), h.jvmId());
+        return new LockInfo(name, holder, h.source(), h.method(), Instant.ofEpochMilli(h.acquiredAtMillis()),
+                Duration.ofMillis(Math.max(ttl, 0)), fence, where, jvm.alive(), sha1(views.get(0).token()));
     }
 
     /** Hex SHA-1, as Lua's {@code redis.sha1hex}: identifies a token without revealing it. */

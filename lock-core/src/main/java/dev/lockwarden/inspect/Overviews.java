@@ -153,10 +153,12 @@ final class Overviews {
                 List<StreamEntry> entries = node.call("read the audit log", () ->
                         node.redis().xrevrange(KeySpace.AUDIT, (StreamEntryID) null, (StreamEntryID) null, max));
                 List<AuditRecord> out = new ArrayList<>();
+                Map<String, dev.lockwarden.store.JvmRecord> who = auditedJvms(node, entries);
                 for (StreamEntry e : entries) {
                     Map<String, String> f = e.getFields();
-                    String holder = f.getOrDefault("holder.app", "") + " @ " + f.getOrDefault("holder.host", "")
-                            + ", pid " + f.getOrDefault("holder.pid", "?");
+                    String holder = f.containsKey("holder.app") || !f.containsKey("holder.jvm")
+                            ? f.getOrDefault("holder.app", "") + " @ " + f.getOrDefault("holder.host", "") + ", pid " + f.getOrDefault("holder.pid", "?")
+                            : describe(who.get(f.get("holder.jvm")));
                     out.add(new AuditRecord(e.getID().toString(), Instant.ofEpochMilli(LockReader.parseLong(f.get("at"), e.getID().getTime())),
                             f.getOrDefault("operator", ""), f.getOrDefault("name", ""), holder,
                             LockReader.parseLong(f.get("oldFence"), 0), LockReader.parseLong(f.get("newFence"), 0)));
@@ -167,6 +169,41 @@ final class Overviews {
             }
         }
         throw failure;
+    }
+
+    /**
+     * An audit record whose force-release did not know the holder's application (it read no holder
+     * first) carries only the holder's JVM id: who that JVM was comes from its
+     * {@link dev.lockwarden.store.JvmRecord}, one pipelined read per distinct JVM.
+     */
+    private static Map<String, dev.lockwarden.store.JvmRecord> auditedJvms(RedisNodeClient node, List<StreamEntry> entries) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (StreamEntry e : entries) {
+            String jvm = e.getFields().get("holder.jvm");
+            if (jvm != null && !e.getFields().containsKey("holder.app")) {
+                ids.add(jvm);
+            }
+        }
+        Map<String, dev.lockwarden.store.JvmRecord> out = new java.util.HashMap<>();
+        if (ids.isEmpty()) {
+            return out;
+        }
+        Map<String, redis.clients.jedis.Response<Map<String, String>>> records = new java.util.HashMap<>();
+        node.call("read client records", () -> {
+            records.clear();
+            try (redis.clients.jedis.AbstractPipeline p = node.redis().pipelined()) {
+                ids.forEach(id -> records.put(id, p.hgetAll(dev.lockwarden.store.JvmRecord.key(id))));
+                p.sync();
+            }
+            return null;
+        });
+        records.forEach((id, r) -> out.put(id, dev.lockwarden.store.JvmRecord.of(r.get())));
+        return out;
+    }
+
+    private static String describe(dev.lockwarden.store.JvmRecord r) {
+        return r == null || r == dev.lockwarden.store.JvmRecord.UNKNOWN ? " @ , pid ?"
+                : r.application() + " @ " + r.host() + ", pid " + r.pid();
     }
 
     /** Keys matching {@code pattern} (mapped, nulls dropped), at most {@code max}. */

@@ -93,7 +93,9 @@ public final class RedisLockInspector implements LockInspector {
     @Override
     public ForceReleaseResult forceRelease(String name, String operator) {
         LockNames.check(name);
-        return forceRelease.run(name, "", 0, operator);
+        // who holds it, for the audit record (the info hash has only the per-lock part)
+        dev.lockwarden.HolderInfo holder = operator == null || operator.isBlank() ? null : get(name).map(LockInfo::holder).orElse(null);
+        return forceRelease.run(name, "", 0, operator, holder);
     }
 
     @Override
@@ -102,7 +104,7 @@ public final class RedisLockInspector implements LockInspector {
         if (seen.tokenId().isEmpty()) {
             throw new IllegalArgumentException("the LockInfo of '" + seen.name() + "' has no token id: read it with get() or list()");
         }
-        return forceRelease.run(seen.name(), seen.tokenId(), seen.fencingToken(), operator);
+        return forceRelease.run(seen.name(), seen.tokenId(), seen.fencingToken(), operator, seen.holder());
     }
 
     @Override
@@ -146,6 +148,6 @@ public final class RedisLockInspector implements LockInspector {
     @Override
     public List<LockEvent> events(String name) {
         LockNames.check(name);
-        return events.events(name);
+        return events.events(name, get(name));
     }
 }

@@ -44,6 +44,8 @@ public final class DefaultLockHandle implements LockHandle {
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final Ticker ticker;
     private final long acquiredNanos;
+    /** Who took it (set by the engine right after construction; for the events entry on Redis Cluster). */
+    dev.lockwarden.store.LockHolder holder;
     private volatile long validUntilNanos;
     private volatile String lostReason;
     private volatile LockMetrics.Meter meter;

@@ -11,14 +11,18 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.XAddParams;
 
 /**
- * Writes lock events to the capped {@code lockwarden:events} stream off the hot path: callers only
- * enqueue; one daemon thread sends them in pipelined batches. When Redis is down or the queue is
- * full, events are dropped (and counted) rather than slowing locks down.
+ * Writes the rare lock events (lost, late release) to the capped {@code lockwarden:events} stream off
+ * the hot path: callers only enqueue; one daemon thread sends them in pipelined batches. A lost event
+ * also goes to the lock's own history when it has one (that is where the dashboard's lock detail
+ * looks first). Acquire and release are not sent from here: release.lua appends each cycle to the
+ * lock's history in the release call itself. When Redis is down or the queue is full, events are
+ * dropped (and counted) rather than slowing locks down.
  */
 public final class EventRecorder implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(EventRecorder.class.getName());
@@ -28,6 +32,7 @@ public final class EventRecorder implements AutoCloseable {
     private final long maxLen;
     private final Map<String, String> common;
     /** Queued events at most (a few MB): bounds memory while Redis is down; a burst of ~10k locks/s fits. */
+    private final java.util.function.UnaryOperator<String> historyKey;
     private static final int CAPACITY = 10_000;
     /** How long events linger before a batch is sent: callers never wake the recorder thread. */
     private static final long LINGER_MILLIS = 100;
@@ -45,6 +50,7 @@ public final class EventRecorder implements AutoCloseable {
      */
     public EventRecorder(RedisDeployment deployment, Map<String, String> common, long maxLen) {
         this.redis = deployment.first().redis(); // every client writes its events to the first node
+        this.historyKey = deployment.first()::historyKey;
         this.common = Map.copyOf(common);
         this.maxLen = maxLen;
         this.thread = new Thread(this::run, "lockwarden-events");
@@ -100,8 +106,15 @@ public final class EventRecorder implements AutoCloseable {
     private void send(List<Map<String, String>> batch) {
         try (AbstractPipeline p = redis.pipelined()) {
             XAddParams params = XAddParams.xAddParams().maxLen(maxLen).approximateTrimming();
+            // only into an existing history: a stream created here would have no TTL (its
+            // retention is set by the scripts that create it)
+            XAddParams history = XAddParams.xAddParams().noMkStream().maxLen(RedisNodeClient.HISTORY_MAX_LEN)
+                    .approximateTrimming();
             for (Map<String, String> e : batch) {
                 p.xadd(KeySpace.EVENTS, params, e);
+                if ("lost".equals(e.get("type"))) {
+                    p.xadd(historyKey.apply(e.get("name")), history, e);
+                }
             }
             p.sync();
         } catch (RuntimeException e) {

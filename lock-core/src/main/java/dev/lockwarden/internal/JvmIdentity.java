@@ -11,7 +11,7 @@ import java.util.HexFormat;
 public record JvmIdentity(String jvmId, String host, long pid) {
     private static final SecureRandom RANDOM = new SecureRandom();
     /** DRBG instances are independent (NativePRNG instances share one global lock). */
-    private static final ThreadLocal<SecureRandom> TOKENS = ThreadLocal.withInitial(JvmIdentity::drbg);
+    private static final ThreadLocal<TokenSource> TOKENS = ThreadLocal.withInitial(TokenSource::new);
 
     public static JvmIdentity create() {
         byte[] id = new byte[8];
@@ -21,9 +21,35 @@ public record JvmIdentity(String jvmId, String host, long pid) {
 
     /** A fresh random 128-bit owner token (a generator per thread: no lock shared by all acquiring threads). */
     public static String newToken() {
-        byte[] t = new byte[16];
-        TOKENS.get().nextBytes(t);
-        return HexFormat.of().formatHex(t);
+        return TOKENS.get().next();
+    }
+
+    /**
+     * Random bytes drawn from the thread's DRBG 32 tokens at a time: each {@code nextBytes} call also
+     * re-hashes the DRBG state, so one call per token cost twice the hashing of the token itself.
+     */
+    private static final class TokenSource {
+        private static final int TOKEN_BYTES = 16;
+        private static final char[] HEX = "0123456789abcdef".toCharArray();
+        private final SecureRandom random = drbg();
+        private final byte[] buffer = new byte[TOKEN_BYTES * 32];
+        private int at = buffer.length;
+
+        String next() {
+            if (at == buffer.length) {
+                random.nextBytes(buffer);
+                at = 0;
+            }
+            char[] hex = new char[TOKEN_BYTES * 2];
+            for (int i = 0; i < TOKEN_BYTES; i++) {
+                int b = buffer[at + i];
+                hex[2 * i] = HEX[(b >> 4) & 0xf];
+                hex[2 * i + 1] = HEX[b & 0xf];
+                buffer[at + i] = 0; // a handed-out token does not stay in memory twice
+            }
+            at += TOKEN_BYTES;
+            return new String(hex);
+        }
     }
 
     private static SecureRandom drbg() {

@@ -2,7 +2,6 @@ package dev.lockwarden.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +21,8 @@ import dev.lockwarden.store.Drift;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.LockNames;
+import dev.lockwarden.store.JvmRecord;
+import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.LockStore;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.StoreTimeoutException;
@@ -43,7 +44,10 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private final Ticker ticker;
     private final KeySpace keys;
     private final boolean reentrant;
-    private final Map<String, String> holderBase;
+    private final String jvmId;
+    private final JvmRecordWriter jvmRecord;
+    /** False on Redis Cluster: there the engine queues each cycle's entry itself. */
+    private final boolean releasesInScript;
     private final Watchdog watchdog;
     private final WakeupBus wakeups;
     private final EventRecorder events;
@@ -69,12 +73,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         this.store = store;
         this.keys = redis.keys();
         this.reentrant = reentrant;
-        Map<String, String> base = new LinkedHashMap<>();
-        base.put("app", application);
-        base.put("host", id.host());
-        base.put("pid", Long.toString(id.pid()));
-        base.put("jvm", id.jvmId());
-        this.holderBase = Map.copyOf(base);
+        this.jvmId = id.jvmId();
         this.holderName = application + "@" + id.host() + ":" + id.pid();
         this.callbacks = new java.util.concurrent.ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
                 new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
@@ -89,6 +88,10 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
         this.activity = new ActivityCounter(redis.first().redis(), application, metrics::activityTotals);
         this.heartbeat = new Heartbeat(redis, id.jvmId(), application + "@" + id.host() + ":" + id.pid());
+        // one events entry per cycle, written by the release script itself where it can reach the stream
+        this.releasesInScript = redis.first().recordReleases(eventsMaxLen);
+        // application, host and pid once per JVM, not in every lock's info hash
+        this.jvmRecord = new JvmRecordWriter(redis.nodes(), id.jvmId(), new JvmRecord(application, id.host(), id.pid()));
     }
 
     /** Acquires, waiting up to {@code options.waitUpTo()}; busy → {@link LockNotAcquiredException}. */
@@ -133,7 +136,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     }
 
     private LockHandle acquireFromStore(String name, LockOptions options, boolean throwOnBusy, LockMetrics.Meter meter) {
-        Map<String, String> info = holderInfo(options);
+        LockHolder info = holderInfo(options);
         long start = System.nanoTime();
         long deadline = start + options.waitUpTo().toNanos();
         String channel = keys.releasedChannel(name);
@@ -172,7 +175,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                     continue;
                 }
                 if (r.acquired()) {
-                    return granted(lease, r, t0, options, meter);
+                    return granted(lease, r, t0, options, meter, info);
                 }
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0) {
@@ -204,7 +207,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
     }
 
-    private AcquireResult attempt(Lease lease, Map<String, String> info, long deadline) {
+    private AcquireResult attempt(Lease lease, LockHolder info, long deadline) {
         try {
             return store.tryAcquire(lease, info, deadline);
         } catch (LockStoreException e) {
@@ -221,28 +224,25 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
     }
 
-    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options, LockMetrics.Meter meter) {
+    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options, LockMetrics.Meter meter,
+                               LockHolder holder) {
         long validUntil = t0 + TimeUnit.MILLISECONDS.toNanos(r.validityMillis()) - Drift.nanos(lease.ttlMillis());
         DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), options.autoRefresh(), validUntil,
                 options.holdAtLeast().toNanos(), this);
         h.meter(meter);
+        h.holder = holder;
         if (reentrant) {
             reentrancy.register(h);
         }
         watchdog.register(h);
         meter.acquired();
-        events.record("acquire", lease.name(), r.fence(), "thread", Thread.currentThread().getName());
+        jvmRecord.touch(this::dispatch);
+        // no acquire event: the release records the whole cycle, and ActivityCounter counts per application
         return h;
     }
 
-    private Map<String, String> holderInfo(LockOptions o) {
-        Map<String, String> info = new LinkedHashMap<>(16);
-        info.putAll(holderBase);
-        info.put("thread", Thread.currentThread().getName());
-        info.put("source", o.source().name());
-        info.put("method", o.method());
-        info.put("acquiredAt", Long.toString(System.currentTimeMillis()));
-        return info;
+    private LockHolder holderInfo(LockOptions o) {
+        return new LockHolder(jvmId, Thread.currentThread().getName(), o.source(), o.method(), System.currentTimeMillis());
     }
 
     private static LockNotAcquiredException busy(String name, long start, AcquireResult r) {
@@ -259,7 +259,15 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         try {
             long keep = h.keepMillisOnRelease(); // holdAtLeast not over: the lock stays until then
             boolean wasOurs = store.release(h.lease(), keep);
-            events.record(!wasOurs ? "release-late" : keep > 0 ? "release-held" : "release", h.name(), h.fencingToken());
+            if (wasOurs && keep <= 0 && wakeups.anyWaiters()) {
+                wakeups.releasedHere(keys.releasedChannel(h.name())); // local handoff, before the message comes back
+            }
+            if (!wasOurs) {
+                events.record("release-late", h.name(), h.fencingToken()); // rare: the script found another holder
+            } else if (!releasesInScript) {
+                events.record(keep > 0 ? "release-held" : "release", h.name(), h.fencingToken(), LockHolder.PACKED,
+                        h.holder == null ? "" : h.holder.encode());
+            }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "release of lock '" + h.name() + "' failed; it expires by itself within "
                     + h.lease().ttlMillis() + " ms: " + e.getMessage());

@@ -44,6 +44,31 @@ public final class WakeupBus implements AutoCloseable {
         this.controlChannel = controlChannel;
     }
 
+    /**
+     * Local handoff: this JVM just released the lock of {@code channel} (the release reply is in),
+     * so the longest local waiter is woken now instead of when the release message comes back over
+     * pub/sub; that message is then not used again for a second wake-up (one wake-up per release).
+     */
+    public void releasedHere(String channel) {
+        Channel c = channels.get(channel);
+        if (c == null) {
+            return;
+        }
+        c.lock.lock();
+        try {
+            if (!c.dead && c.signalNext()) {
+                c.deliveredEarly++;
+            }
+        } finally {
+            c.lock.unlock();
+        }
+    }
+
+    /** True if threads of this JVM wait for any lock (cheap: lets a release skip the handoff work). */
+    public boolean anyWaiters() {
+        return !channels.isEmpty();
+    }
+
     /** True if threads of this JVM are waiting for a release on this channel. */
     public boolean hasWaiters(String channel) {
         Channel c = channels.get(channel);
@@ -243,7 +268,7 @@ public final class WakeupBus implements AutoCloseable {
         public void onMessage(String channel, String message) {
             Channel c = channels.get(channel);
             if (c != null) {
-                c.signal();
+                c.signalFromMessage();
             }
         }
 
@@ -270,14 +295,20 @@ public final class WakeupBus implements AutoCloseable {
         final Condition changed = lock.newCondition();
         volatile boolean subscribeSent;
         boolean dead;
+        /** Local releases whose waiter was woken before their message arrived (guarded by lock). */
+        int deliveredEarly;
 
         Channel(String name) {
             this.name = name;
         }
 
-        void signal() {
+        void signalFromMessage() {
             lock.lock();
             try {
+                if (deliveredEarly > 0) {
+                    deliveredEarly--; // the wake-up of this release (or one before it) was handed over locally
+                    return;
+                }
                 signalNext(); // false = everyone is already awake: nothing to do
             } finally {
                 lock.unlock();
@@ -299,6 +330,7 @@ public final class WakeupBus implements AutoCloseable {
         void wakeAll() {
             lock.lock();
             try {
+                deliveredEarly = 0; // messages may have been lost meanwhile: count afresh
                 for (Ticket t : queue) {
                     t.signaled = true;
                 }

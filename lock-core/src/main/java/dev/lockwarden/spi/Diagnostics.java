@@ -1,11 +1,10 @@
 package dev.lockwarden.spi;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import dev.lockwarden.LockManager;
+import dev.lockwarden.LockSource;
 import dev.lockwarden.internal.ManagerAccess;
 import dev.lockwarden.store.Lease;
+import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.LockStore;
 
 /**
@@ -28,21 +27,12 @@ public final class Diagnostics {
      * The manager's acquire and release scripts called straight, without the engine (no watchdog,
      * events, metrics, reentrancy or handle): what the scripts cost on their own.
      *
-     * @param locks       a manager
-     * @param application shown as the holder's application
+     * @param locks a manager
      * @return calls of the manager's scripts
      */
-    public static ScriptsOnly scriptsOnly(LockManager locks, String application) {
+    public static ScriptsOnly scriptsOnly(LockManager locks) {
         LockStore store = ManagerAccess.engine(locks).store();
-        Map<String, String> info = new LinkedHashMap<>();
-        info.put("app", application);
-        info.put("host", "localhost");
-        info.put("pid", Long.toString(ProcessHandle.current().pid()));
-        info.put("jvm", "diagnostics");
-        info.put("thread", "diagnostics");
-        info.put("source", "API");
-        info.put("method", "");
-        Map<String, String> holder = Map.copyOf(info);
+        LockHolder holder = new LockHolder("diagnostics", "diagnostics", LockSource.API, "", System.currentTimeMillis());
         return new ScriptsOnly() {
             @Override
             public boolean acquire(String name, String token, long ttlMillis) {

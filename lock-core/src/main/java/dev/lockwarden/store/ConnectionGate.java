@@ -31,7 +31,7 @@ final class ConnectionGate {
      *
      * @throws LocalPoolBusyException if none became free in time
      */
-    void enter(long deadlineNanos, String what) {
+    void enter(long deadlineNanos, Object what) {
         long wait = Math.max(minWaitNanos, deadlineNanos == 0 ? 0 : deadlineNanos - System.nanoTime());
         boolean got;
         try {
@@ -51,7 +51,7 @@ final class ConnectionGate {
     }
 
     /** The error for a call that found no free connection ({@code waitedMillis < 0}: the pool's own wait). */
-    static LocalPoolBusyException busy(String address, String what, long waitedMillis) {
+    static LocalPoolBusyException busy(String address, Object what, long waitedMillis) {
         return new LocalPoolBusyException("no connection of this JVM's pool to Redis " + address + " became free"
                 + (waitedMillis >= 0 ? " within " + waitedMillis + " ms" : " in time") + " (" + what + "): Redis answers, but more threads call it at once than the pool has"
                 + " connections. Raise LockManager.Builder.maxConnections(...) or LockOptions.waitUpTo(...).");

@@ -41,8 +41,9 @@ public final class ForceRelease {
      * @param tokenSha1 SHA-1 of the holder's token to release, "" = whoever holds it
      * @param fence     the fence seen, 0 = any
      * @param operator  who releases it, for the audit record
+     * @param holder    who holds it as the caller read it (null = unknown), for the audit record
      */
-    public ForceReleaseResult run(String name, String tokenSha1, long fence, String operator) {
+    public ForceReleaseResult run(String name, String tokenSha1, long fence, String operator, dev.lockwarden.HolderInfo holder) {
         if (operator == null || operator.isBlank()) {
             throw new IllegalArgumentException("force-release of '" + name + "' needs the operator's name for the audit record");
         }
@@ -50,6 +51,12 @@ public final class ForceRelease {
         audit.put("name", name);
         audit.put("operator", operator);
         audit.put("at", Long.toString(System.currentTimeMillis()));
+        if (holder != null && !holder.application().isEmpty()) {
+            // the lock's info hash has only the per-lock part: application, host and pid come from the caller
+            audit.put("holder.app", holder.application());
+            audit.put("holder.host", holder.host());
+            audit.put("holder.pid", Long.toString(holder.pid()));
+        }
         List<RedisNodeClient.ForceReleased> replies = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         for (NodeReply<RedisNodeClient.ForceReleased> r : redis.onEveryNode("force-release '" + name + "'", name,

@@ -12,6 +12,10 @@ public record KeySpace(String prefix) {
     public static final String AUDIT = "lockwarden:audit";
     /** Prefix of each client JVM's heartbeat key. */
     public static final String JVM_PREFIX = "lockwarden:jvm:";
+    /** Suffix of a lock's holder info hash. */
+    public static final String INFO_SUFFIX = ":info";
+    /** Suffix of a lock's fence counter. */
+    public static final String FENCE_SUFFIX = ":fence";
 
     public KeySpace {
         if (prefix == null || prefix.contains("{") || prefix.contains("}")) {
@@ -24,11 +28,11 @@ public record KeySpace(String prefix) {
     }
 
     public String info(String name) {
-        return lock(name) + ":info";
+        return lock(name) + INFO_SUFFIX;
     }
 
     public String fence(String name) {
-        return lock(name) + ":fence";
+        return lock(name) + FENCE_SUFFIX;
     }
 
     /** Pub/sub channel announcing a release; hash-tagged like the lock. */

@@ -1,7 +1,6 @@
 package dev.lockwarden.store;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * The storage seam: single Redis node, Redlock over several nodes, or Redis Cluster. Busy is a
@@ -11,16 +10,16 @@ import java.util.Map;
 public interface LockStore extends AutoCloseable {
 
     /** One acquire attempt: SET NX PX + fence INCR + holder info, atomically. */
-    AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo);
+    AcquireResult tryAcquire(Lease lease, LockHolder holder);
 
     /**
-     * {@link #tryAcquire(Lease, Map)} whose wait for a free local connection may last until
+     * {@link #tryAcquire(Lease, LockHolder)} whose wait for a free local connection may last until
      * {@code deadlineNanos} (the caller's wait budget), at least the Redis timeout.
      *
      * @throws dev.lockwarden.LocalPoolBusyException if no connection became free by then
      */
-    default AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo, long deadlineNanos) {
-        return tryAcquire(lease, holderInfo);
+    default AcquireResult tryAcquire(Lease lease, LockHolder holder, long deadlineNanos) {
+        return tryAcquire(lease, holder);
     }
 
     /** Token-checked delete that publishes a wake-up; true if the lock was still ours. */

@@ -1,7 +1,6 @@
 package dev.lockwarden.store;
 
 import java.util.List;
-import java.util.Map;
 
 /** A {@link LockStore} on one Redis deployment: a single node, or a Redis Cluster through its cluster client. */
 public final class RedisLockStore implements LockStore {
@@ -18,13 +17,13 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo) {
-        return node.acquire(lease, holderInfo);
+    public AcquireResult tryAcquire(Lease lease, LockHolder holder) {
+        return node.acquire(lease, holder);
     }
 
     @Override
-    public AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo, long deadlineNanos) {
-        return node.acquire(lease, holderInfo, true, deadlineNanos);
+    public AcquireResult tryAcquire(Lease lease, LockHolder holder, long deadlineNanos) {
+        return node.acquire(lease, holder, true, deadlineNanos);
     }
 
     @Override

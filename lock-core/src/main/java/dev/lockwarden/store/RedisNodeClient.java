@@ -33,11 +33,17 @@ public class RedisNodeClient implements AutoCloseable {
     /** Locks per refresh-many call: bounded so one call never blocks Redis for long. */
     static final int REFRESH_CHUNK = 200;
     private static final LuaScript RAISE_FENCE = LuaScript.load(RedisNodeClient.class, "raise-fence.lua");
+    /** Suffix of the lock's own history stream key. */
+    public static final String HISTORY_SUFFIX = ":history";
+    /** Entries a lock's history keeps ({@code MAXLEN ~}: Redis trims whole stream nodes, so up to ~100 more). */
+    public static final long HISTORY_MAX_LEN = 100;
 
     private final UnifiedJedis redis;
     private final String address;
     private final KeySpace keys;
     private final String fenceRetentionMillis;
+    /** Null = releases record nothing (see {@link #recordReleases}). */
+    private volatile String eventsMaxLen;
     /** Null = calls go straight to the client (which then must not run out of connections). */
     private final ConnectionGate gate;
 
@@ -59,33 +65,46 @@ public class RedisNodeClient implements AutoCloseable {
     }
 
     /** One acquire attempt that stores its clock-floored fence in the counter (see acquire.lua). */
-    public AcquireResult acquire(Lease lease, Map<String, String> holderInfo) {
-        return acquire(lease, holderInfo, true);
+    public AcquireResult acquire(Lease lease, LockHolder holder) {
+        return acquire(lease, holder, true, 0);
     }
 
     /**
-     * One acquire attempt (see acquire.lua); {@code storeFloor = false} (Redlock phase 1) leaves a
-     * counter below the clock floor as it is and says so in {@link AcquireResult#counterBehind()}.
+     * One acquire attempt writing {@code rawInfo} as field/value pairs into the info hash (the layout of
+     * older clients, for tools and tests); {@link #acquire(Lease, LockHolder)} is what the engine uses.
      */
-    public AcquireResult acquire(Lease lease, Map<String, String> holderInfo, boolean storeFloor) {
-        return acquire(lease, holderInfo, storeFloor, 0);
+    public AcquireResult acquire(Lease lease, Map<String, String> rawInfo) {
+        List<String> args = baseAcquireArgs(lease, true, 4 + rawInfo.size() * 2);
+        rawInfo.forEach((k, v) -> {
+            args.add(k);
+            args.add(v);
+        });
+        return acquire(lease, args, 0);
     }
 
     /**
-     * One acquire attempt waiting for a free connection until {@code deadlineNanos} (the caller's wait
-     * budget; 0 = none), at least the Redis timeout.
+     * One acquire attempt (see acquire.lua) waiting for a free connection until {@code deadlineNanos}
+     * (the caller's wait budget; 0 = none), at least the Redis timeout; {@code storeFloor = false}
+     * (Redlock phase 1) leaves a counter below the clock floor as it is and says so in
+     * {@link AcquireResult#counterBehind()}.
      */
-    public AcquireResult acquire(Lease lease, Map<String, String> holderInfo, boolean storeFloor, long deadlineNanos) {
-        List<String> args = new ArrayList<>(4 + holderInfo.size() * 2);
+    public AcquireResult acquire(Lease lease, LockHolder holder, boolean storeFloor, long deadlineNanos) {
+        List<String> args = baseAcquireArgs(lease, storeFloor, 5);
+        args.add(holder.encode());
+        return acquire(lease, args, deadlineNanos);
+    }
+
+    private List<String> baseAcquireArgs(Lease lease, boolean storeFloor, int size) {
+        List<String> args = new ArrayList<>(size);
         args.add(lease.token());
         args.add(Long.toString(lease.ttlMillis()));
         args.add(fenceRetentionMillis);
         args.add(storeFloor ? "1" : "0");
-        holderInfo.forEach((k, v) -> {
-            args.add(k);
-            args.add(v);
-        });
-        String what = "acquire '" + lease.name() + "'";
+        return args;
+    }
+
+    private AcquireResult acquire(Lease lease, List<String> args, long deadlineNanos) {
+        What what = new What("acquire", lease.name());
         List<?> reply = replyList(what, call(what, deadlineNanos, () -> ACQUIRE.run(redis, lockKeys(lease.name()), args)), 2);
         long value = replyLong(what, reply.get(1));
         if (replyLong(what, reply.get(0)) != 1L) {
@@ -101,6 +120,17 @@ public class RedisNodeClient implements AutoCloseable {
                 : AcquireResult.acquired(value, lease.ttlMillis());
     }
 
+    /**
+     * What a call does, for error messages: rendered only when one is written, so the hot path
+     * builds no description string per call.
+     */
+    private record What(String verb, String name) {
+        @Override
+        public String toString() {
+            return verb + " '" + name + "'";
+        }
+    }
+
     /** Token-checked release (see release.lua). */
     public boolean release(Lease lease) {
         return release(lease, true);
@@ -113,7 +143,7 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
-        Object reply = call("release '" + lease.name() + "'", () -> RELEASE.run(redis, releaseKeys(lease),
+        Object reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, releaseKeys(lease),
                 releaseArgs(lease, wakeWaiters, keepMillis)));
         return Long.valueOf(1L).equals(reply);
     }
@@ -154,13 +184,21 @@ public class RedisNodeClient implements AutoCloseable {
         return ours;
     }
 
+    /** lock, info and, when this node records releases, the events stream (the layout of release.lua). */
     private List<String> releaseKeys(Lease lease) {
-        return List.of(keys.lock(lease.name()), keys.info(lease.name()));
+        String lock = keys.lock(lease.name());
+        return eventsMaxLen == null ? List.of(lock, lock + KeySpace.INFO_SUFFIX)
+                : List.of(lock, lock + KeySpace.INFO_SUFFIX, KeySpace.EVENTS);
     }
 
+    /**
+     * token, channel, keep, events length, name. A quiet release (the cleanup of a failed Redlock
+     * attempt) records no cycle: nobody held the lock.
+     */
     private List<String> releaseArgs(Lease lease, boolean wakeWaiters, long keepMillis) {
         return List.of(lease.token(), wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "",
-                Long.toString(Math.max(0, keepMillis)));
+                keepMillis > 0 ? Long.toString(keepMillis) : "0",
+                wakeWaiters && eventsMaxLen != null ? eventsMaxLen : "0", lease.name());
     }
 
     /** Token-checked refresh of one lock to {@code lease.ttlMillis()} (see refresh.lua); true if still ours. */
@@ -288,9 +326,23 @@ public class RedisNodeClient implements AutoCloseable {
         });
     }
 
-    /** The lock's own capped history stream (force-releases; hash-tagged like the lock). */
+    /** The lock's own capped history stream (force-releases and lost locks; hash-tagged like the lock). */
     public String historyKey(String name) {
-        return keys.lock(name) + ":history";
+        return keys.lock(name) + HISTORY_SUFFIX;
+    }
+
+    /**
+     * Makes every release on this node append its cycle to {@link KeySpace#EVENTS}, capped at about
+     * {@code maxLen} entries, inside the release script (one command in Redis, nothing on the client);
+     * {@code maxLen <= 0} stops it. False where the script cannot reach the stream (Redis Cluster: it
+     * lives in another slot), so the caller records the cycle itself.
+     */
+    public boolean recordReleases(long maxLen) {
+        if (singleSlotScriptsOnly()) {
+            return false;
+        }
+        this.eventsMaxLen = maxLen > 0 ? Long.toString(maxLen) : null;
+        return true;
     }
 
     /**
@@ -314,7 +366,7 @@ public class RedisNodeClient implements AutoCloseable {
     }
 
     /** A script reply that must be a list of at least {@code size} elements, else a clear store error. */
-    private List<?> replyList(String what, Object reply, int size) {
+    private List<?> replyList(Object what, Object reply, int size) {
         if (reply instanceof List<?> l && l.size() >= size) {
             return l;
         }
@@ -322,7 +374,7 @@ public class RedisNodeClient implements AutoCloseable {
     }
 
     /** A reply element that must be an integer (or its decimal text). */
-    private long replyLong(String what, Object value) {
+    private long replyLong(Object what, Object value) {
         if (value instanceof Long l) {
             return l;
         }
@@ -337,7 +389,7 @@ public class RedisNodeClient implements AutoCloseable {
         throw unexpected(what, value);
     }
 
-    private LockStoreException unexpected(String what, Object reply) {
+    private LockStoreException unexpected(Object what, Object reply) {
         String shown = String.valueOf(reply);
         return new LockStoreException("Redis " + address + " gave an unexpected reply to " + what + ": "
                 + (shown.length() > 80 ? shown.substring(0, 80) + "..." : shown) + ". A key of this lock holds a value"
@@ -354,7 +406,7 @@ public class RedisNodeClient implements AutoCloseable {
     }
 
     /** {@link #call(String, Supplier)} waiting for a free connection until {@code deadlineNanos} (0 = none), at least the timeout. */
-    public <T> T call(String what, long deadlineNanos, Supplier<T> action) {
+    public <T> T call(Object what, long deadlineNanos, Supplier<T> action) {
         enter(deadlineNanos, what);
         try {
             return ungatedCall(what, action);
@@ -363,7 +415,7 @@ public class RedisNodeClient implements AutoCloseable {
         }
     }
 
-    private void enter(long deadlineNanos, String what) {
+    private void enter(long deadlineNanos, Object what) {
         if (gate != null) {
             gate.enter(deadlineNanos, what);
         }
@@ -375,7 +427,7 @@ public class RedisNodeClient implements AutoCloseable {
         }
     }
 
-    private <T> T ungatedCall(String what, Supplier<T> action) {
+    private <T> T ungatedCall(Object what, Supplier<T> action) {
         try {
             return action.get();
         } catch (JedisConnectionException first) {
@@ -406,7 +458,7 @@ public class RedisNodeClient implements AutoCloseable {
         }
     }
 
-    private <T> T ungatedCallOnce(String what, Supplier<T> action) {
+    private <T> T ungatedCallOnce(Object what, Supplier<T> action) {
         try {
             return action.get();
         } catch (JedisConnectionException e) {
@@ -435,7 +487,7 @@ public class RedisNodeClient implements AutoCloseable {
     }
 
     /** Our own pool ran dry (callers outside the gate hold every connection): not a Redis failure. */
-    private dev.lockwarden.LocalPoolBusyException poolBusy(String what) {
+    private dev.lockwarden.LocalPoolBusyException poolBusy(Object what) {
         return ConnectionGate.busy(address, what, -1);
     }
 
@@ -483,7 +535,8 @@ public class RedisNodeClient implements AutoCloseable {
     }
 
     private List<String> lockKeys(String name) {
-        return List.of(keys.lock(name), keys.info(name), keys.fence(name));
+        String lock = keys.lock(name);
+        return List.of(lock, lock + KeySpace.INFO_SUFFIX, lock + KeySpace.FENCE_SUFFIX);
     }
 
     /** lock, info of each lease (the layout of refresh.lua and refresh-many.lua). */

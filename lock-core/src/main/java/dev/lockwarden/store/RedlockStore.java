@@ -77,21 +77,21 @@ public final class RedlockStore implements LockStore {
      * not surface as "quorum impossible" while dead nodes still fail fast.
      */
     @Override
-    public AcquireResult tryAcquire(Lease lease, Map<String, String> holderInfo) {
+    public AcquireResult tryAcquire(Lease lease, LockHolder holder) {
         // Threads of this JVM take turns per lock name: concurrent attempts on one name can only split
         // the votes between themselves. A turn lasts one attempt (a few round trips), never a wait.
         ReentrantLock turn = turns[Math.floorMod(lease.name().hashCode(), turns.length)];
         turn.lock();
         try {
-            return tryAcquireInTurn(lease, holderInfo);
+            return tryAcquireInTurn(lease, holder);
         } finally {
             turn.unlock();
         }
     }
 
-    private AcquireResult tryAcquireInTurn(Lease lease, Map<String, String> holderInfo) {
+    private AcquireResult tryAcquireInTurn(Lease lease, LockHolder holder) {
         for (int split = 0; ; split++) {
-            AcquireResult r = split == 0 ? attemptOrRetrySlow(lease, holderInfo) : gatedAttempt(lease, holderInfo);
+            AcquireResult r = split == 0 ? attemptOrRetrySlow(lease, holder) : gatedAttempt(lease, holder);
             if (r.acquired() || r != SPLIT || split == MAX_SPLIT_RETRIES) {
                 return r == SPLIT ? AcquireResult.busy(-1) : r;
             }
@@ -106,9 +106,9 @@ public final class RedlockStore implements LockStore {
      * Contenders then queue on one node instead of splitting five; node 0 is asked again in the
      * parallel round, which is harmless because the acquire script is idempotent per token.
      */
-    private AcquireResult gatedAttempt(Lease lease, Map<String, String> holderInfo) {
+    private AcquireResult gatedAttempt(Lease lease, LockHolder holder) {
         try {
-            AcquireResult gate = fanOut.callOne(0, "acquire '" + lease.name() + "'", lease.name(), n -> n.acquire(lease, holderInfo, false),
+            AcquireResult gate = fanOut.callOne(0, "acquire '" + lease.name() + "'", lease.name(), n -> n.acquire(lease, holder, false, 0),
                     nodeTimeoutMillis(lease.ttlMillis()));
             if (!gate.acquired()) {
                 return AcquireResult.busy(gate.holderTtlMillis());
@@ -116,15 +116,15 @@ public final class RedlockStore implements LockStore {
         } catch (LockStoreException e) {
             // node 0 is down or slow: the plain parallel attempt decides without it
         }
-        return attemptOrRetrySlow(lease, holderInfo);
+        return attemptOrRetrySlow(lease, holder);
     }
 
-    private AcquireResult attemptOrRetrySlow(Lease lease, Map<String, String> holderInfo) {
+    private AcquireResult attemptOrRetrySlow(Lease lease, LockHolder holder) {
         try {
-            return attempt(lease, holderInfo);
+            return attempt(lease, holder);
         } catch (SlowQuorumException e) {
             try {
-                return attempt(lease, holderInfo);
+                return attempt(lease, holder);
             } catch (SlowQuorumException again) {
                 again.addSuppressed(e);
                 throw again;
@@ -141,11 +141,11 @@ public final class RedlockStore implements LockStore {
         }
     }
 
-    private AcquireResult attempt(Lease lease, Map<String, String> holderInfo) {
+    private AcquireResult attempt(Lease lease, LockHolder holder) {
         long start = System.nanoTime();
         long nodeTimeout = nodeTimeoutMillis(lease.ttlMillis());
         String what = "acquire '" + lease.name() + "'";
-        List<NodeReply<AcquireResult>> phase1 = fanOut.call(what, lease.name(), n -> n.acquire(lease, holderInfo, false), nodeTimeout,
+        List<NodeReply<AcquireResult>> phase1 = fanOut.call(what, lease.name(), n -> n.acquire(lease, holder, false, 0), nodeTimeout,
                 AcquireResult::acquired, quorum);
         long fence = 0;
         int acquired = 0;

@@ -3,7 +3,9 @@
 -- ARGV[1] token, ARGV[2] ttl ms, ARGV[3] fence retention ms, ARGV[4] '1' = store a clock floor in the
 -- counter (single node, cluster) / '0' = only return it (Redlock: phase 2 stores the maximum on a
 -- majority, so a node answering late never holds a counter above the token handed out),
--- ARGV[5..] info field/value pairs
+-- ARGV[5] the packed holder (LockHolder: jvm, acquired-at, source, method, thread; what is the same for
+-- every lock of a JVM is stored once per JVM, not here) — or, from older callers, ARGV[5..] info
+-- field/value pairs
 -- The fence is max(counter + 1, floor) with floor = this server's clock in microseconds since the
 -- epoch (TIME): a counter lost to retention expiry, a restart without persistence or a failover
 -- to a stale replica restarts at the clock, which is above every fence issued before as long as
@@ -13,22 +15,34 @@
 -- {0, holder's remaining TTL in ms} when busy.
 -- Idempotent per token: a retry after a lost reply finds its own token and gets its fence back.
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  local fence = redis.call('INCR', KEYS[3])
+  -- GET + SET PX rather than INCR + SET + PEXPIRE: the floor wins almost always, so the INCR was
+  -- overwritten anyway. A counter that is not a number gets INCR's own "not an integer" error.
+  local current = redis.call('GET', KEYS[3])
+  local counter = tonumber(current or '0')
+  if not counter or counter ~= math.floor(counter) then
+    redis.call('INCR', KEYS[3])
+  end
+  local fence = counter + 1
   local now = redis.call('TIME')
   local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
   local behind = 0
+  local stored = fence
   if floor > fence then
     fence = floor
     if ARGV[4] == '1' then
-      -- a number argument is sent with 17 significant digits, so the value is stored exactly
-      redis.call('SET', KEYS[3], fence)
+      stored = fence
     else
-      behind = 1
+      behind = 1 -- the counter only moves up by one, as INCR did
     end
   end
-  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+  -- a number argument is sent with 17 significant digits, so the value is stored exactly
+  redis.call('SET', KEYS[3], stored, 'PX', ARGV[3])
   -- the info hash shares the lock's PX, so no stale one can linger: HSET overwrites every field
-  redis.call('HSET', KEYS[2], 'fence', fence, unpack(ARGV, 5))
+  if #ARGV == 5 then
+    redis.call('HSET', KEYS[2], 'fence', fence, 'h', ARGV[5])
+  else
+    redis.call('HSET', KEYS[2], 'fence', fence, unpack(ARGV, 5))
+  end
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
   return {1, fence, behind}
 end

@@ -34,9 +34,25 @@ local record = {'oldFence', fence, 'newFence', newFence, 'oldToken', string.sub(
 for i = 8, #ARGV do
   record[#record + 1] = ARGV[i]
 end
+-- the packed holder (LockHolder: jvm, acquired-at, source, method, thread) as one field each, like the
+-- one-field-per-item hashes of older clients; application, host and pid come from the caller (ARGV)
+local packedNames = {'jvm', 'acquiredAt', 'source', 'method', 'thread'}
 for i = 1, #info, 2 do
-  record[#record + 1] = 'holder.' .. info[i]
-  record[#record + 1] = info[i + 1]
+  if info[i] == 'h' then
+    local from = 1
+    for n = 1, 5 do
+      local sep = n < 5 and string.find(info[i + 1], '\31', from, true) or nil
+      record[#record + 1] = 'holder.' .. packedNames[n]
+      record[#record + 1] = string.sub(info[i + 1], from, sep and sep - 1 or -1)
+      if not sep then
+        break
+      end
+      from = sep + 1
+    end
+  else
+    record[#record + 1] = 'holder.' .. info[i]
+    record[#record + 1] = info[i + 1]
+  end
 end
 -- the marker outlives the lock's remaining TTL by a minute: the holder's refresh (every TTL/3, retried
 -- during outages) finds the token gone within that time, else its validity lapses with its own reason

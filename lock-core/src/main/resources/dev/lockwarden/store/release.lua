@@ -1,12 +1,28 @@
--- Release: delete lock + info only if the token matches, then wake waiters in every JVM.
--- KEYS[1] lock, KEYS[2] info
+-- Release: delete lock + info only if the token matches, then wake waiters in every JVM, and record
+-- the cycle as one entry of the capped events stream (the dashboard's lock history).
+-- KEYS[1] lock, KEYS[2] info, KEYS[3] (optional, never on a cluster: another slot) the events stream
 -- ARGV[1] token, ARGV[2] release channel ('' = release quietly: the cleanup of a failed Redlock
 -- attempt must not wake waiters, or they retry in step and split the votes again)
 -- ARGV[3] (optional) keep ms: > 0 = the holdAtLeast period is not over, so keep lock + info for
 -- that long instead of deleting them (they then expire by themselves; no wake-up is sent)
+-- ARGV[4] (optional) events MAXLEN ('0' or absent = no entry), ARGV[5] the lock name (for the entry)
+-- The entry is {type release|release-held, name, then the info hash: fence, h (the packed holder:
+-- JVM, acquired-at, source, method, thread)}; its id is Redis's clock at the release. One entry per
+-- cycle instead of an acquire and a release event sent by the client.
 -- Returns 1 if released, 0 if the lock was not ours (expired, force-released, taken by another).
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   local keep = tonumber(ARGV[3] or '0')
+  if KEYS[3] and tonumber(ARGV[4] or '0') > 0 then
+    -- pcall: an info key that is not a hash (written by hand) must not keep the lock from being released
+    local info = redis.pcall('HGETALL', KEYS[2])
+    local entry = {'type', (keep and keep > 0) and 'release-held' or 'release', 'name', ARGV[5]}
+    if not info.err then
+      for i = 1, #info do
+        entry[#entry + 1] = info[i]
+      end
+    end
+    redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], '*', unpack(entry))
+  end
   if keep and keep > 0 then
     redis.call('PEXPIRE', KEYS[1], keep)
     redis.call('PEXPIRE', KEYS[2], keep)
