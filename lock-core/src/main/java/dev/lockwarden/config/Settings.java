@@ -103,5 +103,10 @@ public final class Settings {
 
     /** A setting's value and where it was found, for error messages. */
     public record Source(String value, String where) {
+        /** Where it came from only: a value may be a Redis URI with a password or a store password. */
+        @Override
+        public String toString() {
+            return "Source[" + where + "]";
+        }
     }
 }

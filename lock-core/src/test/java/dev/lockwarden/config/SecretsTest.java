@@ -125,6 +125,20 @@ class SecretsTest {
     }
 
     @Test
+    void aSettingsValueIsNotShownByItsToString() {
+        for (String pw : SECRETS) {
+            Settings settings = new Settings(name -> Settings.REDIS.equals(name) ? "redis://alice:" + pw + "@cache:6380" : null,
+                    java.util.Map.of("LOCKWARDEN_TLS_KEY_STORE_PASSWORD", pw));
+            Settings.Source uri = settings.raw(Settings.REDIS).orElseThrow();
+            Settings.Source store = settings.raw(Settings.TLS_KEY_STORE_PASSWORD).orElseThrow();
+            assertTrue(uri.value().contains(pw), "the value itself is still there for the code that needs it");
+            assertNoSecret("Settings.Source.toString", uri.toString());
+            assertNoSecret("Settings.Source.toString", store.toString());
+            assertTrue(uri.toString().contains("system property lockwarden.redis"), uri.toString());
+        }
+    }
+
+    @Test
     void badUrisNeverQuoteThePassword() {
         for (String pw : SECRETS) {
             for (String text : List.of("redis://u:" + pw + "@host:70000", "redis://u:" + pw + "@host:1/abc",
