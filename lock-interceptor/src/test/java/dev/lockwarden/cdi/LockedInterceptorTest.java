@@ -210,7 +210,14 @@ class LockedInterceptorTest {
     @Test
     void holderInfoShowsCdiSourceAndMethod() {
         fresh();
+        // fresh() flushed this JVM's heartbeat and per-JVM record (application, host, pid are kept once
+        // per JVM, not per lock): the heartbeat writes them back within its 5 s period
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
         Inside inside = payments.inside("TX-8");
+        while (inside.info().map(i -> i.holder().application().isEmpty()).orElse(false) && System.nanoTime() < until) {
+            sleepMillis(200);
+            inside = payments.inside("TX-8");
+        }
 
         LockInfo info = inside.info().orElseThrow(() -> new AssertionError("lock not visible in Redis while held"));
         assertEquals(LockSource.CDI, info.source());
@@ -355,6 +362,15 @@ class LockedInterceptorTest {
             return results;
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    private static void sleepMillis(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
         }
     }
 }
