@@ -71,12 +71,20 @@ final class LockHistory {
             Map<String, String> f = e.getFields();
             String type = f.getOrDefault("type", "?");
             long entryAt = e.getID().getTime();
-            if (type.startsWith("release") && f.containsKey(LockHolder.PACKED)) {
+            boolean lost = "lost".equals(type);
+            if ((type.startsWith("release") || lost) && f.containsKey(LockHolder.PACKED)) {
+                // a cycle that ended (released, or lost with its holder): its acquire and its end
                 LockHolder h = LockHolder.decode(f);
                 Map<String, String> fields = holderFields(f.getOrDefault(LockHolder.FENCE, ""), h,
                         who.getOrDefault(h.jvmId(), JvmRecord.UNKNOWN));
                 long acquiredAt = Math.min(h.acquiredAtMillis(), entryAt); // two clocks: keep the order
-                out.add(event(e.getID() + "-r", type, name, entryAt, fields));
+                if (!(lost && seen.contains(type + "@" + f.getOrDefault("at", "")))) { // else listed from the lock's history
+                    Map<String, String> end = new LinkedHashMap<>(fields);
+                    if (f.containsKey("reason")) {
+                        end.put("reason", f.get("reason"));
+                    }
+                    out.add(event(e.getID() + "-r", type, name, entryAt, end));
+                }
                 out.add(event(e.getID() + "-a", "acquire", name, acquiredAt, fields));
             } else if (!seen.contains(type + "@" + f.getOrDefault("at", ""))) { // else listed from the lock's history
                 out.add(event(e.getID().toString(), type, name, LockReader.parseLong(f.get("at"), entryAt), f));

@@ -282,7 +282,11 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         h.meter().ended(h.heldMillis());
         LOG.log(System.Logger.Level.WARNING, "lock '" + h.name() + "' (fence " + h.fencingToken() + ", holder " + holderName
                 + " thread " + h.owner().getName() + ") lost: " + e.reason());
-        events.record("lost", h.name(), h.fencingToken(), "reason", e.reason());
+        if (h.holder == null) {
+            events.record("lost", h.name(), h.fencingToken(), "reason", e.reason());
+        } else { // with the holder, so the lock's history shows the acquisition that ended here
+            events.record("lost", h.name(), h.fencingToken(), "reason", e.reason(), LockHolder.PACKED, h.holder.encode());
+        }
     }
 
     @Override
