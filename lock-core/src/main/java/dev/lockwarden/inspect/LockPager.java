@@ -33,7 +33,7 @@ final class LockPager {
 
     LockPager(RedisDeployment redis, LockReader reader) {
         this.nodes = redis.nodes();
-        this.keys = redis.keys();
+        this.keys = redis.keySpace();
         this.reader = reader;
     }
 

@@ -34,7 +34,7 @@ final class LockReader {
     LockReader(RedisDeployment redis) {
         this.redis = redis;
         this.nodes = redis.nodes();
-        this.keys = redis.keys();
+        this.keys = redis.keySpace();
         this.quorum = redis.quorum();
     }
 

@@ -71,7 +71,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                       long eventsMaxLen, Ticker ticker, MetricsConfig metricsConfig) {
         this.ticker = ticker;
         this.store = store;
-        this.keys = redis.keys();
+        this.keys = redis.keySpace();
         this.reentrant = reentrant;
         this.jvmId = id.jvmId();
         this.holderName = application + "@" + id.host() + ":" + id.pid();

@@ -62,7 +62,7 @@ public final class RedisDeployment implements AutoCloseable {
         return out;
     }
 
-    public KeySpace keys() {
+    public KeySpace keySpace() {
         return keys;
     }
 
