@@ -197,6 +197,8 @@ public final class LockManager implements AutoCloseable {
         private boolean verifyOnBuild = true;
         private boolean shutdownHook = true;
         private long eventsMaxLen = 100_000;
+        private Boolean historyCycles;
+        private Duration historyRetention;
         private long auditMaxLen = 100_000;
         private Settings settings = Settings.fromSystem();
         private SSLSocketFactory sslSocketFactory;
@@ -355,6 +357,33 @@ public final class LockManager implements AutoCloseable {
         }
 
         /**
+         * Whether every acquire/release cycle is recorded in the lock's own capped history, shown by
+         * {@link LockInspector#events(String)} and the dashboard's lock detail (default true, setting
+         * {@code lockwarden.history.cycles}). Off, a cycle costs two commands less inside Redis
+         * (docs/lifecycle.md, docs/benchmarks.md); force-releases and lost locks are recorded either way.
+         *
+         * @param on false to record no cycles
+         * @return this builder
+         */
+        public Builder historyCycles(boolean on) {
+            this.historyCycles = on;
+            return this;
+        }
+
+        /**
+         * How long a lock's history stream outlives its last entry (default 1 day, setting
+         * {@code lockwarden.history.retention}): a name used once (an order id) leaves no stream behind
+         * for longer. A force-release keeps it for the fence retention.
+         *
+         * @param retention at least 1 minute
+         * @return this builder
+         */
+        public Builder historyRetention(Duration retention) {
+            this.historyRetention = Objects.requireNonNull(retention, "historyRetention");
+            return this;
+        }
+
+        /**
          * Audit records are never trimmed below this many entries (default 100,000).
          *
          * @param max the limit
@@ -437,6 +466,13 @@ public final class LockManager implements AutoCloseable {
             if (eventsMaxLen < 1 || auditMaxLen < 1) {
                 throw new IllegalArgumentException("eventsMaxLen and auditMaxLen must be at least 1");
             }
+            boolean cycles = historyCycles != null ? historyCycles : settings.bool(Settings.HISTORY_CYCLES, true);
+            Duration history = historyRetention != null ? historyRetention
+                    : settings.duration(Settings.HISTORY_RETENTION, Duration.ofDays(1));
+            if (history.compareTo(Duration.ofMinutes(1)) < 0) {
+                throw new IllegalArgumentException("history retention " + history + " is shorter than 1 minute: a lock's"
+                        + " history would vanish before anyone reads it; set " + Settings.HISTORY_RETENTION + " to at least 1m");
+            }
             MetricsConfig metricsConfig = MetricsConfig.from(settings); // bad values fail before any connection
             // An explicit tls(...) wins; the lockwarden.tls.* stores are read only when a URI uses TLS.
             SSLSocketFactory tls = sslSocketFactory != null || parsed.stream().noneMatch(RedisUri::tls) ? sslSocketFactory
@@ -444,7 +480,7 @@ public final class LockManager implements AutoCloseable {
             ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections, tls);
             RedisDeployment redis = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
             LockEngine engine = new LockEngine(redis, StoreFactory.store(redis, conn), reentrant, app, JvmIdentity.create(),
-                    eventsMaxLen, ticker, metricsConfig);
+                    eventsMaxLen, cycles, history.toMillis(), ticker, metricsConfig);
             LockInspector inspector = new MeteredInspector(new RedisLockInspector(redis, auditMaxLen, eventsMaxLen), engine.metrics());
             return new LockManager(engine, inspector, defaults, app, redis.describe(), shutdownHook);
         }

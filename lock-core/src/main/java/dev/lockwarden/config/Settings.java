@@ -27,6 +27,13 @@ public final class Settings {
     public static final String WAIT = "lockwarden.wait";
     /** How long a fence counter survives without acquisitions. */
     public static final String FENCE_RETENTION = "lockwarden.fence-retention";
+    /**
+     * Whether every acquire/release cycle is recorded in the lock's own capped history (default
+     * true; {@code false} saves two commands in Redis per cycle: docs/lifecycle.md).
+     */
+    public static final String HISTORY_CYCLES = "lockwarden.history.cycles";
+    /** How long a lock's history stream outlives its last entry (default 1 day). */
+    public static final String HISTORY_RETENTION = "lockwarden.history.retention";
     /** TLS for {@code rediss://}: see {@link TlsSettings}; passwords are never shown. */
     public static final String TLS_TRUST_STORE = "lockwarden.tls.trust-store";
     /** Password of the trust store. */
@@ -91,6 +98,20 @@ public final class Settings {
      */
     public Duration duration(String property, Duration fallback) {
         return raw(property).map(s -> Durations.parse(s.value(), s.where())).orElse(fallback);
+    }
+
+    /**
+     * @param property a setting's name
+     * @param fallback used when it is not set
+     * @return the value as a boolean ({@code true}/{@code false}, {@code on}/{@code off}, {@code yes}/{@code no})
+     * @throws IllegalArgumentException any other value (the message names where it was set)
+     */
+    public boolean bool(String property, boolean fallback) {
+        return raw(property).map(s -> switch (s.value().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "on", "yes" -> true;
+            case "false", "off", "no" -> false;
+            default -> throw new IllegalArgumentException(s.where() + " must be true or false, got '" + s.value() + "'");
+        }).orElse(fallback);
     }
 
     /**

@@ -9,9 +9,9 @@ import dev.lockwarden.LockStoreException;
 import dev.lockwarden.store.RedisNodeClient;
 
 /**
- * A lock's events ({@link LockHistory}: its own history, never crowded out by other locks, merged
- * with the global events stream and the current holder), read from the first node that answers
- * (every client writes its events to its first node).
+ * A lock's events ({@link LockHistory}: its own history, never crowded out by other locks, and the
+ * current holder), read from the first node that answers (every client writes its events to its
+ * first node).
  */
 final class EventReader {
     private final List<RedisNodeClient> nodes;

@@ -23,21 +23,19 @@ import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.resps.StreamEntry;
 
 /**
- * A lock's recent history as {@link LockEvent}s, newest first: the current holder's acquire, the
- * lock's own capped history stream ({@code lock:{name}:history}: force-releases and lost locks,
- * never crowded out by other locks), and the last entries of the global {@code lockwarden:events}
- * stream that name it.
+ * A lock's recent history as {@link LockEvent}s, newest first: the current holder's acquire and the
+ * lock's own capped history stream ({@code lock:{name}:history}: its cycles, force-releases, lost
+ * locks and late releases, never crowded out by other locks). One {@code XREVRANGE} of at most
+ * {@value #RETURNED} entries per read; the global {@code lockwarden:events} stream is not scanned.
  * <p>
- * A cycle is one entry of the global stream, written at release (by release.lua, or by the client on
- * Redis Cluster): its fence and packed holder ({@link LockHolder}: JVM, thread, source, method,
- * acquired-at). It is shown as two events, {@code acquire} at the acquired-at time and
- * {@code release} (or {@code release-held}) at the entry's time, each with the holder's fields and
- * the application, host and pid of its JVM ({@link JvmRecord}). Entries of older clients (separate
- * acquire and release events) are shown as they are.
+ * A cycle is one entry, written at release by release.lua: its fence and packed holder
+ * ({@link LockHolder}: JVM, thread, source, method, acquired-at). It is shown as two events,
+ * {@code acquire} at the acquired-at time and {@code release} (or {@code release-held}) at the
+ * entry's time, each with the holder's fields and the application, host and pid of its JVM
+ * ({@link JvmRecord}); a lost entry with its holder likewise shows the acquisition it ended.
  */
 final class LockHistory {
     static final int RETURNED = 100;
-    private static final int GLOBAL_SCANNED = 2_000;
 
     private LockHistory() {
     }
@@ -45,49 +43,32 @@ final class LockHistory {
     static List<LockEvent> read(RedisNodeClient node, String name, Optional<LockInfo> current) {
         List<StreamEntry> history = node.call("read the history of '" + name + "'", () ->
                 node.redis().xrevrange(node.historyKey(name), (StreamEntryID) null, (StreamEntryID) null, RETURNED));
-        List<StreamEntry> global = node.call("read events", () ->
-                node.redis().xrevrange(KeySpace.EVENTS, (StreamEntryID) null, (StreamEntryID) null, GLOBAL_SCANNED));
-        List<StreamEntry> mine = new ArrayList<>();
-        for (StreamEntry e : global) {
-            if (name.equals(e.getFields().get("name")) && mine.size() < RETURNED) {
-                mine.add(e);
-            }
-        }
-        Map<String, JvmRecord> who = jvms(node, mine);
+        Map<String, JvmRecord> who = jvms(node, history);
         List<LockEvent> out = new ArrayList<>();
         current.ifPresent(i -> out.add(heldNow(i)));
-        Set<String> seen = new HashSet<>();
         for (StreamEntry e : history) {
-            Map<String, String> f = new HashMap<>(e.getFields());
-            f.putIfAbsent("name", name);
-            String type = f.getOrDefault("type", "force-release");
-            if ("force-release".equals(type)) {
-                f.put("fence", f.getOrDefault("oldFence", ""));
-            }
-            seen.add(type + "@" + f.getOrDefault("at", ""));
-            out.add(event(e.getID().toString(), type, name, LockReader.parseLong(f.get("at"), e.getID().getTime()), f));
-        }
-        for (StreamEntry e : mine) {
             Map<String, String> f = e.getFields();
-            String type = f.getOrDefault("type", "?");
+            String type = f.getOrDefault("type", "force-release");
             long entryAt = e.getID().getTime();
-            boolean lost = "lost".equals(type);
-            if ((type.startsWith("release") || lost) && f.containsKey(LockHolder.PACKED)) {
-                // a cycle that ended (released, or lost with its holder): its acquire and its end
+            if ((type.startsWith("release") || "lost".equals(type)) && f.containsKey(LockHolder.PACKED)) {
+                // a cycle that ended (released, or lost with its holder): its end and its acquire
                 LockHolder h = LockHolder.decode(f);
                 Map<String, String> fields = holderFields(f.getOrDefault(LockHolder.FENCE, ""), h,
                         who.getOrDefault(h.jvmId(), JvmRecord.UNKNOWN));
                 long acquiredAt = Math.min(h.acquiredAtMillis(), entryAt); // two clocks: keep the order
-                if (!(lost && seen.contains(type + "@" + f.getOrDefault("at", "")))) { // else listed from the lock's history
-                    Map<String, String> end = new LinkedHashMap<>(fields);
-                    if (f.containsKey("reason")) {
-                        end.put("reason", f.get("reason"));
-                    }
-                    out.add(event(e.getID() + "-r", type, name, entryAt, end));
+                Map<String, String> end = new LinkedHashMap<>(fields);
+                if (f.containsKey("reason")) {
+                    end.put("reason", f.get("reason"));
                 }
+                out.add(event(e.getID() + "-r", type, name, entryAt, end));
                 out.add(event(e.getID() + "-a", "acquire", name, acquiredAt, fields));
-            } else if (!seen.contains(type + "@" + f.getOrDefault("at", ""))) { // else listed from the lock's history
-                out.add(event(e.getID().toString(), type, name, LockReader.parseLong(f.get("at"), entryAt), f));
+            } else {
+                Map<String, String> g = new HashMap<>(f);
+                g.putIfAbsent("name", name);
+                if ("force-release".equals(type)) {
+                    g.put("fence", g.getOrDefault("oldFence", ""));
+                }
+                out.add(event(e.getID().toString(), type, name, LockReader.parseLong(g.get("at"), entryAt), g));
             }
         }
         out.sort(Comparator.comparing(LockEvent::at).reversed()); // stable: a release stays before its acquire

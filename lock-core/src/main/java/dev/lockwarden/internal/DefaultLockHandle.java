@@ -44,7 +44,7 @@ public final class DefaultLockHandle implements LockHandle {
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final Ticker ticker;
     private final long acquiredNanos;
-    /** Who took it (set by the engine right after construction; for the events entry on Redis Cluster). */
+    /** Who took it (set by the engine right after construction; for a lost event, which shows the acquisition it ended). */
     dev.lockwarden.store.LockHolder holder;
     private volatile long validUntilNanos;
     private volatile String lostReason;

@@ -17,12 +17,12 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.XAddParams;
 
 /**
- * Writes the rare lock events (lost, late release) to the capped {@code lockwarden:events} stream off
- * the hot path: callers only enqueue; one daemon thread sends them in pipelined batches. A lost event
- * also goes to the lock's own history when it has one (that is where the dashboard's lock detail
- * looks first). Acquire and release are not sent from here: release.lua appends each cycle to the
- * lock's history in the release call itself. When Redis is down or the queue is full, events are
- * dropped (and counted) rather than slowing locks down.
+ * Writes the rare lock events (lost, late release) to the capped {@code lockwarden:events} stream and
+ * to the lock's own capped history (where the dashboard's lock detail reads them) off the hot path:
+ * callers only enqueue; one daemon thread sends them in pipelined batches. Acquire and release are
+ * not sent from here: release.lua appends each cycle to the lock's history in the release call
+ * itself. When Redis is down or the queue is full, events are dropped rather than slowing locks down;
+ * a WARNING (at most one a minute) says how many were dropped so far.
  */
 public final class EventRecorder implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(EventRecorder.class.getName());
@@ -30,6 +30,7 @@ public final class EventRecorder implements AutoCloseable {
 
     private final UnifiedJedis redis;
     private final long maxLen;
+    private final long historyRetentionMillis;
     private final Map<String, String> common;
     /** Queued events at most (a few MB): bounds memory while Redis is down; a burst of ~10k locks/s fits. */
     private final java.util.function.UnaryOperator<String> historyKey;
@@ -42,17 +43,18 @@ public final class EventRecorder implements AutoCloseable {
     private final AtomicLong dropped = new AtomicLong();
     private final Thread thread;
     private volatile boolean closed;
-    private long lastWarn;
+    private volatile long lastWarn;
 
     /**
      * @param common fields added to every event (application, jvm)
      * @param maxLen approximate cap of the stream ({@code MAXLEN ~})
      */
-    public EventRecorder(RedisDeployment deployment, Map<String, String> common, long maxLen) {
+    public EventRecorder(RedisDeployment deployment, Map<String, String> common, long maxLen, long historyRetentionMillis) {
         this.redis = deployment.first().redis(); // every client writes its events to the first node
         this.historyKey = deployment.first()::historyKey;
         this.common = Map.copyOf(common);
         this.maxLen = maxLen;
+        this.historyRetentionMillis = historyRetentionMillis;
         this.thread = new Thread(this::run, "lockwarden-events");
         thread.setDaemon(true);
         thread.start();
@@ -72,14 +74,20 @@ public final class EventRecorder implements AutoCloseable {
         if (queued.incrementAndGet() > CAPACITY) {
             queued.decrementAndGet();
             dropped.incrementAndGet();
+            warnDropped("the queue is full (" + CAPACITY + " events)");
             return;
         }
         queue.add(e);
     }
 
-    /** Events dropped because the queue was full or Redis failed. */
-    public long dropped() {
-        return dropped.get();
+    /** At most one WARNING a minute, with the running total: events are best effort, locks are unaffected. */
+    private void warnDropped(String why) {
+        long now = System.currentTimeMillis();
+        if (now - lastWarn > 60_000) {
+            lastWarn = now;
+            LOG.log(System.Logger.Level.WARNING, "lock events dropped (" + dropped.get() + " so far; locks are unaffected): "
+                    + why);
+        }
     }
 
     private void run() {
@@ -106,25 +114,19 @@ public final class EventRecorder implements AutoCloseable {
     private void send(List<Map<String, String>> batch) {
         try (AbstractPipeline p = redis.pipelined()) {
             XAddParams params = XAddParams.xAddParams().maxLen(maxLen).approximateTrimming();
-            // only into an existing history: a stream created here would have no TTL (its
-            // retention is set by the scripts that create it)
-            XAddParams history = XAddParams.xAddParams().noMkStream().maxLen(RedisNodeClient.HISTORY_MAX_LEN)
-                    .approximateTrimming();
+            XAddParams history = XAddParams.xAddParams().maxLen(RedisNodeClient.HISTORY_MAX_LEN).approximateTrimming();
             for (Map<String, String> e : batch) {
                 p.xadd(KeySpace.EVENTS, params, e);
-                if ("lost".equals(e.get("type"))) {
-                    p.xadd(historyKey.apply(e.get("name")), history, e);
-                }
+                // and into the lock's own history, with the same expiry as the cycles release.lua writes there
+                String key = historyKey.apply(e.get("name"));
+                p.xadd(key, history, e);
+                p.pexpire(key, historyRetentionMillis);
             }
             p.sync();
         } catch (RuntimeException e) {
             dropped.addAndGet(batch.size());
-            long now = System.currentTimeMillis();
-            if (now - lastWarn > 60_000) {
-                lastWarn = now;
-                LOG.log(System.Logger.Level.WARNING, "could not write " + batch.size() + " lock event(s) to "
-                        + KeySpace.EVENTS + " (dropped; locks are unaffected): " + e.getMessage());
-            }
+            warnDropped("could not write " + batch.size() + " to " + KeySpace.EVENTS + " and the locks' histories: "
+                    + e.getMessage());
         }
     }
 

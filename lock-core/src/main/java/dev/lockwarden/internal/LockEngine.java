@@ -46,8 +46,6 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private final boolean reentrant;
     private final String jvmId;
     private final JvmRecordWriter jvmRecord;
-    /** False on Redis Cluster: there the engine queues each cycle's entry itself. */
-    private final boolean releasesInScript;
     private final Watchdog watchdog;
     private final WakeupBus wakeups;
     private final EventRecorder events;
@@ -61,14 +59,21 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
 
+    /** With the defaults: cycles recorded in each lock's history, kept a day. */
     public LockEngine(RedisDeployment redis, LockStore store, boolean reentrant, String application, JvmIdentity id,
                       long eventsMaxLen) {
-        this(redis, store, reentrant, application, id, eventsMaxLen, Ticker.SYSTEM, MetricsConfig.defaults());
+        this(redis, store, reentrant, application, id, eventsMaxLen, true, TimeUnit.DAYS.toMillis(1), Ticker.SYSTEM,
+                MetricsConfig.defaults());
     }
 
-    /** @param ticker time source of handles and watchdog (tests advance one instead of sleeping) */
+    /**
+     * @param recordCycles           whether every release appends its cycle to the lock's own history
+     * @param historyRetentionMillis how long a lock's history outlives its last entry
+     * @param ticker                 time source of handles and watchdog (tests advance one instead of sleeping)
+     */
     public LockEngine(RedisDeployment redis, LockStore store, boolean reentrant, String application, JvmIdentity id,
-                      long eventsMaxLen, Ticker ticker, MetricsConfig metricsConfig) {
+                      long eventsMaxLen, boolean recordCycles, long historyRetentionMillis, Ticker ticker,
+                      MetricsConfig metricsConfig) {
         this.ticker = ticker;
         this.store = store;
         this.keys = redis.keySpace();
@@ -85,11 +90,13 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         this.metrics = new LockMetrics(application, id.jvmId(), metricsConfig);
         this.watchdog = new Watchdog(store, redis, ticker);
         this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
-        this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
+        this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen,
+                historyRetentionMillis);
         this.activity = new ActivityCounter(redis.first().redis(), application, metrics::activityTotals);
         this.heartbeat = new Heartbeat(redis, id.jvmId(), application + "@" + id.host() + ":" + id.pid());
-        // one events entry per cycle, written by the release script itself where it can reach the stream
-        this.releasesInScript = redis.first().recordReleases(eventsMaxLen);
+        // one history entry per cycle, written by the release script itself (first node only, like the
+        // other events: that is where the inspector reads them)
+        redis.first().recordCycles(recordCycles ? historyRetentionMillis : 0);
         // application, host and pid once per JVM, not in every lock's info hash
         this.jvmRecord = new JvmRecordWriter(redis.nodes(), id.jvmId(), new JvmRecord(application, id.host(), id.pid()));
     }
@@ -264,9 +271,6 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
             }
             if (!wasOurs) {
                 events.record("release-late", h.name(), h.fencingToken()); // rare: the script found another holder
-            } else if (!releasesInScript) {
-                events.record(keep > 0 ? "release-held" : "release", h.name(), h.fencingToken(), LockHolder.PACKED,
-                        h.holder == null ? "" : h.holder.encode());
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "release of lock '" + h.name() + "' failed; it expires by itself within "

@@ -6,7 +6,7 @@ package dev.lockwarden.store;
  * ({@link LockNames}), which keeps the tag unambiguous.
  */
 public record KeySpace(String prefix) {
-    /** Stream of acquire/release/lost/force-release events. */
+    /** Stream of lost, late-release and force-release events (each cycle goes to the lock's own history). */
     public static final String EVENTS = "lockwarden:events";
     /** Stream of force-release audit records. */
     public static final String AUDIT = "lockwarden:audit";

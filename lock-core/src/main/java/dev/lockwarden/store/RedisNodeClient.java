@@ -37,13 +37,14 @@ public class RedisNodeClient implements AutoCloseable {
     public static final String HISTORY_SUFFIX = ":history";
     /** Entries a lock's history keeps ({@code MAXLEN ~}: Redis trims whole stream nodes, so up to ~100 more). */
     public static final long HISTORY_MAX_LEN = 100;
+    private static final String HISTORY_MAX_LEN_ARG = Long.toString(HISTORY_MAX_LEN);
 
     private final UnifiedJedis redis;
     private final String address;
     private final KeySpace keys;
     private final String fenceRetentionMillis;
-    /** Null = releases record nothing (see {@link #recordReleases}). */
-    private volatile String eventsMaxLen;
+    /** Retention (ms, as text) of the lock's history stream written by every release; null = releases record nothing ({@link #recordCycles}). */
+    private volatile String cycleRetention;
     /** Null = calls go straight to the client (which then must not run out of connections). */
     private final ConnectionGate gate;
 
@@ -184,21 +185,25 @@ public class RedisNodeClient implements AutoCloseable {
         return ours;
     }
 
-    /** lock, info and, when this node records releases, the events stream (the layout of release.lua). */
+    /** lock, info and, when this node records cycles, the lock's history stream (the layout of release.lua). */
     private List<String> releaseKeys(Lease lease) {
         String lock = keys.lock(lease.name());
-        return eventsMaxLen == null ? List.of(lock, lock + KeySpace.INFO_SUFFIX)
-                : List.of(lock, lock + KeySpace.INFO_SUFFIX, KeySpace.EVENTS);
+        return cycleRetention == null ? List.of(lock, lock + KeySpace.INFO_SUFFIX)
+                : List.of(lock, lock + KeySpace.INFO_SUFFIX, lock + HISTORY_SUFFIX);
     }
 
     /**
-     * token, channel, keep, events length, name. A quiet release (the cleanup of a failed Redlock
-     * attempt) records no cycle: nobody held the lock.
+     * token, channel, keep, history length, name, history retention. A quiet release (the cleanup of a
+     * failed Redlock attempt) records no cycle: nobody held the lock.
      */
     private List<String> releaseArgs(Lease lease, boolean wakeWaiters, long keepMillis) {
-        return List.of(lease.token(), wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "",
-                keepMillis > 0 ? Long.toString(keepMillis) : "0",
-                wakeWaiters && eventsMaxLen != null ? eventsMaxLen : "0", lease.name());
+        String retention = cycleRetention;
+        String keep = keepMillis > 0 ? Long.toString(keepMillis) : "0";
+        String channel = wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "";
+        if (retention == null) {
+            return List.of(lease.token(), channel, keep);
+        }
+        return List.of(lease.token(), channel, keep, wakeWaiters ? HISTORY_MAX_LEN_ARG : "0", lease.name(), retention);
     }
 
     /** Token-checked refresh of one lock to {@code lease.ttlMillis()} (see refresh.lua); true if still ours. */
@@ -326,23 +331,19 @@ public class RedisNodeClient implements AutoCloseable {
         });
     }
 
-    /** The lock's own capped history stream (force-releases and lost locks; hash-tagged like the lock). */
+    /** The lock's own capped history stream (cycles, force-releases, lost locks; hash-tagged like the lock). */
     public String historyKey(String name) {
         return keys.lock(name) + HISTORY_SUFFIX;
     }
 
     /**
-     * Makes every release on this node append its cycle to {@link KeySpace#EVENTS}, capped at about
-     * {@code maxLen} entries, inside the release script (one command in Redis, nothing on the client);
-     * {@code maxLen <= 0} stops it. False where the script cannot reach the stream (Redis Cluster: it
-     * lives in another slot), so the caller records the cycle itself.
+     * Makes every release on this node append its cycle to the lock's own history stream ({@link #historyKey},
+     * capped at about {@value #HISTORY_MAX_LEN} entries, expiring {@code retentionMillis} after its last
+     * entry) inside the release script: two commands in Redis, nothing on the client; the stream shares
+     * the lock's hash slot, so this works on Redis Cluster too. {@code retentionMillis <= 0} stops it.
      */
-    public boolean recordReleases(long maxLen) {
-        if (singleSlotScriptsOnly()) {
-            return false;
-        }
-        this.eventsMaxLen = maxLen > 0 ? Long.toString(maxLen) : null;
-        return true;
+    public void recordCycles(long retentionMillis) {
+        this.cycleRetention = retentionMillis > 0 ? Long.toString(retentionMillis) : null;
     }
 
     /**

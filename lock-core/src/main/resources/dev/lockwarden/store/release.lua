@@ -1,11 +1,14 @@
 -- Release: delete lock + info only if the token matches, then wake waiters in every JVM, and record
--- the cycle as one entry of the capped events stream (the dashboard's lock history).
--- KEYS[1] lock, KEYS[2] info, KEYS[3] (optional, never on a cluster: another slot) the events stream
+-- the cycle as one entry of the lock's own capped history stream (the dashboard's lock detail).
+-- KEYS[1] lock, KEYS[2] info, KEYS[3] (optional) the lock's history stream — hash-tagged like the
+-- lock, so this stays a single-slot script on Redis Cluster
 -- ARGV[1] token, ARGV[2] release channel ('' = release quietly: the cleanup of a failed Redlock
 -- attempt must not wake waiters, or they retry in step and split the votes again)
 -- ARGV[3] (optional) keep ms: > 0 = the holdAtLeast period is not over, so keep lock + info for
 -- that long instead of deleting them (they then expire by themselves; no wake-up is sent)
--- ARGV[4] (optional) events MAXLEN ('0' or absent = no entry), ARGV[5] the lock name (for the entry)
+-- ARGV[4] (optional) history MAXLEN ('0' or absent = no entry), ARGV[5] the lock name (for the entry),
+-- ARGV[6] history retention ms (the stream's expiry, renewed by every entry: names used once, e.g. one
+-- per order id, leave no stream behind for longer than that)
 -- The entry is {type release|release-held, name, then the info hash: fence, h (the packed holder:
 -- JVM, acquired-at, source, method, thread)}; its id is Redis's clock at the release. One entry per
 -- cycle instead of an acquire and a release event sent by the client.
@@ -22,6 +25,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
       end
     end
     redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], '*', unpack(entry))
+    redis.call('PEXPIRE', KEYS[3], ARGV[6])
   end
   if keep and keep > 0 then
     redis.call('PEXPIRE', KEYS[1], keep)
