@@ -358,11 +358,12 @@ public final class LockManager implements AutoCloseable {
 
         /**
          * Whether every acquire/release cycle is recorded in the lock's own capped history, shown by
-         * {@link LockInspector#events(String)} and the dashboard's lock detail (default true, setting
-         * {@code lockwarden.history.cycles}). Off, a cycle costs two commands less inside Redis
-         * (docs/lifecycle.md, docs/benchmarks.md); force-releases and lost locks are recorded either way.
+         * {@link LockInspector#events(String)} and the dashboard's lock detail (default false, setting
+         * {@code lockwarden.history.cycles}). On, every release also runs {@code HGETALL}, {@code XADD} and
+         * {@code PEXPIRE} in Redis, and every distinct lock name keeps a small stream for the history
+         * retention (docs/lifecycle.md, docs/benchmarks.md); force-releases and lost locks are recorded either way.
          *
-         * @param on false to record no cycles
+         * @param on true to record every cycle
          * @return this builder
          */
         public Builder historyCycles(boolean on) {
@@ -466,7 +467,7 @@ public final class LockManager implements AutoCloseable {
             if (eventsMaxLen < 1 || auditMaxLen < 1) {
                 throw new IllegalArgumentException("eventsMaxLen and auditMaxLen must be at least 1");
             }
-            boolean cycles = historyCycles != null ? historyCycles : settings.bool(Settings.HISTORY_CYCLES, true);
+            boolean cycles = historyCycles != null ? historyCycles : settings.bool(Settings.HISTORY_CYCLES, false);
             Duration history = historyRetention != null ? historyRetention
                     : settings.duration(Settings.HISTORY_RETENTION, Duration.ofDays(1));
             if (history.compareTo(Duration.ofMinutes(1)) < 0) {

@@ -46,8 +46,8 @@ class AclTest {
 
     @Test
     void lockWaitRefreshExtendInspectAndForceReleaseWithTheMinimalAcl() throws Exception {
-        try (LockManager a = LockManager.builder().redis(uri()).application("acl-a").shutdownHook(false).build();
-             LockManager b = LockManager.builder().redis(uri()).application("acl-b").shutdownHook(false).build()) {
+        try (LockManager a = LockManager.builder().redis(uri()).application("acl-a").shutdownHook(false).historyCycles(true).build();
+             LockManager b = LockManager.builder().redis(uri()).application("acl-b").shutdownHook(false).historyCycles(true).build()) {
             // lock + refresh: an auto-refreshed lock lives past several TTLs
             LockHandle h = a.acquire("acl:job", LockOptions.ttl(Duration.ofMillis(600)));
             Thread.sleep(1_500);

@@ -29,7 +29,7 @@ public final class Settings {
     public static final String FENCE_RETENTION = "lockwarden.fence-retention";
     /**
      * Whether every acquire/release cycle is recorded in the lock's own capped history (default
-     * true; {@code false} saves two commands in Redis per cycle: docs/lifecycle.md).
+     * false: it costs three commands in Redis per cycle and a stream per distinct name, docs/lifecycle.md).
      */
     public static final String HISTORY_CYCLES = "lockwarden.history.cycles";
     /** How long a lock's history stream outlives its last entry (default 1 day). */

@@ -59,10 +59,10 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
 
-    /** With the defaults: cycles recorded in each lock's history, kept a day. */
+    /** With the defaults: no cycles recorded (force-releases and lost locks are), histories kept a day. */
     public LockEngine(RedisDeployment redis, LockStore store, boolean reentrant, String application, JvmIdentity id,
                       long eventsMaxLen) {
-        this(redis, store, reentrant, application, id, eventsMaxLen, true, TimeUnit.DAYS.toMillis(1), Ticker.SYSTEM,
+        this(redis, store, reentrant, application, id, eventsMaxLen, false, TimeUnit.DAYS.toMillis(1), Ticker.SYSTEM,
                 MetricsConfig.defaults());
     }
 

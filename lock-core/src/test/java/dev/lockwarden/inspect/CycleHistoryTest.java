@@ -28,10 +28,10 @@ import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.params.XAddParams;
 
 /**
- * Cycles go to the lock's own capped, expiring history (setting {@code lockwarden.history.cycles},
- * default on), never to the global events stream; the lock detail reads only that history, so it
- * finds a cycle however busy the global stream is. Off, a cycle writes no history, while a lost lock
- * is still recorded.
+ * Switched on ({@code lockwarden.history.cycles}), cycles go to the lock's own capped, expiring
+ * history, never to the global events stream; the lock detail reads only that history, so it finds a
+ * cycle however busy the global stream is. Off (the default), a cycle writes no history, while a lost
+ * lock is still recorded.
  */
 class CycleHistoryTest {
     @RegisterExtension
@@ -51,7 +51,7 @@ class CycleHistoryTest {
     void aCycleGoesToTheLocksOwnExpiringHistoryNotTheGlobalStream() {
         try (RedisClient raw = raw();
              LockManager app = LockManager.builder().redis(REDIS.uri()).application("billing").shutdownHook(false)
-                     .historyRetention(Duration.ofHours(2)).build()) {
+                     .historyCycles(true).historyRetention(Duration.ofHours(2)).build()) {
             LockHandle h = app.acquire("hist:a", TTL);
             long fence = h.fencingToken();
             h.release();
@@ -72,7 +72,8 @@ class CycleHistoryTest {
     @Test
     void theHistoryStaysCappedOnAHotLock() {
         try (RedisClient raw = raw();
-             LockManager app = LockManager.builder().redis(REDIS.uri()).application("billing").shutdownHook(false).build()) {
+             LockManager app = LockManager.builder().redis(REDIS.uri()).application("billing").shutdownHook(false)
+                     .settings(new Settings(Map.of(Settings.HISTORY_CYCLES, "on")::get, Map.of())).build()) {
             for (int i = 0; i < 1_000; i++) {
                 app.acquire("hist:hot", TTL).release();
             }
@@ -83,13 +84,16 @@ class CycleHistoryTest {
     }
 
     @Test
-    void switchedOffACycleWritesNoHistoryButALostLockIsStillRecorded() throws Exception {
-        Settings off = new Settings(Map.of(Settings.HISTORY_CYCLES, "off")::get, Map.of());
+    void byDefaultACycleWritesNoHistoryButALostLockIsStillRecorded() throws Exception {
         try (RedisClient raw = raw();
              LockManager app = LockManager.builder().redis(REDIS.uri()).application("billing").shutdownHook(false)
-                     .settings(off).build()) {
+                     .settings(new Settings(Map.<String, String>of()::get, Map.of())).build()) {
+            long xadds = calls(raw, "xadd");
+            long hgetalls = calls(raw, "hgetall");
             app.acquire("hist:off", TTL).release();
             assertFalse(raw.exists("lock:{hist:off}:history"));
+            assertEquals(xadds, calls(raw, "xadd"), "a release ran an XADD");
+            assertEquals(hgetalls, calls(raw, "hgetall"), "a release read the holder info");
             assertTrue(app.inspector().events("hist:off").isEmpty());
 
             LockHandle h = app.acquire("hist:lost", LockOptions.ttl(Duration.ofMillis(900)));
@@ -118,6 +122,16 @@ class CycleHistoryTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> LockManager.builder().redis(REDIS.uri()).historyRetention(Duration.ofSeconds(5)).build());
         assertTrue(e.getMessage().contains("lockwarden.history.retention"), e.getMessage());
+    }
+
+    /** Calls of {@code command} so far (INFO commandstats; scripts' inner commands included). */
+    private static long calls(RedisClient raw, String command) {
+        for (String line : raw.info("commandstats").split("\r?\n")) {
+            if (line.startsWith("cmdstat_" + command + ":")) {
+                return Long.parseLong(line.replaceAll("^[^:]*:calls=(\\d+),.*", "$1"));
+            }
+        }
+        return 0;
     }
 
     private static void floodTheGlobalStream(RedisClient raw, int n) {
