@@ -146,10 +146,11 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         LockHolder info = holderInfo(options);
         long start = System.nanoTime();
         long deadline = start + options.waitUpTo().toNanos();
-        String channel = keys.releasedChannel(name);
+        // the release channel's name only when this call may wait: a non-blocking attempt never needs it
+        String channel = options.waitUpTo().isZero() ? null : keys.releasedChannel(name);
         WakeupBus.Ticket ticket = null;
         try {
-            if (!options.waitUpTo().isZero() && wakeups.hasWaiters(channel)) {
+            if (channel != null && wakeups.hasWaiters(channel)) {
                 // Fair handoff: others in this JVM already wait for this lock; queue behind them
                 // instead of barging in (the release message wakes the longest waiter first).
                 ticket = wakeups.join(channel);

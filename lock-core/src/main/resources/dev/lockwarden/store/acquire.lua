@@ -11,6 +11,11 @@
 -- to a stale replica restarts at the clock, which is above every fence issued before as long as
 -- the clock did not step back (docs/fencing.md). About 1.8e15 today: exact in Lua's doubles
 -- (< 2^53, until the year 2255) and far inside SQL BIGINT.
+-- Redlock phase 1 ('0') takes a coarser floor while the counter exists: the clock's whole second
+-- (TIME seconds * 1e6, still at most the clock in microseconds). Healthy nodes with equal counters
+-- then compute the same fence within one second, store it (counter + 1, never a floor) and phase 2
+-- is skipped; a missing counter (new name, or lost) still takes the microsecond floor, returned and
+-- stored by phase 2 only (docs/fencing.md, "Redlock").
 -- Returns {1, fence, 1 if the counter is below the fence (floor not stored) else 0} when acquired,
 -- {0, holder's remaining TTL in ms} when busy.
 -- Idempotent per token: a retry after a lost reply finds its own token and gets its fence back.
@@ -24,19 +29,21 @@ if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   end
   local fence = counter + 1
   local now = redis.call('TIME')
-  local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
+  local floor = tonumber(now[1]) * 1000000
+  if ARGV[4] == '1' or not current then
+    floor = floor + tonumber(now[2])
+  end
   local behind = 0
-  local stored = fence
   if floor > fence then
     fence = floor
-    if ARGV[4] == '1' then
-      stored = fence
-    else
-      behind = 1 -- the counter only moves up by one, as INCR did
+    if ARGV[4] ~= '1' then
+      behind = 1 -- Redlock: phase 2 stores the token on a majority; a floor is never stored here
     end
   end
-  -- a number argument is sent with 17 significant digits, so the value is stored exactly
-  redis.call('SET', KEYS[3], stored, 'PX', ARGV[3])
+  if behind == 0 then
+    -- a number argument is sent with 17 significant digits, so the value is stored exactly
+    redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
+  end
   -- the info hash shares the lock's PX, so no stale one can linger: HSET overwrites every field
   if #ARGV == 5 then
     redis.call('HSET', KEYS[2], 'fence', fence, 'h', ARGV[5])

@@ -1,0 +1,106 @@
+package dev.lockwarden.redlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.testing.RedisServerExtension;
+
+/**
+ * Redlock's phase 2 (raise the fence on a majority) runs only when the nodes' phase-1 fences do not
+ * agree: a name taken again within one second by healthy nodes agrees (counter + 1 everywhere, the
+ * floor is the whole second), so a cycle is two script calls per node, not three. The fences stay
+ * strictly increasing and the counter equals the last token handed out.
+ */
+class RedlockFenceAgreementTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(5);
+    private static final LockOptions TTL = LockOptions.ttl(Duration.ofSeconds(10));
+    private static final int CYCLES = 40;
+
+    @Test
+    void aNameTakenAgainWithinASecondSkipsPhaseTwo() {
+        REDIS.flushAll();
+        try (LockManager locks = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).application("agree")
+                .shutdownHook(false).build()) {
+            locks.acquire("agree:warm-up", TTL).release(); // scripts loaded, connections open
+            long[] before = scriptCalls();
+            long allBefore = allCalls();
+            long firstSecond = System.currentTimeMillis() / 1000;
+            long last = 0;
+            for (int i = 0; i < CYCLES; i++) {
+                LockHandle h = locks.acquire("agree:x", TTL);
+                assertTrue(h.fencingToken() > last, "fence " + h.fencingToken() + " after " + last);
+                last = h.fencingToken();
+                h.release();
+            }
+            long seconds = System.currentTimeMillis() / 1000 - firstSecond + 1;
+            long[] after = scriptCalls();
+            System.out.printf("Redlock, one name, %d cycles over %d s: node 0 ran %.2f script calls and %.2f commands"
+                    + " (inner ones included, INFO commandstats) per cycle%n", CYCLES, seconds,
+                    (after[0] - before[0]) / (double) CYCLES, (allCalls() - allBefore - 2) / (double) CYCLES);
+            // acquire + release per cycle; phase 2 for the first (no counter yet) and at most once per
+            // second boundary; +2 slack for a repeated (idempotent) attempt. Phase 2 on every acquire: 3 per cycle.
+            long bound = 2L * CYCLES + 1 + seconds + 2;
+            for (int n = 0; n < after.length; n++) {
+                long calls = after[n] - before[n];
+                assertTrue(calls >= 2L * CYCLES && calls <= bound, "node " + n + ": " + calls + " script calls for "
+                        + CYCLES + " cycles over " + seconds + " s (bound " + bound + ", " + 3 * CYCLES + " with phase 2 each time)");
+            }
+            assertEquals(last, locks.inspector().fenceOf("agree:x"), "the counter is the last token handed out");
+        }
+    }
+
+    @Test
+    void aNewNameStillTakesPhaseTwo() {
+        REDIS.flushAll();
+        try (LockManager locks = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).application("agree")
+                .shutdownHook(false).build()) {
+            locks.acquire("agree:warm-up", TTL).release();
+            long[] before = scriptCalls();
+            long allBefore = allCalls();
+            for (int i = 0; i < CYCLES; i++) {
+                locks.acquire("agree:new:" + i, TTL).release();
+            }
+            long[] after = scriptCalls();
+            System.out.printf("Redlock, %d new names: node 0 ran %.2f script calls and %.2f commands per cycle%n", CYCLES,
+                    (after[0] - before[0]) / (double) CYCLES, (allCalls() - allBefore - 2) / (double) CYCLES);
+            // no counter yet: the nodes' microsecond floors differ, so phase 2 agrees on their maximum
+            for (int n = 0; n < after.length; n++) {
+                long calls = after[n] - before[n];
+                assertTrue(calls >= 3L * CYCLES && calls <= 3L * CYCLES + 2, "node " + n + ": " + calls + " script calls");
+            }
+        }
+    }
+
+    /** Every command so far on node 0 (the INFO call itself counts once). */
+    private static long allCalls() {
+        long sum = 0;
+        for (String line : REDIS.node(0).command("INFO", "commandstats").split("\\r?\\n")) {
+            if (line.startsWith("cmdstat_")) {
+                sum += Long.parseLong(line.replaceAll("^[^:]*:calls=(\\d+),.*", "$1"));
+            }
+        }
+        return sum;
+    }
+
+    /** EVALSHA + EVAL calls so far on each node (INFO commandstats). */
+    private static long[] scriptCalls() {
+        long[] out = new long[REDIS.nodes().size()];
+        for (int n = 0; n < out.length; n++) {
+            for (String line : REDIS.node(n).command("INFO", "commandstats").split("\\r?\\n")) {
+                if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                    out[n] += Long.parseLong(line.replaceAll("^[^:]*:calls=(\\d+),.*", "$1"));
+                }
+            }
+        }
+        return out;
+    }
+}
