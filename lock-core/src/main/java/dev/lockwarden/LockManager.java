@@ -374,7 +374,7 @@ public final class LockManager implements AutoCloseable {
         /**
          * How long a lock's history stream outlives its last entry (default 1 day, setting
          * {@code lockwarden.history.retention}): a name used once (an order id) leaves no stream behind
-         * for longer. A force-release keeps it for the fence retention.
+         * for longer. A force-release sets the fence retention on it, the next entry this retention again.
          *
          * @param retention at least 1 minute
          * @return this builder
