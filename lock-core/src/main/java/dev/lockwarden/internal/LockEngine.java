@@ -108,7 +108,8 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
 
     /** One attempt; never waits, and busy is an empty result rather than an exception (cheap on hot paths). */
     public Optional<LockHandle> tryAcquire(String name, LockOptions options) {
-        return Optional.ofNullable(acquire(name, options.waitUpTo(Duration.ZERO), false));
+        // no copy of the options when they already say "do not wait" (the common case: one allocation less per call)
+        return Optional.ofNullable(acquire(name, options.waitUpTo().isZero() ? options : options.waitUpTo(Duration.ZERO), false));
     }
 
     private LockHandle acquire(String name, LockOptions options, boolean throwOnBusy) {
