@@ -25,6 +25,7 @@ import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.LockStore;
 import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.NodeTimeoutException;
 import dev.lockwarden.store.StoreTimeoutException;
 
 /**
@@ -166,7 +167,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                         throw poolBusy;
                     }
                     continue;
-                } catch (StoreTimeoutException slow) {
+                } catch (StoreTimeoutException | NodeTimeoutException slow) { // a quorum or one node too slow
                     long budget = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                     if (budget <= SLOW_STORE_RETRY_MILLIS) {
                         throw slow; // no wait budget left: report it, never as "busy"
