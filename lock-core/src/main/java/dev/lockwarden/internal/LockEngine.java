@@ -46,7 +46,6 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private final KeySpace keys;
     private final boolean reentrant;
     private final String jvmId;
-    private final JvmRecordWriter jvmRecord;
     /** False on Redis Cluster: there the engine queues each cycle's entry itself. */
     private final boolean releasesInScript;
     private final Watchdog watchdog;
@@ -88,11 +87,10 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
         this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen);
         this.activity = new ActivityCounter(redis.first().redis(), application, metrics::activityTotals);
-        this.heartbeat = new Heartbeat(redis, id.jvmId(), application + "@" + id.host() + ":" + id.pid());
+        // application, host and pid once per JVM, not in every lock's info hash: the heartbeat renews them
+        this.heartbeat = new Heartbeat(redis, id.jvmId(), new JvmRecord(application, id.host(), id.pid()));
         // one events entry per cycle, written by the release script itself where it can reach the stream
         this.releasesInScript = redis.first().recordReleases(eventsMaxLen);
-        // application, host and pid once per JVM, not in every lock's info hash
-        this.jvmRecord = new JvmRecordWriter(redis.nodes(), id.jvmId(), new JvmRecord(application, id.host(), id.pid()));
     }
 
     /** Acquires, waiting up to {@code options.waitUpTo()}; busy → {@link LockNotAcquiredException}. */
@@ -237,7 +235,6 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
         watchdog.register(h);
         meter.acquired();
-        jvmRecord.touch(this::dispatch);
         // no acquire event: the release records the whole cycle, and ActivityCounter counts per application
         return h;
     }
