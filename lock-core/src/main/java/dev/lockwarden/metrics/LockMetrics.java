@@ -23,6 +23,10 @@ import dev.lockwarden.LockSource;
  * are counted: the dashboard's activity flush reads its deltas from {@link #activityTotals()}.
  * Groups are capped ({@link MetricsConfig#maxGroups()}); further groups count as {@value #OTHER},
  * with one WARNING, so unbounded lock names cannot exhaust memory or the metrics backend.
+ * <p>
+ * Over 200 lines (a third of them Javadoc) because the series, their cap and their two views (the
+ * MXBean totals and the activity totals) must read the same adders; {@link Meter}, the hot path's
+ * handle on one series, stays nested so the engine's one-increment-per-event path needs no lookup.
  */
 public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     /** The group that counts every group beyond the cap. */
