@@ -1,6 +1,8 @@
 package dev.lockwarden;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.lockwarden.store.NodeException;
+import dev.lockwarden.store.NodeTimeoutException;
 import dev.lockwarden.testing.RedisServerExtension;
 
 /** Redis dies, stalls and comes back while locks are held and waited for. */
@@ -94,6 +98,44 @@ class SingleNodeFaultTest {
             try (LockHandle h = locks.acquire("fault:stall-after", LockOptions.ttl(Duration.ofSeconds(5)))) {
                 assertTrue(h.isHeld());
             }
+        }
+    }
+
+    @Test
+    void aStalledNodeIsATimeoutNamingThatNodeNeverBusyAndAWaitingAcquireRetriesItWithinItsBudget() throws Exception {
+        try (LockManager locks = manager("stall-typed")) {
+            REDIS.node(0).pause(); // SIGSTOP: the socket stays open, replies never come
+            try {
+                LockStoreException e = assertThrows(LockStoreException.class,
+                        () -> locks.acquire("fault:typed", LockOptions.ttl(Duration.ofSeconds(5))));
+                NodeTimeoutException slow = assertInstanceOf(NodeTimeoutException.class, e, "a stalled node: " + e);
+                assertEquals(REDIS.uri(), slow.node(), "the error names the node");
+                assertTrue(e.getMessage().contains(REDIS.node(0).host() + ":" + REDIS.node(0).port()), e.getMessage());
+
+                // slow, maybe not down: a waiting acquire retries within its wait budget
+                CompletableFuture<LockHandle> waiting = CompletableFuture.supplyAsync(() -> locks.acquire("fault:typed",
+                        LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(8))));
+                Thread.sleep(1_500); // three times the 500 ms timeout: at least one attempt timed out
+                assertFalse(waiting.isDone(), "the waiting acquire gave up on a stalled node: " + waiting);
+                REDIS.node(0).resume();
+                try (LockHandle h = waiting.get(8, TimeUnit.SECONDS)) {
+                    assertTrue(h.isHeld());
+                }
+            } finally {
+                REDIS.node(0).resume();
+            }
+        }
+    }
+
+    @Test
+    void aDeadNodeIsANodeExceptionNamingIt() {
+        try (LockManager locks = manager("dead-typed")) {
+            REDIS.node(0).kill();
+            LockStoreException e = assertThrows(LockStoreException.class,
+                    () -> locks.tryAcquire("fault:dead", LockOptions.defaults()));
+            NodeException down = assertInstanceOf(NodeException.class, e, "a dead node: " + e);
+            assertFalse(down instanceof NodeTimeoutException, "refused connections are no timeout: " + e);
+            assertEquals(REDIS.uri(), down.node());
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.lockwarden;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.lockwarden.store.NodeException;
 import dev.lockwarden.testing.RedisServerExtension;
 
 /**
@@ -45,6 +47,7 @@ class WrongTypeTest {
         cmd("HSET", "lock:{typed:hash}", "owner", "someone");
         LockStoreException e = assertThrows(LockStoreException.class, () -> locks.acquire("typed:hash", OPTS));
         assertTrue(e.getMessage().contains("WRONGTYPE") && e.getMessage().contains("did not write"), e.getMessage());
+        assertEquals(REDIS.uri(), assertInstanceOf(NodeException.class, e).node(), "the error names the node");
         assertThrows(LockStoreException.class, () -> locks.tryAcquire("typed:hash", OPTS));
         assertEquals("someone", cmd("HGET", "lock:{typed:hash}", "owner"), "the foreign key was changed");
     }
@@ -54,6 +57,7 @@ class WrongTypeTest {
         cmd("SET", "lock:{typed:forever}", "by-hand");
         LockStoreException e = assertThrows(LockStoreException.class, () -> locks.acquire("typed:forever", OPTS.waitUpTo(Duration.ofSeconds(1))));
         assertTrue(e.getMessage().contains("without a TTL") && e.getMessage().contains("lock:{typed:forever}"), e.getMessage());
+        assertEquals(REDIS.uri(), assertInstanceOf(NodeException.class, e).node(), "the error names the node");
     }
 
     @Test

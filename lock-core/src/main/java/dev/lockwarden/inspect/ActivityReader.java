@@ -9,10 +9,8 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import dev.lockwarden.ActivityCount;
-import dev.lockwarden.LockStoreException;
 import dev.lockwarden.internal.ActivityCounter;
 import dev.lockwarden.store.KeySpace;
-import dev.lockwarden.store.NodeReply;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;
@@ -35,29 +33,17 @@ final class ActivityReader {
     private static final int SCAN_COUNT = 500;
     private static final long MAX_MINUTES = TimeUnit.SECONDS.toMinutes(3_600);
 
-    /** Bound of each node's answer (the dashboard's activity chart, not a lock's path). */
-    private static final long NODE_TIMEOUT_MILLIS = 10_000;
-
     private final RedisDeployment redis;
 
     ActivityReader(RedisDeployment redis) {
         this.redis = redis;
     }
 
-    /** Every node is read in parallel; the first in node order that answered counts. */
+    /** The first node that answers counts (see {@link RedisDeployment#firstAnswering}). */
     List<ActivityCount> read(Duration window) {
         long minutes = Math.max(1, Math.min(MAX_MINUTES, window.toMinutes()));
         long firstMinute = TimeUnit.MILLISECONDS.toMinutes(System.currentTimeMillis()) - minutes + 1;
-        LockStoreException failure = null;
-        for (NodeReply<Map<String, long[]>> r : redis.onEveryNode("read lock activity", n -> readNode(n, firstMinute),
-                NODE_TIMEOUT_MILLIS)) {
-            if (r.ok()) {
-                return toList(r.value());
-            }
-            failure = failure != null ? failure : r.error() != null ? r.error()
-                    : new LockStoreException("Redis node " + r.node() + " gave no activity counts");
-        }
-        throw failure;
+        return toList(redis.firstAnswering(n -> readNode(n, firstMinute)));
     }
 
     /** "<app>\n<minute>" → acquired, busy, lost, force-released, as one node has them. */

@@ -5,8 +5,7 @@ import java.util.Optional;
 
 import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockInfo;
-import dev.lockwarden.LockStoreException;
-import dev.lockwarden.store.RedisNodeClient;
+import dev.lockwarden.store.RedisDeployment;
 
 /**
  * A lock's events ({@link LockHistory}: its own history, never crowded out by other locks, and the
@@ -14,21 +13,13 @@ import dev.lockwarden.store.RedisNodeClient;
  * first node).
  */
 final class EventReader {
-    private final List<RedisNodeClient> nodes;
+    private final RedisDeployment redis;
 
-    EventReader(List<RedisNodeClient> nodes) {
-        this.nodes = nodes;
+    EventReader(RedisDeployment redis) {
+        this.redis = redis;
     }
 
     List<LockEvent> events(String name, Optional<LockInfo> current) {
-        LockStoreException failure = null;
-        for (RedisNodeClient node : nodes) {
-            try {
-                return LockHistory.read(node, name, current);
-            } catch (LockStoreException e) {
-                failure = failure == null ? e : failure;
-            }
-        }
-        throw failure;
+        return redis.firstAnswering(node -> LockHistory.read(node, name, current));
     }
 }

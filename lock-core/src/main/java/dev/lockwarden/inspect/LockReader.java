@@ -16,6 +16,7 @@ import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.RedisNodeClient;
+import dev.lockwarden.store.Sha1;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 
@@ -202,17 +203,7 @@ final class LockReader {
         JvmRecord who = jvm.who() == JvmRecord.UNKNOWN ? JvmRecord.of(f) : jvm.who(); // older clients: per lock
         HolderInfo holder = new HolderInfo(who.application(), who.host(), who.pid(), h.thread(), h.jvmId());
         return new LockInfo(name, holder, h.source(), h.method(), Instant.ofEpochMilli(h.acquiredAtMillis()),
-                Duration.ofMillis(Math.max(ttl, 0)), fence, where, jvm.alive(), sha1(views.get(0).token()));
-    }
-
-    /** Hex SHA-1, as Lua's {@code redis.sha1hex}: identifies a token without revealing it. */
-    static String sha1(String token) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1")
-                    .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 is missing from this JVM", e);
-        }
+                Duration.ofMillis(Math.max(ttl, 0)), fence, where, jvm.alive(), Sha1.hex(views.get(0).token()));
     }
 
     static long parseLong(String s, long fallback) {

@@ -51,7 +51,7 @@ public final class RedisLockInspector implements LockInspector {
         this.pager = new LockPager(redis, reader);
         this.forceRelease = new ForceRelease(redis, auditMaxLen, eventsMaxLen);
         this.overviews = new Overviews(redis.nodes());
-        this.events = new EventReader(redis.nodes());
+        this.events = new EventReader(redis);
         this.activity = new ActivityReader(redis);
     }
 

@@ -8,14 +8,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
+import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.params.SetParams;
 
 /**
  * Keeps {@code lockwarden:jvm:<id>} alive on every node while the manager runs, so the dashboard
  * can flag locks whose holder JVM is gone (orphans), and list the client JVMs with their versions.
+ * Each beat also rewrites this JVM's {@link JvmRecord} (application, host, pid, which no lock
+ * carries) in the same pipelined round trip: so it is renewed with no work on the acquire path, and
+ * a node that lost its data (restart without persistence, FLUSHALL) has it back within one period.
  * Its thread does nothing else, so no listener can delay a beat.
  *
  * <p>The value is {@code application@host:pid}, then one {@code key=value} line each for the
@@ -30,12 +35,24 @@ public final class Heartbeat implements AutoCloseable {
     private final List<RedisNodeClient> nodes;
     private final String key;
     private final String value;
+    private final String recordKey;
+    private final java.util.Map<String, String> recordFields;
     private final ScheduledExecutorService executor;
 
-    public Heartbeat(RedisDeployment redis, String jvmId, String value) {
+    /**
+     * Beats once before returning, then every {@value #PERIOD_MILLIS} ms.
+     *
+     * @param redis  the nodes to beat on
+     * @param jvmId  this manager's JVM id
+     * @param record who this JVM is: the heartbeat's first line and the longer-lived per-JVM record
+     */
+    public Heartbeat(RedisDeployment redis, String jvmId, JvmRecord record) {
         this.nodes = redis.nodes();
         this.key = KeySpace.jvmKey(jvmId);
-        this.value = value + "\nlockwarden=" + VERSION + "\njava=" + System.getProperty("java.version", "");
+        this.value = record.application() + "@" + record.host() + ":" + record.pid()
+                + "\nlockwarden=" + VERSION + "\njava=" + System.getProperty("java.version", "");
+        this.recordKey = JvmRecord.key(jvmId);
+        this.recordFields = record.fields();
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "lockwarden-heartbeat");
             t.setDaemon(true);
@@ -93,14 +110,18 @@ public final class Heartbeat implements AutoCloseable {
 
     private void beat() {
         for (RedisNodeClient n : nodes) {
-            try {
-                n.redis().set(key, value, SetParams.setParams().px(TTL_MILLIS));
+            try (AbstractPipeline p = n.redis().pipelined()) {
+                p.set(key, value, SetParams.setParams().px(TTL_MILLIS));
+                p.hset(recordKey, recordFields);
+                p.pexpire(recordKey, JvmRecord.TTL_MILLIS);
+                p.sync();
             } catch (RuntimeException e) {
                 // the node is down: the lock paths report that; the heartbeat just tries again
             }
         }
     }
 
+    /** Stops beating and deletes the heartbeat; the per-JVM record stays (it shows who held a lock left behind). */
     @Override
     public void close() {
         executor.shutdown();

@@ -25,6 +25,7 @@ import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.LockStore;
 import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.NodeTimeoutException;
 import dev.lockwarden.store.StoreTimeoutException;
 
 /**
@@ -45,7 +46,6 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private final KeySpace keys;
     private final boolean reentrant;
     private final String jvmId;
-    private final JvmRecordWriter jvmRecord;
     private final Watchdog watchdog;
     private final WakeupBus wakeups;
     private final EventRecorder events;
@@ -93,12 +93,11 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen,
                 historyRetentionMillis);
         this.activity = new ActivityCounter(redis.first().redis(), application, metrics::activityTotals);
-        this.heartbeat = new Heartbeat(redis, id.jvmId(), application + "@" + id.host() + ":" + id.pid());
+        // application, host and pid once per JVM, not in every lock's info hash: the heartbeat renews them
+        this.heartbeat = new Heartbeat(redis, id.jvmId(), new JvmRecord(application, id.host(), id.pid()));
         // one history entry per cycle, written by the release script itself (first node only, like the
         // other events: that is where the inspector reads them)
         redis.first().recordCycles(recordCycles ? historyRetentionMillis : 0);
-        // application, host and pid once per JVM, not in every lock's info hash
-        this.jvmRecord = new JvmRecordWriter(redis.nodes(), id.jvmId(), new JvmRecord(application, id.host(), id.pid()));
     }
 
     /** Acquires, waiting up to {@code options.waitUpTo()}; busy → {@link LockNotAcquiredException}. */
@@ -175,7 +174,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                         throw poolBusy;
                     }
                     continue;
-                } catch (StoreTimeoutException slow) {
+                } catch (StoreTimeoutException | NodeTimeoutException slow) { // a quorum or one node too slow
                     long budget = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                     if (budget <= SLOW_STORE_RETRY_MILLIS) {
                         throw slow; // no wait budget left: report it, never as "busy"
@@ -245,7 +244,6 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
         watchdog.register(h);
         meter.acquired();
-        jvmRecord.touch(this::dispatch);
         // no acquire event: the release records the whole cycle, and ActivityCounter counts per application
         return h;
     }

@@ -1,14 +1,11 @@
 package dev.lockwarden.internal;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 
 import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
+import dev.lockwarden.store.Sha1;
 
 /**
  * Says why a lock whose token Redis no longer has is gone. An operator's force-release leaves a
@@ -25,7 +22,7 @@ final class LossCause {
     }
 
     String reason(Lease lease, String generic) {
-        String sha1 = sha1(lease.token());
+        String sha1 = Sha1.hex(lease.token());
         for (RedisNodeClient n : redis.nodes()) { // Redlock: the force-release ran on every node
             try {
                 Map<String, String> marker = n.redis().hgetAll(n.forceReleasedKey(lease.name()));
@@ -39,14 +36,5 @@ final class LossCause {
             }
         }
         return generic;
-    }
-
-    /** Hex SHA-1, as Lua's {@code redis.sha1hex}. */
-    static String sha1(String token) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(token.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 is required of every JVM", e);
-        }
     }
 }

@@ -1,12 +1,9 @@
 package dev.lockwarden.internal;
 
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import redis.clients.jedis.JedisPubSub;
@@ -15,19 +12,24 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * One pub/sub connection per {@code LockManager}, shared by every waiter of this JVM. A waiter
- * subscribes to its lock's release channel; each release message wakes the longest-waiting local
- * waiter of that lock (FIFO, so one release costs one retry, not a herd). If the connection drops, it
- * reconnects in the background and re-subscribes; waiters meanwhile fall back to their timed retry.
+ * subscribes to its lock's release channel; whom a release wakes is its {@link ReleaseQueue}'s job
+ * (FIFO, one waiter per release). If the connection drops, it reconnects in the background, moving
+ * to the next node (Redlock: every node hears every release), and re-subscribes; waiters meanwhile
+ * fall back to their timed retry.
  * <p>
- * Only {@link ReentrantLock}s and {@link Condition}s, never a monitor: a virtual thread that waits
- * here (or writes a SUBSCRIBE) does not pin its carrier thread on JDK 21–23.
+ * Over 200 lines because the connection's life — subscribe, the control channel whose confirmation
+ * sends what waiters joined while connecting, reconnect and failover, close — must stay under one
+ * lock ({@code wire}) with the (UN)SUBSCRIBEs that membership changes cause, so Redis always sees
+ * them in the order they were decided; splitting it further would spread that lock over classes.
+ * Only {@link ReentrantLock}s, never a monitor: a virtual thread that waits here (or writes a
+ * SUBSCRIBE) does not pin its carrier thread on JDK 21–23.
  */
 public final class WakeupBus implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WakeupBus.class.getName());
 
     private final List<UnifiedJedis> sources;
     private final String controlChannel;
-    private final Map<String, Channel> channels = new ConcurrentHashMap<>();
+    private final Map<String, ReleaseQueue> channels = new ConcurrentHashMap<>();
     /** Orders membership changes with the (UN)SUBSCRIBE they cause; guards {@link #current}. */
     private final ReentrantLock wire = new ReentrantLock();
     private final ReentrantLock starting = new ReentrantLock();
@@ -50,17 +52,9 @@ public final class WakeupBus implements AutoCloseable {
      * pub/sub; that message is then not used again for a second wake-up (one wake-up per release).
      */
     public void releasedHere(String channel) {
-        Channel c = channels.get(channel);
-        if (c == null) {
-            return;
-        }
-        c.lock.lock();
-        try {
-            if (!c.dead && c.signalNext()) {
-                c.deliveredEarly++;
-            }
-        } finally {
-            c.lock.unlock();
+        ReleaseQueue c = channels.get(channel);
+        if (c != null) {
+            c.handOver();
         }
     }
 
@@ -71,16 +65,8 @@ public final class WakeupBus implements AutoCloseable {
 
     /** True if threads of this JVM are waiting for a release on this channel. */
     public boolean hasWaiters(String channel) {
-        Channel c = channels.get(channel);
-        if (c == null) {
-            return false;
-        }
-        c.lock.lock();
-        try {
-            return !c.dead && !c.queue.isEmpty();
-        } finally {
-            c.lock.unlock();
-        }
+        ReleaseQueue c = channels.get(channel);
+        return c != null && c.hasWaiters();
     }
 
     /**
@@ -92,42 +78,25 @@ public final class WakeupBus implements AutoCloseable {
         startIfNeeded();
         wire.lock();
         try {
-            Channel c = channels.computeIfAbsent(channel, Channel::new);
-            c.lock.lock();
-            try {
-                Ticket t = new Ticket(c);
-                c.queue.addLast(t);
-                if (!c.subscribeSent) {
-                    c.subscribeSent = send(l -> l.subscribe(channel));
-                }
-                return t;
-            } finally {
-                c.lock.unlock();
+            ReleaseQueue c = channels.computeIfAbsent(channel, ReleaseQueue::new);
+            Ticket t = new Ticket(c, c.join());
+            if (!c.subscribeSent) {
+                c.subscribeSent = send(l -> l.subscribe(channel));
             }
+            return t;
         } finally {
             wire.unlock();
         }
     }
 
     private void leave(Ticket t) {
-        Channel c = t.channel;
+        ReleaseQueue c = t.queue;
         wire.lock();
         try {
-            c.lock.lock();
-            try {
-                boolean hadSignal = t.signaled;
-                c.queue.remove(t);
-                if (hadSignal) {
-                    c.signalNext(); // pass an unused wake-up on, so it is not lost
-                }
-                if (!c.queue.isEmpty()) {
-                    return;
-                }
-                c.dead = true;
-                channels.remove(c.name, c);
-            } finally {
-                c.lock.unlock();
+            if (!c.leave(t.place)) {
+                return;
             }
+            channels.remove(c.name, c);
             send(l -> l.unsubscribe(c.name));
         } finally {
             wire.unlock();
@@ -158,7 +127,7 @@ public final class WakeupBus implements AutoCloseable {
     private void sweep(Listener l) {
         wire.lock();
         try {
-            for (Channel c : channels.values()) {
+            for (ReleaseQueue c : channels.values()) {
                 if (!c.subscribeSent) {
                     l.subscribe(c.name);
                     c.subscribeSent = true;
@@ -196,7 +165,7 @@ public final class WakeupBus implements AutoCloseable {
                 try {
                     current = l;
                     subs = channels.keySet().toArray(new String[0]);
-                    for (Channel c : channels.values()) {
+                    for (ReleaseQueue c : channels.values()) {
                         c.subscribeSent = true;
                     }
                 } finally {
@@ -212,7 +181,7 @@ public final class WakeupBus implements AutoCloseable {
                     return;
                 }
                 LOG.log(System.Logger.Level.DEBUG, "pub/sub connection lost; waiters fall back to timed retries", e);
-                for (Channel c : channels.values()) {
+                for (ReleaseQueue c : channels.values()) {
                     c.wakeAll(); // anything may have been released while we were deaf
                 }
                 source++; // try the next node: with Redlock any node hears every release
@@ -266,9 +235,9 @@ public final class WakeupBus implements AutoCloseable {
     private final class Listener extends JedisPubSub {
         @Override
         public void onMessage(String channel, String message) {
-            Channel c = channels.get(channel);
+            ReleaseQueue c = channels.get(channel);
             if (c != null) {
-                c.signalFromMessage();
+                c.released();
             }
         }
 
@@ -278,108 +247,36 @@ public final class WakeupBus implements AutoCloseable {
                 sweep(this);
                 return;
             }
-            Channel c = channels.get(channel);
+            ReleaseQueue c = channels.get(channel);
             if (c != null) {
                 c.confirmed.countDown();
             }
         }
     }
 
-    /** Local waiters of one release channel, in arrival order. */
-    private static final class Channel {
-        final String name;
-        final ArrayDeque<Ticket> queue = new ArrayDeque<>();
-        final CountDownLatch confirmed = new CountDownLatch(1);
-        /** Guards queue, dead and every ticket's signaled flag. */
-        final ReentrantLock lock = new ReentrantLock();
-        final Condition changed = lock.newCondition();
-        volatile boolean subscribeSent;
-        boolean dead;
-        /** Local releases whose waiter was woken before their message arrived (guarded by lock). */
-        int deliveredEarly;
-
-        Channel(String name) {
-            this.name = name;
-        }
-
-        void signalFromMessage() {
-            lock.lock();
-            try {
-                if (deliveredEarly > 0) {
-                    deliveredEarly--; // the wake-up of this release (or one before it) was handed over locally
-                    return;
-                }
-                signalNext(); // false = everyone is already awake: nothing to do
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** Signals the first waiter that has not been signalled yet; false if there is none. Caller holds lock. */
-        boolean signalNext() {
-            for (Ticket t : queue) {
-                if (!t.signaled) {
-                    t.signaled = true;
-                    changed.signalAll();
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        void wakeAll() {
-            lock.lock();
-            try {
-                deliveredEarly = 0; // messages may have been lost meanwhile: count afresh
-                for (Ticket t : queue) {
-                    t.signaled = true;
-                }
-                changed.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        }
-    }
-
     /** A waiter's place in a channel's queue. */
     public final class Ticket implements AutoCloseable {
-        private final Channel channel;
-        private boolean signaled; // guarded by channel.lock
+        private final ReleaseQueue queue;
+        private final ReleaseQueue.Place place;
 
-        private Ticket(Channel channel) {
-            this.channel = channel;
+        private Ticket(ReleaseQueue queue, ReleaseQueue.Place place) {
+            this.queue = queue;
+            this.place = place;
         }
 
         /** Waits until the subscription is confirmed by Redis (so no release can be missed), at most {@code millis}. */
         public boolean awaitSubscribed(long millis) throws InterruptedException {
-            return channel.confirmed.await(millis, TimeUnit.MILLISECONDS);
+            return queue.confirmed.await(millis, TimeUnit.MILLISECONDS);
         }
 
         /** Forgets a wake-up received before the next attempt; call right before each attempt. */
         public void reset() {
-            channel.lock.lock();
-            try {
-                signaled = false;
-            } finally {
-                channel.lock.unlock();
-            }
+            queue.reset(place);
         }
 
         /** Waits for a release message or the timeout; true if woken by a message. */
         public boolean await(long millis) throws InterruptedException {
-            long left = TimeUnit.MILLISECONDS.toNanos(millis);
-            channel.lock.lockInterruptibly();
-            try {
-                while (!signaled) {
-                    if (left <= 0) {
-                        return false;
-                    }
-                    left = channel.changed.awaitNanos(left);
-                }
-                return true;
-            } finally {
-                channel.lock.unlock();
-            }
+            return queue.await(place, millis);
         }
 
         /** Leaves the queue (passing on an unused wake-up). */

@@ -23,6 +23,10 @@ import dev.lockwarden.LockSource;
  * are counted: the dashboard's activity flush reads its deltas from {@link #activityTotals()}.
  * Groups are capped ({@link MetricsConfig#maxGroups()}); further groups count as {@value #OTHER},
  * with one WARNING, so unbounded lock names cannot exhaust memory or the metrics backend.
+ * <p>
+ * Over 200 lines (a third of them Javadoc) because the series, their cap and their two views (the
+ * MXBean totals and the activity totals) must read the same adders; {@link Meter}, the hot path's
+ * handle on one series, stays nested so the engine's one-increment-per-event path needs no lookup.
  */
 public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     /** The group that counts every group beyond the cap. */
@@ -33,7 +37,24 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LockMetrics.class.getName());
 
     /** What is counted; one adder per event kind. */
-    public enum Event { ATTEMPT, ACQUIRED, BUSY, STORE_ERROR, REFRESH, REFRESH_FAILURE, LOST, FORCE_RELEASED }
+    public enum Event {
+        /** An acquire or tryAcquire call. */
+        ATTEMPT,
+        /** A call got the lock. */
+        ACQUIRED,
+        /** A call found the lock busy for its whole wait budget. */
+        BUSY,
+        /** A call failed because Redis was unreachable or rejected it. */
+        STORE_ERROR,
+        /** A watchdog refresh succeeded. */
+        REFRESH,
+        /** A watchdog refresh failed (Redis error). */
+        REFRESH_FAILURE,
+        /** A handle lost its lock. */
+        LOST,
+        /** This manager's inspector force-released a lock. */
+        FORCE_RELEASED
+    }
 
     /** Records a duration elsewhere too (a Micrometer timer). */
     interface DurationSink {
@@ -69,33 +90,48 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
             }
         }
 
+        /**
+         * Counts one event.
+         *
+         * @param e what happened
+         */
         public void count(Event e) {
             events[e.ordinal()].increment();
         }
 
-        /** An acquire call (any outcome) took {@code nanos}. */
+        /**
+         * An acquire call (any outcome) took {@code nanos}.
+         *
+         * @param nanos how long it took
+         */
         public void waited(long nanos) {
             waitMillis.add(TimeUnit.NANOSECONDS.toMillis(nanos));
             waitTimer.record(nanos);
         }
 
+        /** A call got the lock: counted, and one more held now. */
         public void acquired() {
             events[Event.ACQUIRED.ordinal()].increment();
             held.increment();
         }
 
-        /** A held lock ended (released or lost) after {@code heldMillis}. */
+        /**
+         * A held lock ended (released or lost) after {@code heldMillis}.
+         *
+         * @param heldMillis how long it was held
+         */
         public void ended(long heldMillis) {
             held.decrement();
             holdMillis.add(heldMillis);
             holdTimer.record(TimeUnit.MILLISECONDS.toNanos(heldMillis));
         }
 
+        /** {@return the lock-name group (the name up to the first ':', or {@value LockMetrics#OTHER})} */
         public String group() {
             return group;
         }
 
-        /** {@code api}, {@code cdi}, {@code agent} or {@code unknown}. */
+        /** {@return {@code api}, {@code cdi}, {@code agent} or {@code unknown}} */
         public String source() {
             return source;
         }
@@ -129,10 +165,23 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     private final ObjectName objectName;
     private final Binding binding;
 
+    /**
+     * Counters with the default {@link MetricsConfig}, registered over JMX (and Micrometer when present).
+     *
+     * @param application the application name (a JMX key property and Micrometer tag)
+     * @param jvmId       this manager's JVM id (makes the JMX name unique)
+     */
     public LockMetrics(String application, String jvmId) {
         this(application, jvmId, MetricsConfig.defaults());
     }
 
+    /**
+     * Counters registered over JMX (and Micrometer when present).
+     *
+     * @param application the application name (a JMX key property and Micrometer tag)
+     * @param jvmId       this manager's JVM id (makes the JMX name unique)
+     * @param config      the group cap and timer statistics
+     */
     public LockMetrics(String application, String jvmId, MetricsConfig config) {
         this.application = application;
         this.config = config;
@@ -156,7 +205,13 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
         }
     }
 
-    /** The series of {@code lockName}'s group and {@code source} (null: unknown), created on first use. */
+    /**
+     * The series of {@code lockName}'s group and {@code source}, created on first use.
+     *
+     * @param lockName the lock's name
+     * @param source   the entry point, or null if unknown
+     * @return the series (the {@value #OTHER} group's beyond the cap)
+     */
     public Meter meter(String lockName, LockSource source) {
         int colon = lockName.indexOf(':');
         String g = colon > 0 ? lockName.substring(0, colon) : lockName;
@@ -166,6 +221,13 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
         return m != null ? m : create(g, s);
     }
 
+    /**
+     * Counts one event in the series of {@code lockName}'s group and {@code source}.
+     *
+     * @param lockName the lock's name
+     * @param source   the entry point, or null if unknown
+     * @param e        what happened
+     */
     public void count(String lockName, LockSource source, Event e) {
         meter(lockName, source).count(e);
     }
@@ -229,7 +291,7 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
         return out;
     }
 
-    /** Totals of acquired, busy and lost over every group and source (the activity flush's source). */
+    /** {@return the totals of acquired, busy and lost (in that order) over every group and source: the activity flush's source} */
     public long[] activityTotals() {
         long[] t = new long[3];
         for (Meter m : meters()) {
@@ -240,6 +302,7 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
         return t;
     }
 
+    /** {@return the group cap and timer statistics} */
     public MetricsConfig config() {
         return config;
     }
@@ -274,7 +337,7 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
         return new LockStats(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]);
     }
 
-    /** The JMX name, or null if registration failed (e.g. no platform MBean server). */
+    /** {@return the JMX name, or null if registration failed (e.g. no platform MBean server)} */
     public ObjectName objectName() {
         return objectName;
     }

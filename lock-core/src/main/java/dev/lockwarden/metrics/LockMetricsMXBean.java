@@ -7,9 +7,9 @@ import java.util.Map;
  * {@code dev.lockwarden:type=LockManager,application=<app>,id=<jvm id>}.
  */
 public interface LockMetricsMXBean {
-    /** Counters per lock-name group (name up to the first ':'). */
+    /** {@return the counters per lock-name group (name up to the first ':')} */
     Map<String, LockStats> getByGroup();
 
-    /** Counters over all locks. */
+    /** {@return the counters over all locks} */
     LockStats getTotal();
 }

@@ -20,6 +20,21 @@ public final class LockStats {
     private final long lost;
     private final long forceReleased;
 
+    /**
+     * The counters, in the order of the getters (the constructor JMX uses to rebuild an instance).
+     *
+     * @param attempts        acquire/tryAcquire calls
+     * @param acquired        calls that got the lock
+     * @param busy            calls that found it busy for their whole wait budget
+     * @param storeErrors     calls that failed because Redis was unreachable or rejected the call
+     * @param waitMillisTotal total time spent in acquire calls
+     * @param holdMillisTotal total time locks were held until released
+     * @param heldNow         locks held right now
+     * @param refreshes       successful watchdog refreshes
+     * @param refreshFailures watchdog refreshes that failed
+     * @param lost            handles that lost their lock
+     * @param forceReleased   locks force-released through this manager's inspector
+     */
     @ConstructorProperties({"attempts", "acquired", "busy", "storeErrors", "waitMillisTotal", "holdMillisTotal",
             "heldNow", "refreshes", "refreshFailures", "lost", "forceReleased"})
     public LockStats(long attempts, long acquired, long busy, long storeErrors, long waitMillisTotal, long holdMillisTotal,
@@ -37,57 +52,57 @@ public final class LockStats {
         this.forceReleased = forceReleased;
     }
 
-    /** acquire/tryAcquire calls. */
+    /** {@return acquire/tryAcquire calls} */
     public long getAttempts() {
         return attempts;
     }
 
-    /** Calls that got the lock. */
+    /** {@return calls that got the lock} */
     public long getAcquired() {
         return acquired;
     }
 
-    /** Calls that found it busy for their whole wait budget. */
+    /** {@return calls that found it busy for their whole wait budget} */
     public long getBusy() {
         return busy;
     }
 
-    /** Calls that failed because Redis was unreachable or rejected the call. */
+    /** {@return calls that failed because Redis was unreachable or rejected the call} */
     public long getStoreErrors() {
         return storeErrors;
     }
 
-    /** Total time spent in acquire calls. */
+    /** {@return total time spent in acquire calls} */
     public long getWaitMillisTotal() {
         return waitMillisTotal;
     }
 
-    /** Total time locks were held until released. */
+    /** {@return total time locks were held until released} */
     public long getHoldMillisTotal() {
         return holdMillisTotal;
     }
 
-    /** Locks held right now by this manager. */
+    /** {@return locks held right now by this manager} */
     public long getHeldNow() {
         return heldNow;
     }
 
-    /** Successful watchdog refreshes. */
+    /** {@return successful watchdog refreshes} */
     public long getRefreshes() {
         return refreshes;
     }
 
-    /** Watchdog refreshes that failed (Redis error). */
+    /** {@return watchdog refreshes that failed (Redis error)} */
     public long getRefreshFailures() {
         return refreshFailures;
     }
 
-    /** Handles that lost their lock. */
+    /** {@return handles that lost their lock} */
     public long getLost() {
         return lost;
     }
 
-    /** Locks this manager's inspector force-released. */
+    /** {@return locks this manager's inspector force-released} */
     public long getForceReleased() {
         return forceReleased;
     }

@@ -16,6 +16,10 @@ public final class MeteredInspector implements LockInspector {
     private final LockInspector delegate;
     private final LockMetrics metrics;
 
+    /**
+     * @param delegate the inspector that does the work
+     * @param metrics  where force-releases are counted
+     */
     public MeteredInspector(LockInspector delegate, LockMetrics metrics) {
         this.delegate = delegate;
         this.metrics = metrics;

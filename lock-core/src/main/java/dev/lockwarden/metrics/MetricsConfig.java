@@ -14,12 +14,23 @@ import dev.lockwarden.config.Settings;
  * @param histogram   whether the timers also publish a percentile histogram (aggregatable, e.g. Prometheus)
  */
 public record MetricsConfig(int maxGroups, double[] percentiles, boolean histogram) {
+    /** Setting: distinct lock-name groups counted per manager. */
     public static final String MAX_GROUPS = "lockwarden.metrics.max-groups";
+    /** Setting: comma-separated timer percentiles, or {@code none}. */
     public static final String PERCENTILES = "lockwarden.metrics.percentiles";
+    /** Setting: {@code true} to publish a percentile histogram. */
     public static final String HISTOGRAM = "lockwarden.metrics.histogram";
+    /** Groups counted when {@link #MAX_GROUPS} is not set. */
     public static final int DEFAULT_MAX_GROUPS = 100;
     private static final double[] DEFAULT_PERCENTILES = {0.5, 0.95, 0.99};
 
+    /**
+     * Checks the cap and every percentile; keeps a copy of {@code percentiles}.
+     *
+     * @param maxGroups   distinct groups counted per manager (at least 1)
+     * @param percentiles timer percentiles, each in (0, 1)
+     * @param histogram   whether the timers publish a percentile histogram
+     */
     public MetricsConfig {
         if (maxGroups < 1) {
             throw new IllegalArgumentException("metrics max-groups must be at least 1, was " + maxGroups);
@@ -32,12 +43,18 @@ public record MetricsConfig(int maxGroups, double[] percentiles, boolean histogr
         }
     }
 
-    /** 100 groups, percentiles 0.5/0.95/0.99, no histogram. */
+    /** {@return 100 groups, percentiles 0.5/0.95/0.99, no histogram} */
     public static MetricsConfig defaults() {
         return new MetricsConfig(DEFAULT_MAX_GROUPS, DEFAULT_PERCENTILES, false);
     }
 
-    /** From system properties / environment; a bad value is an {@link IllegalArgumentException} naming where it came from. */
+    /**
+     * Reads the {@code lockwarden.metrics.*} settings (system properties, then environment).
+     *
+     * @param settings where to read them
+     * @return the configuration, defaults for what is not set
+     * @throws IllegalArgumentException for a bad value, naming where it came from and what to write
+     */
     public static MetricsConfig from(Settings settings) {
         int max = settings.raw(MAX_GROUPS).map(s -> {
             try {
@@ -76,6 +93,7 @@ public record MetricsConfig(int maxGroups, double[] percentiles, boolean histogr
         }
     }
 
+    /** {@return a copy of the percentiles} */
     @Override
     public double[] percentiles() {
         return percentiles.clone();

@@ -23,7 +23,16 @@ import dev.lockwarden.OnBusy;
  */
 public record LockPolicy(KeyTemplate key, Optional<Duration> ttl, Optional<Duration> waitUpTo, OnBusy onBusy,
                          boolean autoRefresh, Duration holdAtLeast) {
-    /** Checks that every part is given. */
+    /**
+     * Checks that every part is given.
+     *
+     * @param key         the lock name template
+     * @param ttl         the TTL, or empty for the manager's default
+     * @param waitUpTo    the wait budget, or empty for the manager's default
+     * @param onBusy      FAIL or SKIP
+     * @param autoRefresh whether the watchdog refreshes the lock
+     * @param holdAtLeast minimum hold time (zero = none)
+     */
     public LockPolicy {
         Objects.requireNonNull(ttl, "ttl (Optional.empty() for the default)");
         Objects.requireNonNull(waitUpTo, "waitUpTo (Optional.empty() for the default)");

@@ -16,7 +16,7 @@ import java.util.Map;
 public record JvmRecord(String application, String host, long pid) {
     /** Prefix of the per-JVM holder hashes (not {@link KeySpace#JVM_PREFIX}: that SCAN lists live clients). */
     public static final String PREFIX = "lockwarden:holder:";
-    /** How long the record lives without being written again (the writer renews it well before). */
+    /** How long the record lives without being written again (the heartbeat renews it every few seconds). */
     public static final long TTL_MILLIS = java.util.concurrent.TimeUnit.DAYS.toMillis(7);
     /** An unknown JVM: empty fields. */
     public static final JvmRecord UNKNOWN = new JvmRecord("", "", 0);

@@ -3,9 +3,6 @@ package dev.lockwarden.store;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 
 import redis.clients.jedis.AbstractPipeline;
@@ -26,7 +23,7 @@ public final class LuaScript {
     private LuaScript(String name, String source) {
         this.name = name;
         this.source = source;
-        this.sha1 = sha1(source);
+        this.sha1 = Sha1.hex(source);
     }
 
     /** Loads {@code resource} relative to {@code owner}'s package. */
@@ -72,13 +69,5 @@ public final class LuaScript {
     @Override
     public String toString() {
         return name + "@" + sha1;
-    }
-
-    private static String sha1(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

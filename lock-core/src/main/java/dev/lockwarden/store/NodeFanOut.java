@@ -130,18 +130,9 @@ final class NodeFanOut implements AutoCloseable {
         }
     }
 
-    private static LockStoreException late(RedisNodeClient node, String what, long timeoutMillis) {
+    private static NodeTimeoutException late(RedisNodeClient node, String what, long timeoutMillis) {
         return new NodeTimeoutException(node.address(), "Redis " + node.address() + " did not answer within " + timeoutMillis
                 + " ms (" + what + "): the node is slow, paused or unreachable");
-    }
-
-    /** A node did not answer in time: it may be slow (or this JVM stalled) rather than down. */
-    static final class NodeTimeoutException extends NodeException {
-        private static final long serialVersionUID = 1L;
-
-        NodeTimeoutException(String node, String message) {
-            super(node, message);
-        }
     }
 
     List<RedisNodeClient> nodes() {

@@ -122,6 +122,29 @@ public final class RedisDeployment implements AutoCloseable {
         return fanOut.call(what, lockName, call, timeoutMillis, x -> true, 0);
     }
 
+    /**
+     * Runs {@code call} on the nodes in order and returns the first answer: for what only the first
+     * node has (events, activity counts: every client writes them there), so that a node that is down
+     * does not hide what the next one has. Each call is bounded by that node's Redis timeout.
+     *
+     * @throws LockStoreException when no node answered: the first node's error, the others' suppressed
+     */
+    public <T> T firstAnswering(Function<RedisNodeClient, T> call) {
+        LockStoreException failure = null;
+        for (RedisNodeClient node : nodes) {
+            try {
+                return call.apply(node);
+            } catch (LockStoreException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        throw failure;
+    }
+
     /** The fan-out of a multi-node deployment (Redlock's calls, with their early decisions). */
     NodeFanOut fanOut() {
         if (fanOut == null) {

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import dev.lockwarden.LockStoreException;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
@@ -20,7 +19,9 @@ import redis.clients.jedis.resps.StreamEntry;
 /**
  * The lock scripts run against one Redis deployment: a single node (or, on Redis Cluster, the
  * cluster client, which routes each script by its hash tag). Every Jedis failure becomes a
- * {@link NodeException} naming the node (a timeout: a {@link StoreTimeoutException}).
+ * {@link NodeException} naming the node (a timeout: a {@link NodeTimeoutException}), and so does
+ * every reply this node gives that Lockwarden cannot use; a full local pool is a
+ * {@link dev.lockwarden.LocalPoolBusyException}, which is neither.
  * <p>
  * Over 200 lines because it is the single place where every script runs and every Jedis failure is mapped to a typed error naming the node.
  */
@@ -111,7 +112,7 @@ public class RedisNodeClient implements AutoCloseable {
         if (replyLong(what, reply.get(0)) != 1L) {
             if (value < 0) {
                 // Lockwarden always sets a TTL: a lock key without one was written by someone else
-                throw new LockStoreException("Redis " + address + ": key " + keys.lock(lease.name()) + " exists without a TTL ("
+                throw new NodeException(address, "Redis " + address + ": key " + keys.lock(lease.name()) + " exists without a TTL ("
                         + what + "), so it was not written by Lockwarden and would block the lock forever. Delete it"
                         + " (or use another key prefix).");
             }
@@ -175,7 +176,7 @@ public class RedisNodeClient implements AutoCloseable {
                 r = replies.get(i).get();
             } catch (RuntimeException e) {
                 if (!LuaScript.isNoScript(e)) {
-                    throw new LockStoreException("Redis " + address + " rejected release of '" + leases.get(i).name() + "': "
+                    throw new NodeException(address, "Redis " + address + " rejected release of '" + leases.get(i).name() + "': "
                             + e.getMessage(), e);
                 }
                 r = release(leases.get(i), true, keepMillis[i]) ? 1L : 0L;
@@ -247,7 +248,7 @@ public class RedisNodeClient implements AutoCloseable {
                 r = replies.get(i).get();
             } catch (RuntimeException e) {
                 if (!LuaScript.isNoScript(e)) {
-                    throw new LockStoreException("Redis " + address + " rejected refresh of '" + c.get(0).name()
+                    throw new NodeException(address, "Redis " + address + " rejected refresh of '" + c.get(0).name()
                             + "'" + (c.size() > 1 ? " and " + (c.size() - 1) + " more" : "") + ": " + e.getMessage(), e);
                 }
                 r = call("refresh " + c.size() + " lock(s)", () -> scriptOf(c).run(redis, refreshKeys(c), refreshArgs(c)));
@@ -390,15 +391,15 @@ public class RedisNodeClient implements AutoCloseable {
         throw unexpected(what, value);
     }
 
-    private LockStoreException unexpected(Object what, Object reply) {
+    private NodeException unexpected(Object what, Object reply) {
         String shown = String.valueOf(reply);
-        return new LockStoreException("Redis " + address + " gave an unexpected reply to " + what + ": "
+        return new NodeException(address, "Redis " + address + " gave an unexpected reply to " + what + ": "
                 + (shown.length() > 80 ? shown.substring(0, 80) + "..." : shown) + ". A key of this lock holds a value"
                 + " Lockwarden did not write, or the server is not a Redis this version supports.");
     }
 
     /**
-     * Runs an idempotent Redis call, turning every Jedis failure into a {@link LockStoreException}
+     * Runs an idempotent Redis call, turning every Jedis failure into a {@link NodeException}
      * naming this node. A broken connection is retried once on a fresh one: after a Redis restart
      * every idle pooled connection is dead, so the pool's idle connections are dropped first.
      */
@@ -467,10 +468,8 @@ public class RedisNodeClient implements AutoCloseable {
                 throw poolBusy(what);
             }
             if (isTimeout(e)) {
-                StoreTimeoutException slow = new StoreTimeoutException("Redis " + address + " did not answer in time ("
-                        + what + "): " + rootMessage(e) + ". It is stalled or overloaded; raise the timeout if it is just slow.");
-                slow.initCause(e);
-                throw slow;
+                throw new NodeTimeoutException(address, "Redis " + address + " did not answer in time ("
+                        + what + "): " + rootMessage(e) + ". It is stalled or overloaded; raise the timeout if it is just slow.", e);
             }
             throw new NodeException(address, "Redis " + address + " is unreachable (" + what + "): " + rootMessage(e)
                     + ". Check that Redis runs there and the URI is right.", e);

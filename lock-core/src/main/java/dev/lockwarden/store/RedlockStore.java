@@ -316,7 +316,7 @@ public final class RedlockStore implements LockStore {
                 reasons.add(r.error().getMessage());
             }
         }
-        boolean slow = replies.stream().anyMatch(r -> r.error() instanceof NodeFanOut.NodeTimeoutException);
+        boolean slow = replies.stream().anyMatch(r -> r.error() instanceof NodeTimeoutException);
         String message = "Redlock cannot " + what + ": " + reasons.size() + " of "
                 + replies.size() + " nodes failed and " + quorum + " must agree. Bring nodes back up (or check the"
                 + " URIs); failures: " + String.join("; ", reasons);

@@ -69,7 +69,7 @@ public final class StoreFactory {
                     .poolConfig(RedisClients.poolConfig(conn))
                     .build();
         } catch (RuntimeException e) {
-            throw new LockStoreException("Redis Cluster " + address + " is unreachable or not a cluster: " + e.getMessage()
+            throw new NodeException(address, "Redis Cluster " + address + " is unreachable or not a cluster: " + e.getMessage()
                     + ". Check that the seed nodes run with cluster-enabled yes and the URIs are right.", e);
         }
         return new ClusterNodeClient(client, address, uris.get(0), conn, keys, fenceRetention);

@@ -1,5 +1,6 @@
 package dev.lockwarden.lifecycle;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -17,7 +18,10 @@ import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.testing.RedisServerExtension;
 
-/** The client survives Redis dropping its connections: CLIENT KILL of command and pub/sub connections. */
+/**
+ * The client survives Redis dropping its connections (CLIENT KILL of command and pub/sub connections)
+ * and its data (FLUSHALL).
+ */
 class RecoveryTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
@@ -86,6 +90,29 @@ class RecoveryTest {
         long woken = waiter.get(12, TimeUnit.SECONDS);
         long ms = TimeUnit.NANOSECONDS.toMillis(woken - released);
         assertTrue(ms < 1_000, "waiter got the lock " + ms + " ms after the release: not woken by pub/sub");
+    }
+
+    @Test
+    void theHeartbeatBringsBackWhoThisJvmIsWithinOnePeriodAfterRedisLostItsData() throws Exception {
+        String jvmId;
+        try (LockHandle h = locks.acquire("flush:who", LockOptions.ttl(Duration.ofSeconds(5)))) {
+            jvmId = locks.inspector().get("flush:who").orElseThrow().holder().jvmId();
+        }
+        String record = "lockwarden:holder:" + jvmId;
+        assertEquals("holder", REDIS.node(0).command("HGET", record, "app"), "written at start");
+
+        REDIS.flushAll();
+        long flushed = System.nanoTime();
+        // no acquire from here on: the heartbeat alone must write the record back
+        while (REDIS.node(0).command("HGET", record, "app") == null) {
+            assertTrue(System.nanoTime() - flushed < TimeUnit.SECONDS.toNanos(8),
+                    "the per-JVM record (application, host, pid) is not back 8 s after FLUSHALL; the heartbeat beats every 5 s");
+            Thread.sleep(100);
+        }
+        assertEquals(String.valueOf(ProcessHandle.current().pid()), REDIS.node(0).command("HGET", record, "pid"));
+        long ttlMillis = Long.parseLong(REDIS.node(0).command("PTTL", record));
+        assertTrue(ttlMillis > TimeUnit.DAYS.toMillis(6), "the record outlives the heartbeat: PTTL " + ttlMillis);
+        assertTrue(REDIS.node(0).command("GET", "lockwarden:jvm:" + jvmId).startsWith("holder@"), "and the heartbeat is back");
     }
 
     private static void awaitClients(String type, int atLeast) throws InterruptedException {

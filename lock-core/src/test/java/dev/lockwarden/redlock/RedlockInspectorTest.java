@@ -1,6 +1,7 @@
 package dev.lockwarden.redlock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -17,7 +18,9 @@ import dev.lockwarden.LockFilter;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockManager;
+import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockStoreException;
 import dev.lockwarden.PageRequest;
 import dev.lockwarden.testing.RedisNode;
 import dev.lockwarden.testing.RedisServerExtension;
@@ -88,6 +91,21 @@ class RedlockInspectorTest {
         for (RedisNode node : REDIS.nodes()) {
             assertEquals("0", node.command("EXISTS", "lock:{insp:late}"), node + " still holds it");
         }
+    }
+
+    @Test
+    void eventsAndActivityComeFromTheNextNodeWhenTheFirstIsDownAndFailOnlyWhenNoneAnswers() {
+        try (LockHandle h = locks.acquire("insp:first-down", TEN_SECONDS)) {
+            settledOnEveryNode("insp:first-down");
+            REDIS.node(0).kill();
+            List<LockEvent> events = locks.inspector().events("insp:first-down");
+            assertTrue(events.stream().anyMatch(e -> e.type().equals("acquire")), "the current holder's acquire: " + events);
+            locks.inspector().activity(Duration.ofMinutes(5)); // node 1 answers; node 0's error is not the outcome
+        }
+        REDIS.nodes().forEach(RedisNode::kill);
+        LockStoreException none = assertThrows(LockStoreException.class, () -> locks.inspector().activity(Duration.ofMinutes(5)));
+        assertTrue(none.getMessage().contains(REDIS.node(0).host() + ":" + REDIS.node(0).port()), none.getMessage());
+        assertEquals(4, none.getSuppressed().length, "every other node's failure is kept: " + List.of(none.getSuppressed()));
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
+import dev.lockwarden.spi.LockedBody;
 
 /**
  * The lock of a method returning {@code CompletionStage}: held until the stage completes, then
@@ -49,25 +50,23 @@ final class AsyncHold {
     }
 
     /**
-     * The stage handed to the caller: completes like {@code stage}, after the lock is released, or
-     * exceptionally with {@code LockLostException} if the lock was lost before {@code stage} completed.
+     * The stage handed to the caller: completes like {@code stage}, after the lock is released. A lock
+     * lost before {@code stage} completed is reported by the rule every entry point shares
+     * ({@link LockedBody#afterBody}): the stage fails with the {@code LockLostException}, or, if
+     * {@code stage} failed itself, with that failure and the loss added to it.
      */
     static CompletableFuture<Object> follow(CompletionStage<?> stage, LockHandle handle, LockLoss loss) {
         CompletableFuture<Object> result = new CompletableFuture<>();
         stage.whenComplete((value, failure) -> {
-            RuntimeException lost = handle.isHeld() ? null : loss.report(LockLostEvent.Outcome.STAGE_FAILED);
+            Throwable thrown = failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure;
+            Throwable outcome = LockedBody.afterBody(handle, thrown, h -> loss.report(LockLostEvent.Outcome.STAGE_FAILED));
             try {
                 handle.release();
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "release of lock '" + handle.name() + "' failed; it expires with its TTL", e);
             }
-            if (lost != null) {
-                if (failure != null) {
-                    lost.addSuppressed(failure);
-                }
-                result.completeExceptionally(lost);
-            } else if (failure != null) {
-                result.completeExceptionally(failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure);
+            if (outcome != null) {
+                result.completeExceptionally(outcome);
             } else {
                 result.complete(value);
             }

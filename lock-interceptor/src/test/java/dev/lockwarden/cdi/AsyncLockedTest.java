@@ -172,6 +172,27 @@ class AsyncLockedTest {
     }
 
     @Test
+    void aStageThatFailsAfterItsLockWasLostKeepsItsFailureWithTheLossAddedAsForASynchronousMethod() throws Exception {
+        fresh();
+        CompletableFuture<String> gate = new CompletableFuture<>();
+        CompletionStage<String> stage = async.shortLease("F", gate);
+        locks.inspector().forceRelease("async:F", "test operator");
+        Thread.sleep(600); // the watchdog's next refresh (every ttl/3) finds the lock gone
+        IllegalStateException own = new IllegalStateException("the stage's own failure");
+        gate.completeExceptionally(own);
+
+        var failure = assertThrows(ExecutionException.class, () -> stage.toCompletableFuture().get(5, TimeUnit.SECONDS));
+        assertEquals(own, failure.getCause(), "the stage's own failure stays the one reported");
+        assertEquals(1, own.getSuppressed().length, "the loss is added to it");
+        var lost = assertInstanceOf(LockLostException.class, own.getSuppressed()[0]);
+        assertEquals("async:F", lost.lockName());
+        List<LockLostEvent> events = lostEvents.seen();
+        assertEquals(1, events.size(), "one event per lost invocation: " + events);
+        assertEquals(LockLostEvent.Outcome.STAGE_FAILED, events.get(0).outcome());
+        assertTrue(locks.inspector().get("async:F").isEmpty());
+    }
+
+    @Test
     void skipReturnsAnAlreadyCompletedStageWithoutRunningTheMethod() throws Exception {
         fresh();
         try (LockHandle held = otherJvm.acquire("async:D", LockOptions.ttl(Duration.ofSeconds(10)))) {

@@ -1,0 +1,164 @@
+package dev.lockwarden.internal;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The local waiters of one lock's release channel, in arrival order, and whom a release wakes: the
+ * longest waiter not woken yet (FIFO, so one release costs one retry, not a herd). A release handed
+ * over in this JVM ({@link #handOver}) is counted, so its pub/sub message, when it arrives, wakes
+ * nobody else. {@link WakeupBus} owns the connection; this class only decides who wakes.
+ * <p>
+ * A {@link ReentrantLock} and its {@link Condition}, never a monitor: a virtual thread waiting here
+ * does not pin its carrier thread on JDK 21–23.
+ */
+final class ReleaseQueue {
+    /** One waiter's place in the queue (its flag is guarded by the queue's lock). */
+    static final class Place {
+        private boolean signaled;
+    }
+
+    final String name;
+    /** Counted down when Redis confirmed the subscription to {@link #name}. */
+    final CountDownLatch confirmed = new CountDownLatch(1);
+    /** Whether a SUBSCRIBE for this channel went out on the current connection. */
+    volatile boolean subscribeSent;
+    private final ArrayDeque<Place> queue = new ArrayDeque<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    /** Set when the last waiter left: the queue is out of use (guarded by lock). */
+    private boolean dead;
+    /** Local releases whose waiter was woken before their message arrived (guarded by lock). */
+    private int deliveredEarly;
+
+    ReleaseQueue(String name) {
+        this.name = name;
+    }
+
+    /** Adds a waiter at the end. */
+    Place join() {
+        Place p = new Place();
+        lock.lock();
+        try {
+            queue.addLast(p);
+        } finally {
+            lock.unlock();
+        }
+        return p;
+    }
+
+    /**
+     * Removes a waiter, passing an unused wake-up on so it is not lost.
+     *
+     * @return true if it was the last one: the queue is now out of use
+     */
+    boolean leave(Place p) {
+        lock.lock();
+        try {
+            boolean hadSignal = p.signaled;
+            queue.remove(p);
+            if (hadSignal) {
+                signalNext();
+            }
+            if (!queue.isEmpty()) {
+                return false;
+            }
+            dead = true;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** True while threads wait here. */
+    boolean hasWaiters() {
+        lock.lock();
+        try {
+            return !dead && !queue.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** This JVM released the lock: wakes the next waiter now, and the release message later wakes nobody. */
+    void handOver() {
+        lock.lock();
+        try {
+            if (!dead && signalNext()) {
+                deliveredEarly++;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A release message arrived: wakes the next waiter, unless that release was handed over already. */
+    void released() {
+        lock.lock();
+        try {
+            if (deliveredEarly > 0) {
+                deliveredEarly--; // the wake-up of this release (or one before it) was handed over locally
+                return;
+            }
+            signalNext(); // false = everyone is already awake: nothing to do
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Messages may have been missed (the connection dropped): every waiter retries. */
+    void wakeAll() {
+        lock.lock();
+        try {
+            deliveredEarly = 0; // count afresh
+            for (Place p : queue) {
+                p.signaled = true;
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Forgets a wake-up {@code p} got before its next attempt. */
+    void reset(Place p) {
+        lock.lock();
+        try {
+            p.signaled = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits until {@code p} is woken or {@code millis} passed; true if woken. */
+    boolean await(Place p, long millis) throws InterruptedException {
+        long left = TimeUnit.MILLISECONDS.toNanos(millis);
+        lock.lockInterruptibly();
+        try {
+            while (!p.signaled) {
+                if (left <= 0) {
+                    return false;
+                }
+                left = changed.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Signals the first waiter not signalled yet; false if there is none. Caller holds lock. */
+    private boolean signalNext() {
+        for (Place p : queue) {
+            if (!p.signaled) {
+                p.signaled = true;
+                changed.signalAll();
+                return true;
+            }
+        }
+        return false;
+    }
+}
