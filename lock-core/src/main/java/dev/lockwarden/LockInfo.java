@@ -14,7 +14,7 @@ import java.util.List;
  * @param acquiredAt   when Redis granted it
  * @param remainingTtl time left before it expires unless refreshed
  * @param fencingToken the holder's fencing token
- * @param nodes        the Redis nodes holding it (one for single node, several for Redlock)
+ * @param nodes        the Redis nodes holding it (one for single node, several for Redlock, the master owning the lock's slot for Cluster; passwords masked)
  * @param holderAlive  whether the holder JVM's heartbeat is still present
  * @param tokenId      SHA-1 (hex) of the holder's token: names this very acquisition without revealing
  *                     the token, so {@link LockInspector#forceRelease(LockInfo, String)} can check the
@@ -32,7 +32,7 @@ public record LockInfo(String name, HolderInfo holder, LockSource source, String
      * @param acquiredAt   when Redis granted it
      * @param remainingTtl time left before it expires unless refreshed
      * @param fencingToken the holder's fencing token
-     * @param nodes        the Redis nodes holding it (one for single node, several for Redlock)
+     * @param nodes        the Redis nodes holding it (one for single node, several for Redlock, the master owning the lock's slot for Cluster; passwords masked)
      * @param holderAlive  whether the holder JVM's heartbeat is still present
      * @param tokenId      SHA-1 (hex) of the holder's token: names this very acquisition without revealing
      *                     the token, so {@link LockInspector#forceRelease(LockInfo, String)} can check the

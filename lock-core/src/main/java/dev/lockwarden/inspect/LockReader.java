@@ -11,6 +11,7 @@ import dev.lockwarden.HolderInfo;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.store.AgreedFence;
+import dev.lockwarden.store.ClusterNodeClient;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.JvmRecord;
@@ -24,7 +25,7 @@ import redis.clients.jedis.Response;
  * Reads the state of named locks from every node: one pipelined round trip per node for token,
  * holder info and TTL, then one for the holders' heartbeats. A lock counts as held when a majority
  * of the nodes (the only node, for a single node or a cluster) hold the same token; {@link LockInfo#nodes()}
- * names them. Nodes that do not answer are skipped while a majority still can.
+ * names them (on a cluster: the master that owns the lock's slot). Nodes that do not answer are skipped while a majority still can.
  */
 final class LockReader {
     private final RedisDeployment redis;
@@ -197,13 +198,19 @@ final class LockReader {
         for (View v : views) {
             ttl = Math.min(ttl, v.ttl());
             fences.add(parseLong(v.info().get(LockHolder.FENCE), 0));
-            where.add(nodes.get(v.node()).address());
+            where.add(nodeOf(v.node(), name));
         }
         long fence = AgreedFence.of(fences);
         JvmRecord who = jvm.who() == JvmRecord.UNKNOWN ? JvmRecord.of(f) : jvm.who(); // older clients: per lock
         HolderInfo holder = new HolderInfo(who.application(), who.host(), who.pid(), h.thread(), h.jvmId());
         return new LockInfo(name, holder, h.source(), h.method(), Instant.ofEpochMilli(h.acquiredAtMillis()),
                 Duration.ofMillis(Math.max(ttl, 0)), fence, where, jvm.alive(), Sha1.hex(views.get(0).token()));
+    }
+
+    /** Where the lock is: the node's address, or on a Cluster the master that owns the lock's slot. */
+    private String nodeOf(int node, String name) {
+        RedisNodeClient client = nodes.get(node);
+        return client instanceof ClusterNodeClient cluster ? cluster.masterOf(keys.lock(name)) : client.address();
     }
 
     static long parseLong(String s, long fallback) {

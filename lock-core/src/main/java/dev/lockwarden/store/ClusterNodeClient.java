@@ -6,10 +6,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.lockwarden.config.RedisUri;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * {@link RedisNodeClient} on a Redis Cluster. Scripts and pipelines go through Jedis' cluster
@@ -52,6 +54,25 @@ public final class ClusterNodeClient extends RedisNodeClient {
             }
         }
         return out;
+    }
+
+    /**
+     * The master that owns {@code key}'s hash slot, written like the seeds ({@code redis://host:port},
+     * user and password masked), from Jedis' slot cache: no round trip unless the cache has no owner
+     * for the slot (then Jedis reads the slots again). After a resharding it names the new owner once
+     * Jedis has followed the first MOVED.
+     *
+     * @param key a key of the lock (all of a lock's keys share one slot)
+     * @return the owning master, e.g. {@code redis://127.0.0.1:7001}
+     */
+    public String masterOf(String key) {
+        int slot = JedisClusterCRC16.getSlot(key);
+        HostAndPort hp = call("find the master of slot " + slot, () -> {
+            try (Connection c = cluster.getConnectionFromSlot(slot)) {
+                return c.getHostAndPort();
+            }
+        });
+        return new RedisUri(hp.getHost(), hp.getPort(), seed.user(), seed.password(), 0, seed.tls()).toString();
     }
 
     private RedisClient clientOf(String address) {

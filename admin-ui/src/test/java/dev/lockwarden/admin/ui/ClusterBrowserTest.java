@@ -1,7 +1,6 @@
 package dev.lockwarden.admin.ui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
 import java.util.Map;
@@ -10,7 +9,6 @@ import java.util.Set;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.LockManager;
-import dev.lockwarden.testing.RedisReplyException;
 import dev.lockwarden.testing.RedisServerExtension;
 
 /** {@link TopologyBrowserTest} over a Redis Cluster of three masters. */
@@ -30,22 +28,46 @@ class ClusterBrowserTest extends TopologyBrowserTest {
 
     @Override
     void checkNodes(Map<String, String> nodesByLock) {
-        // lock-core's LockInfo.nodes() names the cluster by its seeds, not the master of the slot
-        nodesByLock.forEach((lock, nodes) -> assertTrue(nodes.startsWith("cluster["), lock + ": " + nodes));
-        // the scan must have covered more than one master for "each lock once" to mean anything
+        // the Nodes cell names the master that owns the lock's slot, computed here without Jedis:
+        // CLUSTER KEYSLOT, then the master whose slot ranges in CLUSTER NODES cover it
         Set<Integer> owners = new HashSet<>();
-        for (String lock : nodesByLock.keySet()) {
-            for (int i = 0; i < REDIS.nodes().size(); i++) {
-                try {
-                    if ("1".equals(REDIS.node(i).command("EXISTS", "lock:{" + lock + "}").trim())) {
-                        owners.add(i);
+        for (Map.Entry<String, String> e : nodesByLock.entrySet()) {
+            String key = "lock:{" + e.getKey() + "}";
+            int slot = Integer.parseInt(REDIS.node(0).command("CLUSTER", "KEYSLOT", key).trim());
+            int owner = masterOfSlot(slot);
+            assertEquals(REDIS.node(owner).uri(), e.getValue(), "Nodes of " + e.getKey() + " (slot " + slot + ")");
+            assertEquals("1", REDIS.node(owner).command("EXISTS", key).trim(), "the master named holds " + key);
+            owners.add(owner);
+        }
+        // the scan must have covered more than one master for "each lock once" to mean anything
+        assertEquals(3, owners.size(), "the listed locks live on all three masters");
+    }
+
+    /** Index in REDIS.nodes() of the master serving {@code slot}, from CLUSTER NODES. */
+    private static int masterOfSlot(int slot) {
+        for (String line : REDIS.node(0).command("CLUSTER", "NODES").split("\n")) {
+            String[] f = line.trim().split(" ");
+            if (f.length < 9 || !f[2].contains("master")) {
+                continue;
+            }
+            int port = Integer.parseInt(f[1].substring(f[1].lastIndexOf(':') + 1, f[1].indexOf('@')));
+            for (int i = 8; i < f.length; i++) {
+                if (f[i].startsWith("[")) {
+                    continue; // a slot being migrated or imported
+                }
+                String[] range = f[i].split("-");
+                int from = Integer.parseInt(range[0]);
+                int to = Integer.parseInt(range[range.length - 1]);
+                if (slot >= from && slot <= to) {
+                    for (int n = 0; n < REDIS.nodes().size(); n++) {
+                        if (REDIS.node(n).port() == port) {
+                            return n;
+                        }
                     }
-                } catch (RedisReplyException moved) {
-                    // another master's slot
                 }
             }
         }
-        assertEquals(3, owners.size(), "the listed locks live on all three masters");
+        throw new AssertionError("no master of slot " + slot + " in CLUSTER NODES");
     }
 
     @Override

@@ -21,6 +21,9 @@ final class CountingInspector implements LockInspector {
     final AtomicLong listCalls = new AtomicLong();
     final AtomicLong rowsRead = new AtomicLong();
     final AtomicLong mostRowsInOneCall = new AtomicLong();
+    /** Time spent inside {@link #list} and {@link #getAll}, for the scale test's profile. */
+    final AtomicLong listNanos = new AtomicLong();
+    final AtomicLong getAllNanos = new AtomicLong();
 
     CountingInspector(LockInspector delegate) {
         this.delegate = delegate;
@@ -35,14 +38,19 @@ final class CountingInspector implements LockInspector {
     @Override
     public LockPage list(LockFilter filter, PageRequest page) {
         listCalls.incrementAndGet();
+        long t0 = System.nanoTime();
         LockPage p = delegate.list(filter, page);
+        listNanos.addAndGet(System.nanoTime() - t0);
         count(p.locks());
         return p;
     }
 
     @Override
     public List<LockInfo> getAll(List<String> names) {
-        return count(delegate.getAll(names));
+        long t0 = System.nanoTime();
+        List<LockInfo> rows = delegate.getAll(names);
+        getAllNanos.addAndGet(System.nanoTime() - t0);
+        return count(rows);
     }
 
     @Override

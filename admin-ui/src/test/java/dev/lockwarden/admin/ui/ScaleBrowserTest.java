@@ -26,6 +26,7 @@ class ScaleBrowserTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
     static final int LOCKS = 100_000;
+    static final int RUNS = 5;
 
     @Test
     void firstPageOf100kLocksInUnderASecondReadingOnlyWhatIsShown() throws Exception {
@@ -41,18 +42,35 @@ class ScaleBrowserTest {
                  Browser browser = new Browser(server.uri().toString())) {
                 browser.loginAs("viewer");
                 browser.waitFor(By.id("locks"));
-                browser.driver.findElement(By.id("nav-fences")).click(); // away, then time opening the locks view
-                browser.waitFor(By.id("fences"));
+                // open the locks view RUNS times (from the fencing counters view), and once by a full page load
+                long[] millis = new long[RUNS];
+                long serverMillis = 0;
+                for (int run = 0; run < RUNS; run++) {
+                    browser.driver.findElement(By.id("nav-fences")).click();
+                    browser.waitFor(By.id("fences"));
+                    browser.driver.executeScript(PROFILE);
+                    long server0 = counting.listNanos.get() + counting.getAllNanos.get();
+                    long start = System.nanoTime();
+                    browser.driver.findElement(By.id("nav-locks")).click();
+                    waitForRows(browser);
+                    millis[run] = (System.nanoTime() - start) / 1_000_000;
+                    long inInspector = (counting.listNanos.get() + counting.getAllNanos.get() - server0) / 1_000_000;
+                    serverMillis = Math.max(serverMillis, inInspector);
+                    System.out.printf("run %d: first page of %d locks in the browser after %d ms, %d ms of it in the inspector; in the page: %s%n",
+                            run + 1, LOCKS, millis[run], inInspector, browser.driver.executeScript("return window.__profile()"));
+                }
                 long start = System.nanoTime();
-                browser.driver.findElement(By.id("nav-locks")).click();
-                waitForRows(browser);
-                long millis = (System.nanoTime() - start) / 1_000_000;
-                start = System.nanoTime();
                 browser.driver.get(server.uri() + "locks"); // a full page load, bootstrap included
                 waitForRows(browser);
                 long reload = (System.nanoTime() - start) / 1_000_000;
-                System.out.printf("first page of %d locks in the browser after %d ms (full page reload: %d ms)%n", LOCKS, millis, reload);
-                assertTrue(millis < 1_000, "first page after " + millis + " ms");
+                long[] sorted = millis.clone();
+                java.util.Arrays.sort(sorted);
+                long median = sorted[RUNS / 2];
+                System.out.printf("first page of %d locks: median %d ms of %s (full page reload: %d ms)%n",
+                        LOCKS, median, java.util.Arrays.toString(millis), reload);
+                // the median: one run on this shared machine can stall behind another process
+                assertTrue(median < 1_000, "first page after " + java.util.Arrays.toString(millis) + " ms");
+                assertTrue(serverMillis < 500, "the inspector's share of opening the view: " + serverMillis + " ms");
 
                 long rowsBefore = counting.rowsRead.get();
                 long listsBefore = counting.listCalls.get();
@@ -69,6 +87,22 @@ class ScaleBrowserTest {
             }
         }
     }
+
+    /**
+     * Where the time goes, seen from the page: the server round trips (Vaadin UIDL requests: sent,
+     * answered) and when the first lock row was in the DOM, all in ms after the click.
+     */
+    private static final String PROFILE = """
+            performance.clearResourceTimings();
+            const t0 = performance.now();
+            let rows = -1;
+            new MutationObserver((m, o) => {
+              if (document.querySelector('b.lock-name')) { rows = performance.now() - t0; o.disconnect(); }
+            }).observe(document.body, {subtree: true, childList: true});
+            window.__profile = () => 'first row in the DOM at ' + Math.round(rows) + ' ms; round trips '
+              + performance.getEntriesByType('resource').filter(e => e.name.includes('v-r=uidl'))
+                  .map(e => Math.round(e.startTime - t0) + '..' + Math.round(e.responseEnd - t0)).join(', ');
+            """;
 
     private static void waitForRows(Browser browser) {
         new WebDriverWait(browser.driver, Duration.ofSeconds(10)).pollingEvery(Duration.ofMillis(20))
