@@ -40,13 +40,12 @@ import org.junit.jupiter.api.io.TempDir;
  * a mock of anything the demo talks to); everything after it is real. Ctrl-C is a SIGINT to the
  * foreground process group: the test starts the script in a process group of its own ({@code setsid})
  * and signals the whole group, as the terminal does. Every JVM of the run gets its own
- * {@code java.io.tmpdir} (through {@code JAVA_TOOL_OPTIONS}), so a file left behind is seen.
+ * {@code java.io.tmpdir} (through {@code JAVA_TOOL_OPTIONS}), so a file left behind is seen. Processes,
+ * process groups and listening sockets are read from /proc (Linux).
  */
 class DemoScriptIT {
     private static final Path SCRIPT = Path.of("..", "demo").toAbsolutePath().normalize();
     private static final Pattern DASHBOARD = Pattern.compile("=== Dashboard: http://127\\.0\\.0\\.1:(\\d+)/ +login: operator / (\\S+)");
-    private static final Pattern LISTEN = Pattern.compile("^\\S+\\s+\\d+\\s+\\d+\\s+(\\S+):(\\d+)\\s+.*?users:\\((.*)\\)$");
-    private static final Pattern PID = Pattern.compile("pid=(\\d+)");
 
     @TempDir
     Path base;
@@ -81,7 +80,7 @@ class DemoScriptIT {
             assertTrue(listening.keySet().stream().anyMatch(a -> a.endsWith(":" + dashboardPort)), listening.toString());
             assertTrue(listening.size() >= 3, "Redis, the dashboard, the legacy app listen: " + listening);
             for (String address : listening.keySet()) {
-                assertTrue(address.startsWith("127.0.0.1:") || address.startsWith("[::ffff:127.0.0.1]:"),
+                assertTrue(address.startsWith("127.0.0.1:") || address.startsWith("[::ffff:127.0.0.1]:") || address.startsWith("[::1]:"),
                         "listens on loopback only: " + address + " (pid " + listening.get(address) + ")");
             }
 
@@ -195,42 +194,79 @@ class DemoScriptIT {
         }
     }
 
-    /** Pids (with their command) whose process group is {@code pgid}, from {@code ps}. */
-    private static List<String> inGroup(long pgid) throws Exception {
-        Process ps = new ProcessBuilder("ps", "-e", "-o", "pid=,pgid=,args=").redirectErrorStream(true).start();
-        String out = new String(ps.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(ps.waitFor(10, TimeUnit.SECONDS));
+    /** Processes (pid and command) whose process group is {@code pgid}: field 5 of /proc/PID/stat. */
+    private static List<String> inGroup(long pgid) {
         List<String> found = new ArrayList<>();
-        for (String line : out.split("\n")) {
-            String[] f = line.trim().split("\\s+", 3);
-            if (f.length >= 2 && f[1].equals(Long.toString(pgid))) {
-                found.add(line.trim());
+        ProcessHandle.allProcesses().forEach(p -> {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // after "pid (comm) ": state ppid pgrp
+                if (f[2].equals(Long.toString(pgid))) {
+                    found.add(p.pid() + " " + p.info().commandLine().orElse("?"));
+                }
+            } catch (IOException | RuntimeException gone) {
+                // ended meanwhile
+            }
+        });
+        return found;
+    }
+
+    /**
+     * Listening TCP sockets owned by {@code pids}: local address → pid. Read from /proc (net/tcp, net/tcp6
+     * and each process's fd links), so no ss/netstat is needed on the machine.
+     */
+    private static Map<String, Long> listeningSockets(Set<Long> pids) throws IOException {
+        Map<String, String> listeningByInode = new TreeMap<>();
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            Path t = Path.of(table);
+            if (!Files.exists(t)) {
+                continue;
+            }
+            List<String> lines = Files.readAllLines(t);
+            for (String line : lines.subList(1, lines.size())) { // without the header line
+                String[] f = line.trim().split("\\s+");
+                if (f.length > 9 && f[3].equals("0A")) { // 0A = LISTEN
+                    listeningByInode.put(f[9], address(f[1]));
+                }
+            }
+        }
+        Map<String, Long> found = new TreeMap<>();
+        for (long pid : pids) {
+            try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+                for (Path fd : (Iterable<Path>) fds::iterator) {
+                    try {
+                        String target = Files.readSymbolicLink(fd).toString(); // socket:[INODE]
+                        if (target.startsWith("socket:[")) {
+                            String address = listeningByInode.get(target.substring(8, target.length() - 1));
+                            if (address != null) {
+                                found.put(address, pid);
+                            }
+                        }
+                    } catch (IOException closed) {
+                        // fd closed meanwhile
+                    }
+                }
+            } catch (IOException gone) {
+                // process ended meanwhile
             }
         }
         return found;
     }
 
-    /** Listening TCP sockets ({@code ss -ltnp}) owned by {@code pids}: local address → pid. */
-    private static Map<String, Long> listeningSockets(Set<Long> pids) throws Exception {
-        Process ss = new ProcessBuilder("ss", "-H", "-l", "-t", "-n", "-p").redirectErrorStream(true).start();
-        String out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(ss.waitFor(10, TimeUnit.SECONDS));
-        assertEquals(0, ss.exitValue(), out);
-        Map<String, Long> found = new TreeMap<>();
-        for (String line : out.split("\n")) {
-            Matcher m = LISTEN.matcher(line.trim());
-            if (!m.find()) {
-                continue;
-            }
-            Matcher pid = PID.matcher(m.group(3));
-            while (pid.find()) {
-                long p = Long.parseLong(pid.group(1));
-                if (pids.contains(p)) {
-                    found.put(m.group(1) + ":" + m.group(2), p);
-                }
-            }
+    /** /proc/net/tcp's HEXADDR:HEXPORT as 127.0.0.1:PORT, [::1]:PORT, [::ffff:127.0.0.1]:PORT or [HEX]:PORT. */
+    private static String address(String hex) {
+        String[] ap = hex.split(":");
+        int port = Integer.parseInt(ap[1], 16);
+        String a = ap[0];
+        if (a.length() == 8) { // IPv4, little-endian
+            return Integer.parseInt(a.substring(6, 8), 16) + "." + Integer.parseInt(a.substring(4, 6), 16) + "."
+                    + Integer.parseInt(a.substring(2, 4), 16) + "." + Integer.parseInt(a.substring(0, 2), 16) + ":" + port;
         }
-        return found;
+        return switch (a) {
+            case "00000000000000000000000001000000" -> "[::1]:" + port;
+            case "0000000000000000FFFF00000100007F" -> "[::ffff:127.0.0.1]:" + port;
+            default -> "[" + a + "]:" + port;
+        };
     }
 
     private static List<String> describe(List<ProcessHandle> processes) {
