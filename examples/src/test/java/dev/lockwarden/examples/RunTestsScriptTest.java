@@ -135,6 +135,22 @@ class RunTestsScriptTest {
         assertEquals(List.of("mvn -B verify -q"), calls(), out);
     }
 
+    /** The README: ".ci/run calls exactly that command" — then the Java 25 pass, when that JDK is there. */
+    @Test
+    void ciRunsExactlyTheReadmesTestCommand() throws Exception {
+        uid(1000); // never installs for real here, whatever is missing on this machine
+        shim("mvn", "echo \"JAVA_HOME=$JAVA_HOME mvn $*\" >> " + calls);
+        Path ci = SCRIPT.resolveSibling(".ci").resolve("run");
+        String out = run(List.of("bash", "-c", "PATH=" + bin + ":$PATH JAVA_HOME=inherited exec bash " + ci));
+        List<String> expected = new ArrayList<>(List.of("JAVA_HOME=inherited mvn -B verify"));
+        Path jdk25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
+        if (Files.isExecutable(jdk25.resolve("bin/java"))) {
+            expected.add("JAVA_HOME=" + jdk25 + " mvn -B verify -pl lock-test-support,lock-core,lock-interceptor");
+        }
+        assertEquals(expected, calls(), out);
+        assertTrue(out.contains("run-tests: running: mvn -B verify\n"), "through ./run-tests itself\n" + out);
+    }
+
     private static void assertNamesTheInstallCommands(String out) {
         assertTrue(out.contains("redis-server missing: tests use the Redis 6.2 binary inside embedded-redis (TLS tests skip)."
                 + " Install: sudo apt-get install -y redis-server"), out);
