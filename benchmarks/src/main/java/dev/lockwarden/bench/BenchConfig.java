@@ -6,7 +6,10 @@ import java.time.Duration;
 /**
  * How long each part runs. Full mode (default) aims at ~4-5 minutes for the whole table;
  * {@code -Dbench.quick=true} runs each scenario for about a second (smoke runs, CI).
- * Every value can be overridden by its own {@code bench.*} system property.
+ * Every value can be overridden by its own {@code bench.*} system property. Redis comes from
+ * lock-test-support ({@code redis-server} on the PATH, else the embedded one; {@code bench.redis-server}
+ * names a path or {@code embedded}); {@code redis-benchmark} is optional (without it the "Redis limit"
+ * rows are left out, with a note saying how to install it).
  */
 record BenchConfig(boolean quick, Duration warmup, Duration measure, int rounds, int threads, int contendedThreads,
                    int watchdogLocks, Duration watchdogTtl, Duration watchdogWindow, int listingLocks,
@@ -28,7 +31,7 @@ record BenchConfig(boolean quick, Duration warmup, Duration measure, int rounds,
                 Long.getLong("bench.max-ops-per-thread", 5_000_000L),
                 duration("bench.budget", "9m"),
                 Path.of(System.getProperty("bench.out", "docs/benchmarks.md")),
-                System.getProperty("bench.redis-server", "redis-server"),
+                System.getProperty("bench.redis-server", ""), // blank: lock-test-support's RedisBinary.detect()
                 System.getProperty("bench.redis-benchmark", "redis-benchmark"),
                 System.getProperty("bench.only", ""));
     }

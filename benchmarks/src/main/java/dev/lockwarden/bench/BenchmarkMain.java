@@ -35,7 +35,7 @@ public final class BenchmarkMain {
                 redlock.add(servers.start());
             }
             Bench b = new Bench(cfg, single, redlock);
-            b.note(header(cfg));
+            b.note(header(cfg, servers.binary()));
             b.note(Pools.describe(cfg.threads()));
             List<Contender> all = List.of(
                     new LockwardenContender("Lockwarden (single node)", List.of(single)),
@@ -106,11 +106,19 @@ public final class BenchmarkMain {
         return l;
     }
 
-    private static void limits(Bench b) throws Exception {
+    /** The Redis limit rows, when redis-benchmark is installed; otherwise a note saying how to get them. */
+    static void limits(Bench b) throws Exception {
+        java.util.Optional<java.nio.file.Path> tool = RedisLimit.locate(b.config.redisBenchmark());
+        if (tool.isEmpty()) {
+            Bench.progress("redis-benchmark not found: the Redis limit rows are left out");
+            b.note(RedisLimit.MISSING);
+            return;
+        }
+        String binary = tool.get().toString();
         int n = b.config.quick() ? 5_000 : 50_000;
         Bench.progress("Redis limit: redis-benchmark -c 1 and -c " + b.config.threads());
-        b.limit1 = RedisLimit.measure(b.config.redisBenchmark(), b.single, 1, n, 60);
-        b.limit16 = RedisLimit.measure(b.config.redisBenchmark(), b.single, b.config.threads(), n * 4, 60);
+        b.limit1 = RedisLimit.measure(binary, b.single, 1, n, 60);
+        b.limit16 = RedisLimit.measure(binary, b.single, b.config.threads(), n * 4, 60);
         RedisStats.flushAll(b.single);
         Table t = new Table("redis-benchmark on the same server", "SET/s", "GET/s", "lock cycles/s (SET + GET)");
         t.row("-c 1", Table.num(b.limit1.setRps()), Table.num(b.limit1.getRps()), Table.num(b.limit1.cycles()));
@@ -118,11 +126,12 @@ public final class BenchmarkMain {
         b.section("The Redis limit", t.markdown());
     }
 
-    private static String header(BenchConfig cfg) {
+    private static String header(BenchConfig cfg, dev.lockwarden.testing.RedisBinary redis) {
         return String.format(Locale.ROOT, "Run of %s — %s mode (warm-up %d ms, measure %d ms in %d interleaved rounds), "
                         + "Java %s, %d CPUs, Redis from `%s` (loopback).",
                 Instant.now().truncatedTo(ChronoUnit.SECONDS), cfg.quick() ? "quick" : "full", cfg.warmup().toMillis(),
                 cfg.measure().toMillis(), cfg.rounds(), System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), cfg.redisServer());
+                Runtime.getRuntime().availableProcessors(),
+                redis.path() + " " + redis.version() + (redis.isEmbedded() ? ", the embedded-redis fallback" : ""));
     }
 }

@@ -1,7 +1,14 @@
 package dev.lockwarden.bench;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,7 +31,36 @@ final class RedisLimit {
         }
     }
 
+    /** What the report says instead of the limit rows when {@code redis-benchmark} is not installed. */
+    static final String MISSING = "The Redis limit rows are left out: `redis-benchmark` is not installed "
+            + "(Debian/Ubuntu: `sudo apt-get install -y redis-tools`; or point `-Dbench.redis-benchmark=` at one).";
+
     private RedisLimit() {
+    }
+
+    /**
+     * The {@code redis-benchmark} to run: {@code configured} if it is a path to an executable, else that
+     * name looked up on {@code PATH} (then {@code /usr/bin}, {@code /usr/local/bin}); empty when there is none.
+     */
+    static Optional<Path> locate(String configured) {
+        String v = configured == null ? "" : configured.trim();
+        if (v.isEmpty()) {
+            return Optional.empty();
+        }
+        if (v.contains(File.separator)) {
+            Path p = Path.of(v);
+            return Files.isRegularFile(p) && Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
+        }
+        Set<String> dirs = new LinkedHashSet<>(List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
+        dirs.add("/usr/bin");
+        dirs.add("/usr/local/bin");
+        for (String dir : dirs) {
+            Path p = dir.isBlank() ? null : Path.of(dir, v);
+            if (p != null && Files.isRegularFile(p) && Files.isExecutable(p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
     }
 
     static Result measure(String binary, int port, int clients, int requests, long timeoutSeconds)

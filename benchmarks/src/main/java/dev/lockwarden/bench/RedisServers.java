@@ -1,88 +1,67 @@
 package dev.lockwarden.bench;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
-import redis.clients.jedis.Jedis;
+import dev.lockwarden.testing.RedisBinary;
+import dev.lockwarden.testing.RedisNode;
 
-/** Starts throw-away {@code redis-server} processes on free loopback ports and stops them. */
+/**
+ * The benchmarks' Redis servers: {@link RedisNode}s of lock-test-support, the same harness (and the same
+ * fallback to the Redis inside embedded-redis when {@code redis-server} is not installed) every module's
+ * tests use. Each node binds 127.0.0.1 on a free port without persistence; the harness's shutdown hook
+ * also stops them when benchmarks/run's timeout sends SIGTERM.
+ */
 final class RedisServers implements AutoCloseable {
-    private final List<Process> processes = new ArrayList<>();
-    private final List<Integer> ports = new ArrayList<>();
-    private final String binary;
-    private final Path dir;
+    private final RedisBinary binary;
+    private final List<RedisNode> nodes = new ArrayList<>();
 
-    RedisServers(String binary) throws IOException {
-        this.binary = binary;
-        this.dir = Files.createTempDirectory("lockwarden-bench");
-        // also stop them when the JVM is killed by benchmarks/run's timeout (SIGTERM)
-        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "bench-redis-stop"));
+    /** @param binary {@code bench.redis-server}: blank or {@code redis-server} (detect), {@code embedded}, or a path */
+    RedisServers(String binary) {
+        this.binary = resolve(binary);
+        Bench.progress("Redis for the benchmarks: " + this.binary);
     }
 
-    /** Starts one server bound to 127.0.0.1 only, without persistence; returns its port. */
-    int start() throws IOException, InterruptedException {
-        for (int attempt = 0; attempt < 5; attempt++) {
-            int port = freePort();
-            Process p = new ProcessBuilder(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no", "--protected-mode", "yes", "--dir", dir.toString(),
-                    "--maxclients", "1000")
-                    .redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("redis-" + port + ".log").toFile())
-                    .start();
-            if (awaitPing(port, p)) {
-                processes.add(p);
-                ports.add(port);
-                return port;
-            }
-            p.destroyForcibly();
+    /** Which server binary a {@code bench.redis-server} value names; blank and the bare name mean "detect". */
+    static RedisBinary resolve(String configured) {
+        String v = configured == null ? "" : configured.trim();
+        if (v.isEmpty() || v.equals("redis-server")) {
+            return RedisBinary.detect(); // also honours -Dlockwarden.redis.server
         }
-        throw new IOException("could not start " + binary + " (see logs in " + dir + "); is redis-server installed?");
+        if (v.equalsIgnoreCase("embedded")) {
+            return RedisBinary.embedded();
+        }
+        try {
+            return RedisBinary.of(Path.of(v));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("bench.redis-server=" + v + ": not an executable redis-server; "
+                    + "give a path, 'embedded', or leave it unset to use redis-server on the PATH (else the embedded one)", e);
+        }
+    }
+
+    /** The binary every server of this run uses. */
+    RedisBinary binary() {
+        return binary;
+    }
+
+    /** Starts one more server; returns its port. */
+    int start() {
+        // the contenders' pools plus the watchdog scenario's connections stay far below this
+        RedisNode node = new RedisNode(binary, "--maxclients", "1000").start();
+        nodes.add(node);
+        return node.port();
     }
 
     List<Integer> ports() {
-        return List.copyOf(ports);
-    }
-
-    private static boolean awaitPing(int port, Process p) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (System.nanoTime() < deadline && p.isAlive()) {
-            try (Jedis j = new Jedis("127.0.0.1", port, 500)) {
-                if ("PONG".equals(j.ping())) {
-                    return true;
-                }
-            } catch (RuntimeException notYet) {
-                Thread.sleep(10);
-            }
-        }
-        return false;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
+        return nodes.stream().map(RedisNode::port).toList();
     }
 
     @Override
     public synchronized void close() {
-        for (Process p : processes) {
-            p.destroy();
+        for (RedisNode node : nodes) {
+            node.close();
         }
-        for (Process p : processes) {
-            try {
-                if (!p.waitFor(3, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                p.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
+        nodes.clear();
     }
 }
