@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -96,6 +97,28 @@ class TlsConfigIT {
             assertTrue(app.stderr().contains(config + ":4: the password in lockwarden.tls.key-store-password does not open "
                     + dir.resolve("client.p12") + " (" + config + ":4 tls.key-store): set that store's correct password"), app.toString());
             assertFalse(app.toString().contains("not-the-" + KEY_PASSWORD), "the wrong password is never printed\n" + app);
+            assertNoPassword(app);
+        }
+    }
+
+    @Test
+    void tlsStoresFromSystemPropertiesAndEnvironmentAreOpenedBeforeMain() throws Exception {
+        Path config = config("sysprops.conf", null, false);
+        List<String> stores = List.of(ChildJvm.javaagent(config), "-Dlegacy.redis.port=" + node.port(),
+                "-Dlockwarden.tls.trust-store=" + dir.resolve("trust.p12"), "-Dlockwarden.tls.trust-store-password=" + TRUST_PASSWORD,
+                "-Dlockwarden.tls.key-store=" + dir.resolve("client.p12"));
+        try (ChildJvm app = ChildJvm.start(stores, Map.of("LOCKWARDEN_TLS_KEY_STORE_PASSWORD", "not-the-" + KEY_PASSWORD), "plain")) {
+            assertEquals(LockAgent.EXIT_CONFIG, app.waitFor(RUN), app.toString());
+            assertFalse(app.stdout().contains("PLAIN"), "main never ran\n" + app);
+            assertTrue(app.stderr().contains(config + ": the password in lockwarden.tls.key-store-password does not open "
+                    + dir.resolve("client.p12") + " (system property lockwarden.tls.key-store): set that store's correct password"
+                    + " (TLS stores are opened when the agent starts)"), app.toString());
+            assertFalse(app.toString().contains("not-the-" + KEY_PASSWORD), "the wrong password is never printed\n" + app);
+            assertNoPassword(app);
+        }
+        try (ChildJvm app = ChildJvm.start(stores, Map.of("LOCKWARDEN_TLS_KEY_STORE_PASSWORD", KEY_PASSWORD), "plain")) {
+            assertEquals(0, app.waitFor(RUN), app.toString());
+            assertTrue(app.stdout().contains("PLAIN report=42"), "with the right password it locks over TLS\n" + app);
             assertNoPassword(app);
         }
     }
