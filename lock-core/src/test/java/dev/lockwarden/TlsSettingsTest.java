@@ -3,10 +3,8 @@ package dev.lockwarden;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -14,86 +12,42 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.config.Settings;
 import dev.lockwarden.config.TlsSettings;
-import dev.lockwarden.testing.RedisBinary;
+import dev.lockwarden.testing.MutualTlsRedis;
 import dev.lockwarden.testing.RedisNode;
 
 /**
  * The {@code lockwarden.tls.*} stores against a real redis-server that demands client certificates
- * ({@code --tls-auth-clients yes}); the CA, server and client certificates are made by openssl here.
+ * ({@code --tls-auth-clients yes}); the CA, server and client certificates are made by openssl ({@link MutualTlsRedis}).
  * Skipped, like {@link TlsTest}, only without a TLS-enabled redis-server or openssl.
  */
 class TlsSettingsTest {
     private static final String TRUST_PASSWORD = "trust-Secret/1@x";
     private static final String KEY_PASSWORD = "key-Secret/2@y";
+    @RegisterExtension
+    static final MutualTlsRedis tls = new MutualTlsRedis(TRUST_PASSWORD, KEY_PASSWORD);
     private static Path dir;
     private static RedisNode node;
     private static String uri;
 
     @BeforeAll
-    static void startMutualTlsRedis() throws Exception {
-        RedisBinary binary = RedisBinary.detect();
-        assumeTrue(!binary.isEmbedded() && Files.isExecutable(Path.of("/usr/bin/openssl")),
-                "needs Debian's TLS-enabled redis-server and openssl (.ci/run installs redis-server)");
-        dir = Files.createTempDirectory("lockwarden-mtls");
-        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=Lockwarden Test CA",
-                "-keyout", "ca.key", "-out", "ca.pem");
-        signed("server", "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1");
-        signed("client", "/CN=lockwarden-client", "extendedKeyUsage=clientAuth");
-        openssl("pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-name", "client",
-                "-out", "client.p12", "-passout", "pass:" + KEY_PASSWORD);
-        // The trust store the way docs/tls.md makes it: JDK keytool importing the CA.
-        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
-        run(List.of(keytool.toString(), "-importcert", "-noprompt", "-alias", "redis-ca", "-file", "ca.pem",
-                "-keystore", "trust.p12", "-storetype", "PKCS12", "-storepass", TRUST_PASSWORD));
+    static void trustStoreAsDocsTlsMakesIt() throws Exception {
+        dir = tls.dir();
+        node = tls.node();
+        uri = tls.uri();
+        // the trust store the way docs/tls.md makes it: JDK keytool importing the CA
         KeyStore trust = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(dir.resolve("trust.p12"))) {
+        try (InputStream in = Files.newInputStream(tls.certificates().trustStore())) {
             trust.load(in, TRUST_PASSWORD.toCharArray());
         }
         assertTrue(trust.isCertificateEntry("redis-ca"), "keytool made a trusted CA entry");
-        int tlsPort;
-        try (ServerSocket s = new ServerSocket(0)) {
-            tlsPort = s.getLocalPort();
-        }
-        node = new RedisNode(binary, List.of("--tls-port", Integer.toString(tlsPort),
-                "--tls-cert-file", dir.resolve("server.pem").toString(), "--tls-key-file", dir.resolve("server.key").toString(),
-                "--tls-ca-cert-file", dir.resolve("ca.pem").toString(), "--tls-auth-clients", "yes")).start();
-        uri = "rediss://127.0.0.1:" + tlsPort;
-    }
-
-    /** A key and certificate signed by the test CA. */
-    private static void signed(String name, String subject, String extension) throws Exception {
-        openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", name + ".key", "-out", name + ".csr");
-        Files.writeString(dir.resolve(name + ".ext"), extension + "\n");
-        openssl("x509", "-req", "-in", name + ".csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                "-days", "1", "-extfile", name + ".ext", "-out", name + ".pem");
-    }
-
-    private static void openssl(String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of("openssl"));
-        cmd.addAll(List.of(args));
-        run(cmd);
-    }
-
-    private static void run(List<String> cmd) throws Exception {
-        Path log = dir.resolve("openssl.log");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, String.join(" ", cmd) + ": " + Files.readString(log));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (node != null) {
-            node.close();
-        }
     }
 
     @AfterEach

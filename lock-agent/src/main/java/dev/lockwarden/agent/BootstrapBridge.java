@@ -25,7 +25,10 @@ import net.bytebuddy.dynamic.loading.ClassInjector;
 final class BootstrapBridge {
     private static final String DIR = "dev/lockwarden/agent/bootstrap/";
     private static final String[] CLASSES = {"LockBridge", "LockBridge$Dispatcher", "LockBridge$Skip"};
-    private static final String MARKER = "lockwarden.agent.bridge";
+    /** Set once injected: {@code definer}, {@code unsafe} or the appended jar (how it was done, for support and tests). */
+    static final String MARKER = "lockwarden.agent.bridge";
+    /** {@code -Dlockwarden.agent.bridge.definer=false} skips the cheap way (should a JDK refuse it noisily). */
+    static final String DEFINER_SWITCH = "lockwarden.agent.bridge.definer";
 
     private BootstrapBridge() {
     }
@@ -47,8 +50,8 @@ final class BootstrapBridge {
         for (String c : CLASSES) {
             classes.put((DIR + c).replace('/', '.'), read(DIR + c + ".class"));
         }
-        if (defineDirectly(inst, classes)) {
-            System.setProperty(MARKER, "unsafe");
+        if (!"false".equalsIgnoreCase(System.getProperty(DEFINER_SWITCH)) && defineDirectly(inst, classes)) {
+            System.setProperty(MARKER, "definer");
             return;
         }
         ClassInjector.UsingUnsafe.Factory unsafe = ClassInjector.UsingUnsafe.Factory.resolve(inst);

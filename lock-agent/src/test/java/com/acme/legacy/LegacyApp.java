@@ -14,7 +14,7 @@ import redis.clients.jedis.RedisClient;
  * <ul>
  *   <li>{@code counter HOST PORT THREADS ITERATIONS NAME} — concurrent read-modify-write increments</li>
  *   <li>{@code policies} — SKIP/FAIL behaviour while another thread holds a lock</li>
- *   <li>{@code plain} — calls a method once (used with a broken agent config)</li>
+ *   <li>{@code plain} — calls a method once (used with a broken agent config); prints how the agent's bridge was injected</li>
  *   <li>{@code attach} — waits for a line on stdin (the test attaches the agent), then runs {@code policies}</li>
  *   <li>{@code plugins} — calls a method of a class defined by its own class loaders (isolating and delegating)</li>
  * </ul>
@@ -31,7 +31,8 @@ public final class LegacyApp {
             case "plugins" -> plugins();
             case "matching" -> matching();
             case "drain" -> drain(Long.parseLong(args[1]));
-            case "plain" -> System.out.println("PLAIN report=" + new Jobs().report("k") + " flag=" + new Jobs().flag("k"));
+            case "plain" -> System.out.println("PLAIN report=" + new Jobs().report("k") + " flag=" + new Jobs().flag("k")
+                    + " bridge=" + System.getProperty("lockwarden.agent.bridge"));
             case "attach" -> {
                 Jobs warmUp = new Jobs(); // loads the class before the agent arrives: attach must retransform it
                 System.out.println("READY report=" + warmUp.report("warm"));

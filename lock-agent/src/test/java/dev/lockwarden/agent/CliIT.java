@@ -4,24 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code java -jar lock-agent.jar --help | check} as a deploy pipeline runs them (attach: see LockAgentIT). */
 @Timeout(120)
-class CliIT {
-    private static final Duration RUN = Duration.ofSeconds(60);
-
-    @TempDir
-    Path dir;
-
+class CliIT extends AgentTestBase {
     @Test
     void helpDocumentsBothCommands() throws Exception {
         try (ChildJvm cli = ChildJvm.cli("--help")) {
@@ -88,9 +79,5 @@ class CliIT {
             assertEquals(1, cli.waitFor(RUN), cli.toString());
             assertTrue(cli.stdout().contains(broken + ":1: onBusy=WAIT is not FAIL or SKIP"), cli.toString());
         }
-    }
-
-    private Path write(String name, String... lines) throws IOException {
-        return Files.writeString(dir.resolve(name), String.join("\n", lines) + "\n");
     }
 }

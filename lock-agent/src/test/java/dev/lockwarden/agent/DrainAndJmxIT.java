@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -16,40 +14,21 @@ import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import com.sun.tools.attach.VirtualMachine;
 
-import dev.lockwarden.testing.RedisServerExtension;
-
 /** kill -TERM on a child JVM in the middle of a locked call; the JMX bean read from outside. */
 @Timeout(150)
-class DrainAndJmxIT {
-    private static final Duration RUN = Duration.ofSeconds(60);
-
-    @RegisterExtension
-    static final RedisServerExtension redis = RedisServerExtension.nodes(1);
-
-    @TempDir
-    Path dir;
-
-    @BeforeEach
-    void clean() {
-        redis.flushAll();
-    }
-
+class DrainAndJmxIT extends RedisAgentTestBase {
     private Path config(String drainTimeout) throws Exception {
-        return Files.writeString(dir.resolve("drain.conf"), String.join("\n",
-                "redis = " + redis.uri(),
+        return config("drain.conf",
                 drainTimeout.isEmpty() ? "# default drain timeout" : "drainTimeout = " + drainTimeout,
                 "com.acme.legacy.Jobs#hold key=\"job:{0}\" ttl=10s",
                 "com.acme.legacy.Jobs#charge key=\"job:{0}\"",
                 "com.acme.legacy.Jobs#report key=\"report:{0}\"",
-                "com.acme.legacy.NoSuchClass#run key=\"x\"") + "\n");
+                "com.acme.legacy.NoSuchClass#run key=\"x\"");
     }
 
     @Test

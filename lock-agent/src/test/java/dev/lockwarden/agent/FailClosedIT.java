@@ -4,34 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Any doubt at start-up stops the JVM before main; onConfigError = continue is the explicit opt-out; a method whose
  * class loader cannot see the bridge fails instead of running unlocked. Real child JVMs with the shaded agent.
  */
 @Timeout(180)
-class FailClosedIT {
-    private static final Duration RUN = Duration.ofSeconds(60);
-
-    @RegisterExtension
-    static final RedisServerExtension redis = RedisServerExtension.nodes(1);
-
-    @TempDir
-    Path dir;
-
+class FailClosedIT extends RedisAgentTestBase {
     private static final String[] BROKEN = {
             "# mistakes on purpose",
             "redis = http://127.0.0.1:1",
@@ -126,9 +112,27 @@ class FailClosedIT {
         }
     }
 
+    /** Java 17 and 25: the cheap way ({@code BootDefiner}) works; its fallback (Byte Buddy's Unsafe injector) locks too. */
+    @Test
+    void theBridgeIsDefinedDirectlyAndItsFallbackLocksToo() throws Exception {
+        Path config = config("bridge.conf", "com.acme.legacy.Jobs#report key=\"job:{0}\" holdAtLeast=20s");
+        for (String way : List.of("definer", "unsafe")) {
+            redis.flushAll();
+            List<String> args = new ArrayList<>(List.of(ChildJvm.javaagent(config)));
+            if (way.equals("unsafe")) {
+                args.add("-D" + BootstrapBridge.DEFINER_SWITCH + "=false");
+            }
+            try (ChildJvm app = ChildJvm.start(args, "plain")) {
+                assertEquals(0, app.waitFor(RUN), app.toString());
+                assertTrue(app.stdout().contains("PLAIN report=42 flag=true bridge=" + way), app.toString());
+                assertEquals("1", redis.node(0).command("EXISTS", "lock:{job:k}"), way + ": report() took its lock\n" + app);
+            }
+        }
+    }
+
     @Test
     void configFromTheEnvironmentAndTheStartUpReport() throws Exception {
-        Path good = write("env.conf", "redis = " + redis.uri(), "reportUnmatchedAfter = 1s",
+        Path good = config("env.conf", "reportUnmatchedAfter = 1s",
                 "com.acme.legacy.Jobs#report key=\"job:{0}\"", "com.acme.legacy.NoSuchClass#run key=\"x\"");
         try (ChildJvm app = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar().toAbsolutePath()),
                 Map.of("LOCKWARDEN_AGENT_CONFIG", good.toString()), "plain")) {
@@ -145,7 +149,7 @@ class FailClosedIT {
 
     @Test
     void aMethodWhoseLoaderCannotSeeTheBridgeFailsInsteadOfRunningUnlocked() throws Exception {
-        Path config = write("plugin.conf", "redis = " + redis.uri(),
+        Path config = config("plugin.conf",
                 "com.acme.legacy.plugin.Plugin#pay(java.lang.String) key=\"plugin:{0}\"");
         try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(config)), "plugins")) {
             assertEquals(0, app.waitFor(RUN), app.toString());
@@ -167,9 +171,5 @@ class FailClosedIT {
             n++;
         }
         return n;
-    }
-
-    private Path write(String name, String... lines) throws IOException {
-        return Files.writeString(dir.resolve(name), String.join("\n", lines) + "\n");
     }
 }

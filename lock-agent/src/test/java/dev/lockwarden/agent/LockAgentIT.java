@@ -4,45 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-
 
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockSource;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * The shaded agent in real separate JVMs against a real redis-server. The legacy app has no
  * Lockwarden code and its own unshaded Jedis next to the agent's relocated one.
  */
 @org.junit.jupiter.api.Timeout(240)
-class LockAgentIT {
+class LockAgentIT extends RedisAgentTestBase {
     private static final Duration RUN = Duration.ofSeconds(90);
     private static final int THREADS = 4;
     private static final int ITERATIONS = 25;
-
-    @RegisterExtension
-    static final RedisServerExtension redis = RedisServerExtension.nodes(1);
-
-    @TempDir
-    Path dir;
-
-    @BeforeEach
-    void clean() {
-        redis.flushAll();
-    }
 
     @Test
     void lockedCounterIsExactAcrossTwoJvms() throws Exception {
@@ -161,9 +143,5 @@ class LockAgentIT {
 
     private String get(String key) {
         return redis.node(0).command("GET", key);
-    }
-
-    private Path write(String name, String... lines) throws IOException {
-        return Files.writeString(dir.resolve(name), String.join("\n", lines) + "\n");
     }
 }

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.jar.Attributes;
@@ -19,11 +18,8 @@ import java.util.jar.Manifest;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.lockwarden.agent.testagent.TestAgent;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Wildcards, subtype matching, {class}/{method} keys, retransformation of a class loaded before the agent,
@@ -31,25 +27,16 @@ import dev.lockwarden.testing.RedisServerExtension;
  * own Jedis, whether its lock is held while it runs).
  */
 @Timeout(120)
-class MatchingIT {
-    private static final Duration RUN = Duration.ofSeconds(60);
-
-    @RegisterExtension
-    static final RedisServerExtension redis = RedisServerExtension.nodes(1);
-
-    @TempDir
-    Path dir;
-
+class MatchingIT extends RedisAgentTestBase {
     @Test
     void patternsKeysRetransformationUntouchedBytesAndOnLost() throws Exception {
-        Path config = Files.writeString(dir.resolve("matching.conf"), String.join("\n",
-                "redis = " + redis.uri(),
+        Path config = config("matching.conf",
                 "com.acme.legacy.jobs.*Job#run* key=\"job:{class}:{method}\"",
                 "com.acme.legacy.pay.PaymentHandler+#handle(..) key=\"pay:{class}:{0.id}\"",
                 "com.acme.legacy.Early#work key=\"early\"",
                 "com.acme.legacy.Slow#logged key=\"slow:{0}\" ttl=300ms autoRefresh=false",
                 "com.acme.legacy.Slow#thrown key=\"slow:{0}\" ttl=300ms autoRefresh=false onLost=throw",
-                "com.acme.legacy.Cron#tick key=\"cron:{method}\" ttl=30s holdAtLeast=20s") + "\n");
+                "com.acme.legacy.Cron#tick key=\"cron:{method}\" ttl=30s holdAtLeast=20s");
         Path testAgent = testAgentJar();
         Path captured = Files.createDirectories(dir.resolve("captured"));
         try (ChildJvm app = ChildJvm.start(List.of(

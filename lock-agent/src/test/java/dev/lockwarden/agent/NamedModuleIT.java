@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,23 +12,13 @@ import javax.tools.ToolProvider;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * An application in a named module (run with {@code -m}): named modules do not read the unnamed module the bridge
  * lives in, so the agent must add that read edge or every call would fail.
  */
 @Timeout(120)
-class NamedModuleIT {
-    @RegisterExtension
-    static final RedisServerExtension redis = RedisServerExtension.nodes(1);
-
-    @TempDir
-    Path dir;
-
+class NamedModuleIT extends RedisAgentTestBase {
     @Test
     void methodsOfANamedModuleAreLocked() throws Exception {
         Path src = dir.resolve("src");
@@ -45,13 +34,12 @@ class NamedModuleIT {
         int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, "--release", "17", "-d", out.toString(),
                 src.resolve("module-info.java").toString(), pkg.resolve("Pay.java").toString());
         assertEquals(0, rc, "javac");
-        Path config = Files.writeString(dir.resolve("mod.conf"), "redis = " + redis.uri() + "\n"
-                + "com.acme.mod.Pay#pay key=\"mod:{0}\" holdAtLeast=20s\n");
+        Path config = config("mod.conf", "com.acme.mod.Pay#pay key=\"mod:{0}\" holdAtLeast=20s");
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", ChildJvm.javaagent(config), "--module-path", dir.resolve("mods").toString(),
                 "-m", "com.acme.mod/com.acme.mod.Pay"));
         try (ChildJvm app = ChildJvm.of(new ProcessBuilder(cmd).start())) {
-            assertEquals(0, app.waitFor(Duration.ofSeconds(60)), app.toString());
+            assertEquals(0, app.waitFor(RUN), app.toString());
             assertTrue(app.stdout().contains("MODULE com.acme.mod paid m1"), app.toString());
             assertTrue(app.stderr().contains("instrumented com.acme.mod.Pay#pay(java.lang.String) (" + config + ":2)"), app.toString());
             assertEquals("1", redis.node(0).command("EXISTS", "lock:{mod:m1}"), "the call took its lock (kept by holdAtLeast)\n" + app);

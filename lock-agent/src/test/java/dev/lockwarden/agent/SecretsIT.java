@@ -4,28 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Redis password (URI user info with '/', '@' and '+') never appears in what the agent prints: the start-up
  * report, its WARNINGs (Redis unreachable under onStoreDown=skip, unmatched rules at shutdown), the ERROR that stops
  * the JVM on a broken setting, and the {@code check} command's output. Real child JVMs with the shaded agent.
  */
-class SecretsIT {
-    private static final Duration RUN = Duration.ofSeconds(60);
+class SecretsIT extends AgentTestBase {
     /** Every character that has broken URI parsing and masking before. */
     static final String PASSWORD = "S3cr/t@pa+ss";
-
-    @TempDir
-    Path dir;
 
     @Test
     void theStartUpReportAndItsWarningsNeverShowThePassword() throws Exception {
@@ -76,15 +67,5 @@ class SecretsIT {
         for (String part : new String[] {PASSWORD, "S3cr/t", "pa+ss", "S3cr%2Ft"}) {
             assertFalse(output.contains(part), "'" + part + "' in:\n" + output);
         }
-    }
-
-    private static int closedPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    private Path write(String name, String... lines) throws IOException {
-        return Files.writeString(dir.resolve(name), String.join("\n", lines) + "\n");
     }
 }

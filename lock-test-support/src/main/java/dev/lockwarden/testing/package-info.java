@@ -7,6 +7,9 @@
  *   <li>{@link dev.lockwarden.testing.RedisNode}: one {@code redis-server} process on a free 127.0.0.1 port,
  *       with {@code kill}, {@code pause}/{@code resume} (SIGSTOP/SIGCONT) and {@code restart};</li>
  *   <li>{@link dev.lockwarden.testing.RedisCluster}: a Redis Cluster formed with plain CLUSTER commands;</li>
+ *   <li>{@link dev.lockwarden.testing.TestCertificates}: a throw-away CA, server and client certificates and the
+ *       PKCS12 key and trust stores (openssl + keytool) for tests against {@code redis-server --tls-auth-clients yes};
+ *       {@link dev.lockwarden.testing.MutualTlsRedis} starts such a server with them;</li>
  *   <li>{@link dev.lockwarden.testing.RedisBinary}: which executable runs: {@code -Dlockwarden.redis.server},
  *       else {@code redis-server} on the {@code PATH}, else the binary shipped inside embedded-redis.</li>
  * </ul>

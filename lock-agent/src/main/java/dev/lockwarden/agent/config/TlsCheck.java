@@ -1,5 +1,6 @@
 package dev.lockwarden.agent.config;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -7,28 +8,38 @@ import dev.lockwarden.config.Settings;
 import dev.lockwarden.config.TlsSettings;
 
 /**
- * Opens the {@code tls.*} stores a config file names while the file is checked, so a wrong path, type or password
- * stops the start (fail closed, with the line) instead of failing the first locked call. Uses lock-core's
- * {@link TlsSettings}, whose messages never contain a password; values from the file are named by their line.
+ * Opens the {@code tls.*} stores while the config is checked, whether the file names them or
+ * {@code -Dlockwarden.tls.*} / {@code LOCKWARDEN_TLS_*} do, so a wrong path, type or password stops the start (fail
+ * closed, before {@code main}) instead of failing the first locked call. Uses lock-core's {@link TlsSettings}, whose
+ * messages never contain a password; values from the file are named by their line, the others by their property or
+ * environment variable.
  */
 final class TlsCheck {
+    private static final List<String> NAMES = List.of(TlsSettings.TRUST_STORE, TlsSettings.TRUST_STORE_PASSWORD,
+            TlsSettings.TRUST_STORE_TYPE, TlsSettings.KEY_STORE, TlsSettings.KEY_STORE_PASSWORD, TlsSettings.KEY_STORE_TYPE);
+
     private TlsCheck() {
     }
 
-    /** The problem, if the file sets any {@code tls.*} line and the stores cannot be opened. */
+    /** The problem, if any {@code tls.*} setting is given (file, system property or environment) and the stores cannot be opened. */
     static Optional<String> check(String file, Map<String, String> fileSettings, Map<String, Integer> lines) {
+        return check(file, fileSettings, lines, System.getenv());
+    }
+
+    static Optional<String> check(String file, Map<String, String> fileSettings, Map<String, Integer> lines,
+                                  Map<String, String> environment) {
+        Settings settings = new Settings(name -> fileSettings.getOrDefault(name, System.getProperty(name)), environment);
         Integer first = lines.entrySet().stream().filter(e -> e.getKey().startsWith("lockwarden.tls."))
                 .map(Map.Entry::getValue).min(Integer::compare).orElse(null);
-        if (first == null) {
+        if (first == null && NAMES.stream().noneMatch(n -> settings.raw(n).isPresent())) {
             return Optional.empty();
         }
-        Settings settings = new Settings(name -> fileSettings.getOrDefault(name, System.getProperty(name)), System.getenv());
         try {
             TlsSettings.socketFactory(settings);
             return Optional.empty();
         } catch (IllegalArgumentException e) {
             String message = e.getMessage();
-            int line = first;
+            Integer line = first;
             for (Map.Entry<String, Integer> l : lines.entrySet()) {
                 String where = "system property " + l.getKey();
                 if (l.getKey().startsWith("lockwarden.tls.") && message.contains(where)) {
@@ -37,7 +48,8 @@ final class TlsCheck {
                     line = l.getValue();
                 }
             }
-            return Optional.of(file + ":" + line + ": " + message + " (TLS stores are opened when the config is read)");
+            return Optional.of((line == null ? file : file + ":" + line) + ": " + message
+                    + " (TLS stores are opened when the agent starts)");
         }
     }
 }
