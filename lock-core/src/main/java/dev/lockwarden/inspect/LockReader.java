@@ -26,6 +26,10 @@ import redis.clients.jedis.Response;
  * holder info and TTL, then one for the holders' heartbeats. A lock counts as held when a majority
  * of the nodes (the only node, for a single node or a cluster) hold the same token; {@link LockInfo#nodes()}
  * names them (on a cluster: the master that owns the lock's slot). Nodes that do not answer are skipped while a majority still can.
+ * <p>
+ * Over 200 lines because the majority rule, the packed-holder decoding and the join with the holders'
+ * per-JVM records must agree for one lock and for a page of locks; keeping them in one reader is what
+ * makes the dashboard's rows and a single lock's detail show the same holder.
  */
 final class LockReader {
     private final RedisDeployment redis;

@@ -31,6 +31,12 @@ import dev.lockwarden.store.StoreTimeoutException;
 /**
  * Takes and gives back locks for one {@code LockManager}: the acquire/wait loop, reentrancy, and
  * the bookkeeping around a handle's life (watchdog, events).
+ * <p>
+ * Over 200 lines because the acquire path is one loop on purpose: the wait budget, the local pool
+ * check, store errors (retried within the budget, never reported as busy), the pub/sub wake-up and
+ * the local handoff all decide the same "try again or give up" question, and splitting them would
+ * spread that decision over several classes. Each step it delegates (store, watchdog, wake-ups,
+ * events, metrics) lives in its own class.
  */
 public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LockEngine.class.getName());
