@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocketFactory;
@@ -25,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.lockwarden.testing.RedisBinary;
 import dev.lockwarden.testing.RedisNode;
+import dev.lockwarden.testing.TestCertificates;
 
 /**
  * {@code rediss://} against a real TLS redis-server with a self-signed certificate made by openssl.
@@ -33,26 +32,22 @@ import dev.lockwarden.testing.RedisNode;
  */
 class TlsTest {
     private static Path dir;
+    private static TestCertificates certs;
     private static RedisNode node;
     private static int tlsPort;
 
     @BeforeAll
     static void startTlsRedis() throws Exception {
         RedisBinary binary = RedisBinary.detect();
-        assumeTrue(!binary.isEmbedded() && Files.isExecutable(Path.of("/usr/bin/openssl")),
+        assumeTrue(TestCertificates.canCreate(binary),
                 "needs Debian's TLS-enabled redis-server and openssl (.ci/run installs redis-server)");
         dir = Files.createTempDirectory("lockwarden-tls");
-        Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                "-keyout", dir.resolve("key.pem").toString(), "-out", dir.resolve("cert.pem").toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("openssl.log").toFile()).start();
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, Files.readString(dir.resolve("openssl.log")));
-        try (ServerSocket s = new ServerSocket(0)) {
-            tlsPort = s.getLocalPort();
-        }
+        certs = TestCertificates.create(dir, "trust-pass", "key-pass");
+        tlsPort = TestCertificates.freePort();
+        // server certificate signed by the test CA; no client certificate demanded here (TlsSettingsTest does that)
         node = new RedisNode(binary, List.of("--tls-port", Integer.toString(tlsPort),
-                "--tls-cert-file", dir.resolve("cert.pem").toString(), "--tls-key-file", dir.resolve("key.pem").toString(),
-                "--tls-ca-cert-file", dir.resolve("cert.pem").toString(), "--tls-auth-clients", "no")).start();
+                "--tls-cert-file", certs.serverCertificate().toString(), "--tls-key-file", certs.serverKey().toString(),
+                "--tls-ca-cert-file", certs.caCertificate().toString(), "--tls-auth-clients", "no")).start();
     }
 
     @AfterAll
@@ -78,7 +73,7 @@ class TlsTest {
     @Test
     void locksOverTls() throws Exception {
         try (LockManager locks = LockManager.builder().redis("rediss://127.0.0.1:" + tlsPort)
-                .tls(trusting(dir.resolve("cert.pem"))).application("tls").build();
+                .tls(trusting(certs.caCertificate())).application("tls").build();
              LockHandle h = locks.acquire("tls:one", LockOptions.ttl(Duration.ofSeconds(5)))) {
             assertTrue(h.isHeld());
             assertTrue(locks.inspector().get("tls:one").isPresent());
