@@ -15,6 +15,7 @@ import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.eclipse.jetty.http.HttpCookie;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.ForwardedRequestCustomizer;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -53,6 +54,11 @@ public final class AdminServer implements AutoCloseable {
         Server server = new Server();
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
+        // a lock's deep link /locks/<name> carries a '%' in the name as %25 and a '/' as %2F, which
+        // Jetty's default refuses as ambiguous. Nothing here is authorised by path (the login guard
+        // checks every view), and Vaadin's static files refuse '..' also after decoding.
+        http.setUriCompliance(UriCompliance.DEFAULT.with("lock names",
+                UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING, UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
         if (config.behindTlsProxy()) {
             // client address and https from the proxy's X-Forwarded-* / Forwarded headers
             http.addCustomizer(new ForwardedRequestCustomizer());
@@ -64,6 +70,7 @@ public final class AdminServer implements AutoCloseable {
         Path webRoot = Files.createTempDirectory("lockwarden-admin");
         WebAppContext context = new WebAppContext();
         context.setContextPath("/");
+        context.getServletHandler().setDecodeAmbiguousURIs(true); // the same URIs, through the servlet API
         context.setBaseResource(ResourceFactory.of(context).newResource(webRoot));
         context.setParentLoaderPriority(true);
         context.setAttribute("org.eclipse.jetty.server.webapp.ContainerIncludeJarPattern", SCANNED);

@@ -94,7 +94,7 @@ class LockHistoryBrowserTest {
         dash.browser.waitFor(By.id("locks"));
         dash.browser.driver.get(dash.server.uri() + "locks/hist:lost");
         new WebDriverWait(dash.browser.driver, Duration.ofSeconds(10))
-                .until(d -> d.findElement(By.id("detail-holder")).getText().equals("Not held any more."));
+                .until(d -> d.findElement(By.id("detail-holder")).getText().equals("No such lock (it may have been released)."));
         List<String> row = eventRow("lost", Duration.ofSeconds(10));
         assertEquals(Long.toString(h.fencingToken()), row.get(FENCE), row.toString());
         assertEquals("billing", row.get(BY), row.toString());

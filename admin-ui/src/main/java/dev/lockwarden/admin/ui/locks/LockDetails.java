@@ -21,6 +21,9 @@ import dev.lockwarden.LockInfo;
  * operators only; the service checks the role again).
  */
 final class LockDetails extends VerticalLayout {
+    /** For an unknown name (a mistyped link) as for a lock released since. */
+    static final String NOT_HELD = "No such lock (it may have been released).";
+
     private final H3 title = new H3();
     private final Span holder = new Span();
     private final Span fence = new Span();
@@ -45,6 +48,7 @@ final class LockDetails extends VerticalLayout {
         forceRelease.addClickListener(e -> Optional.ofNullable(shown).ifPresent(onForceRelease));
         configureEvents();
         meta.setId("detail-meta");
+        title.setId("detail-title");
         link.setId("detail-link");
         add(title, link, holder, fence, meta, forceRelease, result, new H4("Recent events and fence history"), events);
         setVisible(false);
@@ -63,16 +67,16 @@ final class LockDetails extends VerticalLayout {
         events.addColumn(EventDetails::of).setHeader("Details").setAutoWidth(true);
     }
 
-    /** Shows {@code lock}, or that {@code name} is no longer held. */
+    /** Shows {@code lock}, or that no lock {@code name} is held (never was, or not any more). */
     void show(String name, Optional<LockInfo> lock) {
         setVisible(true);
         shown = lock.orElse(null);
         title.setText(name);
-        link.setHref("locks/" + name);
+        link.setHref(DeepLink.path(name));
         link.setText("link to this lock");
         forceRelease.setEnabled(lock.isPresent());
         if (lock.isEmpty()) {
-            holder.setText("Not held any more.");
+            holder.setText(NOT_HELD);
             fence.setText("");
             meta.setText("");
             return;
@@ -82,6 +86,13 @@ final class LockDetails extends VerticalLayout {
         fence.setText("Fence " + i.fencingToken() + " · TTL " + Formats.ttl(i.remainingTtl()) + " · " + Formats.source(i));
         meta.setText("Acquired " + Formats.time(i.acquiredAt()) + " (" + Formats.ttl(Formats.age(i)) + " ago) · JVM "
                 + i.holder().jvmId() + " · nodes " + String.join(", ", i.nodes()));
+    }
+
+    /** For a link whose name is not a valid lock name: lock-core's reason, which says what is wrong. */
+    void showInvalid(String name, String reason) {
+        show(name, Optional.empty());
+        holder.setText("Not a lock name: " + reason);
+        events.setItems(List.of());
     }
 
     void showEvents(List<LockEvent> recent) {

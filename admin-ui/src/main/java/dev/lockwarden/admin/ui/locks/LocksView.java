@@ -16,7 +16,6 @@ import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.router.BeforeEvent;
 import com.vaadin.flow.router.HasUrlParameter;
-import com.vaadin.flow.router.OptionalParameter;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.router.RouteAlias;
@@ -81,9 +80,16 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
         rescan();
     }
 
+    /**
+     * {@code /locks/<name>} (the router hands the path over percent-decoded; a {@code /} in the name,
+     * raw or as {@code %2F}, is part of it) or {@code /locks?name=<name>}: see {@link DeepLink}.
+     */
     @Override
-    public void setParameter(BeforeEvent event, @OptionalParameter @WildcardParameter String name) {
-        if (name != null && !name.isBlank()) {
+    public void setParameter(BeforeEvent event, @WildcardParameter String path) {
+        String name = path == null || path.isEmpty()
+                ? event.getLocation().getQueryParameters().getSingleParameter("name").orElse("")
+                : path;
+        if (!name.isEmpty()) {
             select(name);
         }
     }
@@ -133,10 +139,21 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
         if (name.equals(selected)) {
             return;
         }
+        Optional<LockInfo> lock;
+        try {
+            lock = service.get(name);
+        } catch (IllegalArgumentException e) { // a link with a name lock-core refuses, e.g. with braces
+            selected = null;
+            details.showInvalid(name, e.getMessage());
+            return;
+        } catch (LockException e) {
+            status.setText("Cannot read lock: " + e.getMessage());
+            return;
+        }
         selected = name;
         details.clearResult();
-        details.show(name, service.get(name));
-        UI.getCurrent().getPage().getHistory().replaceState(null, "locks/" + name);
+        details.show(name, lock);
+        UI.getCurrent().getPage().getHistory().replaceState(null, DeepLink.path(name));
         refreshEvents();
     }
 

@@ -16,10 +16,10 @@ import com.vaadin.flow.router.Route;
 import com.vaadin.flow.server.VaadinRequest;
 
 import dev.lockwarden.admin.security.LoginService;
+import dev.lockwarden.admin.ui.AfterLogin;
 import dev.lockwarden.admin.ui.CurrentUser;
-import dev.lockwarden.admin.ui.locks.LocksView;
 
-/** The login page; every other view redirects here until a user has logged in. */
+/** The login page; every other view redirects here until a user has logged in, and opens after it. */
 @Route("login")
 @PageTitle("Log in · Lockwarden")
 public final class LoginView extends VerticalLayout implements BeforeEnterObserver {
@@ -57,6 +57,6 @@ public final class LoginView extends VerticalLayout implements BeforeEnterObserv
             return;
         }
         CurrentUser.login(outcome.user().get());
-        UI.getCurrent().navigate(LocksView.class);
+        AfterLogin.navigate(UI.getCurrent());
     }
 }
