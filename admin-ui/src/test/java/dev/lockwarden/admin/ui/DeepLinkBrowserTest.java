@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.ElementClickInterceptedException;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WindowType;
@@ -48,6 +49,7 @@ class DeepLinkBrowserTest {
 
     static {
         LINKS.put("payment:TX-123", "locks/payment:TX-123"); // an ordinary name stays readable
+        LINKS.put("job_v1.2*@host", "locks/job_v1.2*@host");
         LINKS.put("payment:TX 1/2?x=1#y%20z", "locks/payment:TX%201%2F2%3Fx%3D1%23y%2520z");
         LINKS.put("ünïcode:ä", "locks/%C3%BCn%C3%AFcode:%C3%A4");
         LINKS.put("a b", "locks/a%20b");
@@ -101,10 +103,12 @@ class DeepLinkBrowserTest {
             String name = e.getKey();
             long t0 = System.nanoTime();
             dash.browser.driver.get(base + "locks");
-            new WebDriverWait(dash.browser.driver, WAIT).ignoring(StaleElementReferenceException.class)
+            new WebDriverWait(dash.browser.driver, WAIT)
+                    .ignoring(StaleElementReferenceException.class).ignoring(ElementClickInterceptedException.class)
                     .until(d -> d.findElements(By.cssSelector("b.lock-name")).stream()
                             .filter(b -> name.equals(b.getDomAttribute("data-lock"))).findFirst()
                             .map(b -> {
+                                dash.browser.driver.executeScript("arguments[0].scrollIntoView({block: 'center'})", b);
                                 b.click();
                                 return true;
                             }).orElse(false));
@@ -152,12 +156,16 @@ class DeepLinkBrowserTest {
         awaitDetailsOf("a+b");
     }
 
-    /** Jetty lets %2F and %25 through for the links; '..' hidden behind them still reaches no file. */
+    /**
+     * Jetty lets %2F and %25 through for the links; '..' hidden behind them still reaches no file. This
+     * (and Jetty refusing %5C) is why names with a '..' part or a backslash get the query form.
+     */
     @Test
     void encodedSlashesDoNotOpenFilesOutsideTheStaticFolder() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         for (String path : List.of("VAADIN/..%2F..%2Fdev/lockwarden/admin/AdminServer.class",
-                "VAADIN/build/..%2F..%2F..%2F..%2FMETA-INF/MANIFEST.MF", "..%2Fetc/passwd")) {
+                "VAADIN/build/..%2F..%2F..%2F..%2FMETA-INF/MANIFEST.MF", "..%2Fetc/passwd",
+                "locks/x%2F..%2Fy", "locks/win%5Cdir")) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(400, r.statusCode(), path);
