@@ -60,6 +60,11 @@ public final class Browser implements AutoCloseable {
 
     public void login(String user, String password) {
         open("");
+        submitLogin(user, password);
+    }
+
+    /** Fills in and sends the login form once it shows (on whatever page sent the browser there). */
+    public void submitLogin(String user, String password) {
         WebElement name = waitFor(By.cssSelector("#vaadinLoginUsername input"));
         name.sendKeys(user);
         driver.findElement(By.cssSelector("#vaadinLoginPassword input")).sendKeys(password, Keys.ENTER);

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.ElementClickInterceptedException;
-import org.openqa.selenium.Keys;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WindowType;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -126,9 +125,7 @@ class DeepLinkBrowserTest {
 
             dash.browser.driver.manage().deleteAllCookies(); // a browser without a session: login first
             dash.browser.driver.get(href);
-            dash.browser.waitFor(By.cssSelector("#vaadinLoginUsername input")).sendKeys("viewer");
-            dash.browser.driver.findElement(By.cssSelector("#vaadinLoginPassword input"))
-                    .sendKeys(Fixtures.password("viewer"), Keys.ENTER);
+            dash.browser.submitLogin("viewer", Fixtures.password("viewer"));
             awaitDetailsOf(name);
             assertEquals(href, dash.browser.driver.getCurrentUrl(), "the login kept the link's target");
             timings.add((System.nanoTime() - t0) / 1_000_000 + " ms");
