@@ -107,19 +107,28 @@ public class RedisNodeClient implements AutoCloseable {
 
     private AcquireResult acquire(Lease lease, List<String> args, long deadlineNanos) {
         What what = new What("acquire", lease.name());
-        List<?> reply = replyList(what, call(what, deadlineNanos, () -> ACQUIRE.run(redis, lockKeys(lease.name()), args)), 2);
-        long value = replyLong(what, reply.get(1));
-        if (replyLong(what, reply.get(0)) != 1L) {
-            if (value < 0) {
+        Object raw = call(what, deadlineNanos, () -> ACQUIRE.run(redis, lockKeys(lease.name()), args));
+        if (raw instanceof Long n) { // the hot paths (see acquire.lua): the fence, or -2 - the holder's PTTL
+            if (n > 0) {
+                return AcquireResult.acquired(n, lease.ttlMillis());
+            }
+            if (n == -1L) {
                 // Lockwarden always sets a TTL: a lock key without one was written by someone else
                 throw new NodeException(address, "Redis " + address + ": key " + keys.lock(lease.name()) + " exists without a TTL ("
                         + what + "), so it was not written by Lockwarden and would block the lock forever. Delete it"
                         + " (or use another key prefix).");
             }
-            return AcquireResult.busy(value);
+            if (n < -1L) {
+                return AcquireResult.busy(-2 - n);
+            }
         }
-        return Long.valueOf(1L).equals(reply.get(2)) ? AcquireResult.acquiredAboveCounter(value, lease.ttlMillis())
-                : AcquireResult.acquired(value, lease.ttlMillis());
+        List<?> reply = replyList(what, raw, 3);
+        if (replyLong(what, reply.get(0)) != 1L) {
+            throw unexpected(what, reply);
+        }
+        long fence = replyLong(what, reply.get(1));
+        return Long.valueOf(1L).equals(reply.get(2)) ? AcquireResult.acquiredAboveCounter(fence, lease.ttlMillis())
+                : AcquireResult.acquired(fence, lease.ttlMillis());
     }
 
     /**
