@@ -154,8 +154,9 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
-        Object reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, releaseKeys(lease),
-                releaseArgs(lease, wakeWaiters, keepMillis)));
+        String lock = keys.lock(lease.name()); // once per call: keys and channel are built from it
+        Object reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, releaseKeys(lock),
+                releaseArgs(lock, lease, wakeWaiters, keepMillis)));
         return Long.valueOf(1L).equals(reply);
     }
 
@@ -173,7 +174,8 @@ public class RedisNodeClient implements AutoCloseable {
             replies.clear();
             try (AbstractPipeline p = redis.pipelined()) {
                 for (int i = 0; i < leases.size(); i++) {
-                    replies.add(RELEASE.queue(p, releaseKeys(leases.get(i)), releaseArgs(leases.get(i), true, keepMillis[i])));
+                    String lock = keys.lock(leases.get(i).name());
+                    replies.add(RELEASE.queue(p, releaseKeys(lock), releaseArgs(lock, leases.get(i), true, keepMillis[i])));
                 }
                 p.sync();
             }
@@ -196,8 +198,7 @@ public class RedisNodeClient implements AutoCloseable {
     }
 
     /** lock, info and, when this node records cycles, the lock's history stream (the layout of release.lua). */
-    private List<String> releaseKeys(Lease lease) {
-        String lock = keys.lock(lease.name());
+    private List<String> releaseKeys(String lock) {
         return cycleRetention == null ? List.of(lock, lock + KeySpace.INFO_SUFFIX)
                 : List.of(lock, lock + KeySpace.INFO_SUFFIX, lock + HISTORY_SUFFIX);
     }
@@ -206,10 +207,10 @@ public class RedisNodeClient implements AutoCloseable {
      * token, channel, keep, history length, name, history retention. A quiet release (the cleanup of a
      * failed Redlock attempt) records no cycle: nobody held the lock.
      */
-    private List<String> releaseArgs(Lease lease, boolean wakeWaiters, long keepMillis) {
+    private List<String> releaseArgs(String lock, Lease lease, boolean wakeWaiters, long keepMillis) {
         String retention = cycleRetention;
         String keep = keepMillis > 0 ? Long.toString(keepMillis) : "0";
-        String channel = wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "";
+        String channel = wakeWaiters && keepMillis <= 0 ? lock + KeySpace.RELEASED_SUFFIX : "";
         if (retention == null) {
             return List.of(lease.token(), channel, keep);
         }
