@@ -16,14 +16,15 @@ import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.LockHolder;
+import dev.lockwarden.store.LockValue;
 import dev.lockwarden.store.RedisNodeClient;
 import dev.lockwarden.store.Sha1;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 
 /**
- * Reads the state of named locks from every node: one pipelined round trip per node for token,
- * holder info and TTL, then one for the holders' heartbeats. A lock counts as held when a majority
+ * Reads the state of named locks from every node: one pipelined round trip per node for the lock's
+ * value (token, fence and holder: {@link LockValue}) and TTL, then one for the holders' heartbeats. A lock counts as held when a majority
  * of the nodes (the only node, for a single node or a cluster) hold the same token; {@link LockInfo#nodes()}
  * names them (on a cluster: the master that owns the lock's slot). Nodes that do not answer are skipped while a majority still can.
  * <p>
@@ -80,25 +81,55 @@ final class LockReader {
         return withHeartbeats(heldNames, held);
     }
 
+    /**
+     * One node's view of each name: value and TTL in one pipelined round trip (holder and fence are in
+     * the lock's value, {@link LockValue}); a second one only for locks of the older layout, whose
+     * holder is in the {@code :info} hash.
+     */
     private List<View> readNode(int i, List<String> names) {
         RedisNodeClient node = nodes.get(i);
-        List<Response<String>> tokens = new ArrayList<>(names.size());
-        List<Response<Map<String, String>>> infos = new ArrayList<>(names.size());
+        List<Response<String>> values = new ArrayList<>(names.size());
         List<Response<Long>> ttls = new ArrayList<>(names.size());
         node.call("read lock info", () -> {
+            values.clear();
+            ttls.clear();
             try (AbstractPipeline p = node.redis().pipelined()) {
                 for (String n : names) {
-                    tokens.add(p.get(keys.lock(n)));
-                    infos.add(p.hgetAll(keys.info(n)));
-                    ttls.add(p.pttl(keys.lock(n)));
+                    String lock = keys.lock(n);
+                    values.add(p.get(lock));
+                    ttls.add(p.pttl(lock));
                 }
                 p.sync();
             }
             return null;
         });
+        List<LockValue> parsed = new ArrayList<>(names.size());
+        List<Integer> older = new ArrayList<>();
+        for (int k = 0; k < names.size(); k++) {
+            LockValue v = LockValue.parse(values.get(k).get());
+            parsed.add(v);
+            if (v != null && v.olderLayout()) {
+                older.add(k);
+            }
+        }
+        Map<Integer, Response<Map<String, String>>> infos = new LinkedHashMap<>();
+        if (!older.isEmpty()) {
+            node.call("read lock info", () -> {
+                infos.clear();
+                try (AbstractPipeline p = node.redis().pipelined()) {
+                    for (int k : older) {
+                        infos.put(k, p.hgetAll(keys.info(names.get(k))));
+                    }
+                    p.sync();
+                }
+                return null;
+            });
+        }
         List<View> out = new ArrayList<>(names.size());
         for (int k = 0; k < names.size(); k++) {
-            out.add(new View(i, tokens.get(k).get(), infos.get(k).get(), ttls.get(k).get()));
+            LockValue v = parsed.get(k);
+            Map<String, String> info = v == null ? Map.of() : v.olderLayout() ? infos.get(k).get() : v.asInfo();
+            out.add(new View(i, v == null ? null : v.token(), info, ttls.get(k).get()));
         }
         return out;
     }

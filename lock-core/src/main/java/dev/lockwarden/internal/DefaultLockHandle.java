@@ -41,7 +41,10 @@ public final class DefaultLockHandle implements LockHandle {
     private final Thread owner;
     private final HandleOwner manager;
     private final AtomicInteger state = new AtomicInteger(HELD);
-    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    /** Created by the first {@link #onLost} (most handles never get a listener: one allocation less per acquire). */
+    private volatile List<Listener> listeners;
+    private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<DefaultLockHandle, List> LISTENERS =
+            java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(DefaultLockHandle.class, List.class, "listeners");
     private final Ticker ticker;
     private final long acquiredNanos;
     /** Who took it (set by the engine right after construction; for a lost event, which shows the acquisition it ended). */
@@ -186,7 +189,12 @@ public final class DefaultLockHandle implements LockHandle {
     public LockHandle onLost(Consumer<LockLostEvent> listener) {
         java.util.Objects.requireNonNull(listener, "listener");
         Listener l = new Listener(listener);
-        listeners.add(l);
+        List<Listener> all = listeners;
+        if (all == null) {
+            LISTENERS.compareAndSet(this, null, new CopyOnWriteArrayList<Listener>());
+            all = listeners;
+        }
+        all.add(l); // before reading lostEvent: markLost writes lostEvent before reading the list
         LockLostEvent e = lostEvent;
         if (e != null) {
             // lost before or while registering: markLost may or may not have seen this one; the flag decides
@@ -206,8 +214,11 @@ public final class DefaultLockHandle implements LockHandle {
             lostEvent = e;
             manager.lost(this, e);
             manager.dispatch(() -> {
-                for (Listener l : listeners) {
-                    l.fire(e);
+                List<Listener> all = listeners;
+                if (all != null) {
+                    for (Listener l : all) {
+                        l.fire(e);
+                    }
                 }
             });
         }

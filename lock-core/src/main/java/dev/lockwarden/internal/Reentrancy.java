@@ -6,34 +6,32 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.lockwarden.LockHandle;
 
 /**
- * Per-thread reentrancy (virtual threads included): the outermost handle a thread holds for each
- * name. Keyed by thread identity, so a handle released from another thread still clears its entry.
+ * Per-thread reentrancy (virtual threads included): the outermost handle held for each name, and the
+ * thread that took it. Keyed by name alone (one live handle per name and manager: the lock admits one
+ * holder), so a lookup allocates nothing; the owner check makes it per thread, and a handle released
+ * from another thread still clears its entry.
  */
 final class Reentrancy {
-    private record Key(Thread thread, String name) {
-    }
-
-    private final Map<Key, DefaultLockHandle> held = new ConcurrentHashMap<>();
+    private final Map<String, DefaultLockHandle> held = new ConcurrentHashMap<>();
 
     /** A nested handle if the current thread already holds {@code name}, else null. */
     LockHandle nested(String name) {
-        Key key = new Key(Thread.currentThread(), name);
-        DefaultLockHandle outer = held.get(key);
-        if (outer == null) {
+        DefaultLockHandle outer = held.get(name);
+        if (outer == null || outer.owner() != Thread.currentThread()) {
             return null;
         }
         if (!outer.isHeld()) {
-            held.remove(key, outer);
+            held.remove(name, outer);
             return null;
         }
         return new NestedLockHandle(outer);
     }
 
     void register(DefaultLockHandle h) {
-        held.put(new Key(h.owner(), h.name()), h);
+        held.put(h.name(), h);
     }
 
     void forget(DefaultLockHandle h) {
-        held.remove(new Key(h.owner(), h.name()), h);
+        held.remove(h.name(), h);
     }
 }

@@ -157,6 +157,13 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     }
 
     private final Map<String, AtomicReferenceArray<Meter>> groups = new ConcurrentHashMap<>();
+
+    /** A group and its meters by source (a group's row never changes once created). */
+    private record LastGroup(String name, AtomicReferenceArray<Meter> row) {
+    }
+
+    /** The group the last {@link #meter} call used (a racy cache: any value is a correct one). */
+    private volatile LastGroup lastGroup;
     /** New series are rare: created under this lock, so a binding sees each exactly once. */
     private final ReentrantLock creating = new ReentrantLock();
     private final AtomicBoolean capWarned = new AtomicBoolean();
@@ -214,9 +221,21 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
      */
     public Meter meter(String lockName, LockSource source) {
         int colon = lockName.indexOf(':');
-        String g = colon > 0 ? lockName.substring(0, colon) : lockName;
+        int end = colon > 0 ? colon : lockName.length();
         int s = source == null ? UNKNOWN : source.ordinal();
+        // the group of the previous call, if it is this one's: no substring and no map lookup per call
+        LastGroup last = lastGroup;
+        if (last != null && last.name.length() == end && lockName.startsWith(last.name)) {
+            Meter m = last.row.get(s);
+            if (m != null) {
+                return m;
+            }
+        }
+        String g = end == lockName.length() ? lockName : lockName.substring(0, end);
         AtomicReferenceArray<Meter> row = groups.get(g);
+        if (row != null) {
+            lastGroup = new LastGroup(g, row);
+        }
         Meter m = row == null ? null : row.get(s);
         return m != null ? m : create(g, s);
     }

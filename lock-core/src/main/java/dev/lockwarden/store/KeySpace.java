@@ -35,9 +35,12 @@ public record KeySpace(String prefix) {
         return lock(name) + FENCE_SUFFIX;
     }
 
+    /** Suffix of a lock's release channel. */
+    public static final String RELEASED_SUFFIX = ":released";
+
     /** Pub/sub channel announcing a release; hash-tagged like the lock. */
     public String releasedChannel(String name) {
-        return lock(name) + ":released";
+        return lock(name) + RELEASED_SUFFIX;
     }
 
     /** The lock name in a lock key or channel, or null if the key is not one of ours. */

@@ -107,19 +107,28 @@ public class RedisNodeClient implements AutoCloseable {
 
     private AcquireResult acquire(Lease lease, List<String> args, long deadlineNanos) {
         What what = new What("acquire", lease.name());
-        List<?> reply = replyList(what, call(what, deadlineNanos, () -> ACQUIRE.run(redis, lockKeys(lease.name()), args)), 2);
-        long value = replyLong(what, reply.get(1));
-        if (replyLong(what, reply.get(0)) != 1L) {
-            if (value < 0) {
+        Object raw = call(what, deadlineNanos, () -> ACQUIRE.run(redis, lockKeys(lease.name()), args));
+        if (raw instanceof Long n) { // the hot paths (see acquire.lua): the fence, or -2 - the holder's PTTL
+            if (n > 0) {
+                return AcquireResult.acquired(n, lease.ttlMillis());
+            }
+            if (n == -1L) {
                 // Lockwarden always sets a TTL: a lock key without one was written by someone else
                 throw new NodeException(address, "Redis " + address + ": key " + keys.lock(lease.name()) + " exists without a TTL ("
                         + what + "), so it was not written by Lockwarden and would block the lock forever. Delete it"
                         + " (or use another key prefix).");
             }
-            return AcquireResult.busy(value);
+            if (n < -1L) {
+                return AcquireResult.busy(-2 - n);
+            }
         }
-        return Long.valueOf(1L).equals(reply.get(2)) ? AcquireResult.acquiredAboveCounter(value, lease.ttlMillis())
-                : AcquireResult.acquired(value, lease.ttlMillis());
+        List<?> reply = replyList(what, raw, 3);
+        if (replyLong(what, reply.get(0)) != 1L) {
+            throw unexpected(what, reply);
+        }
+        long fence = replyLong(what, reply.get(1));
+        return Long.valueOf(1L).equals(reply.get(2)) ? AcquireResult.acquiredAboveCounter(fence, lease.ttlMillis())
+                : AcquireResult.acquired(fence, lease.ttlMillis());
     }
 
     /**
@@ -145,8 +154,9 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
-        Object reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, releaseKeys(lease),
-                releaseArgs(lease, wakeWaiters, keepMillis)));
+        String lock = keys.lock(lease.name()); // once per call: keys and channel are built from it
+        Object reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, releaseKeys(lock),
+                releaseArgs(lock, lease, wakeWaiters, keepMillis)));
         return Long.valueOf(1L).equals(reply);
     }
 
@@ -164,7 +174,8 @@ public class RedisNodeClient implements AutoCloseable {
             replies.clear();
             try (AbstractPipeline p = redis.pipelined()) {
                 for (int i = 0; i < leases.size(); i++) {
-                    replies.add(RELEASE.queue(p, releaseKeys(leases.get(i)), releaseArgs(leases.get(i), true, keepMillis[i])));
+                    String lock = keys.lock(leases.get(i).name());
+                    replies.add(RELEASE.queue(p, releaseKeys(lock), releaseArgs(lock, leases.get(i), true, keepMillis[i])));
                 }
                 p.sync();
             }
@@ -187,8 +198,7 @@ public class RedisNodeClient implements AutoCloseable {
     }
 
     /** lock, info and, when this node records cycles, the lock's history stream (the layout of release.lua). */
-    private List<String> releaseKeys(Lease lease) {
-        String lock = keys.lock(lease.name());
+    private List<String> releaseKeys(String lock) {
         return cycleRetention == null ? List.of(lock, lock + KeySpace.INFO_SUFFIX)
                 : List.of(lock, lock + KeySpace.INFO_SUFFIX, lock + HISTORY_SUFFIX);
     }
@@ -197,10 +207,10 @@ public class RedisNodeClient implements AutoCloseable {
      * token, channel, keep, history length, name, history retention. A quiet release (the cleanup of a
      * failed Redlock attempt) records no cycle: nobody held the lock.
      */
-    private List<String> releaseArgs(Lease lease, boolean wakeWaiters, long keepMillis) {
+    private List<String> releaseArgs(String lock, Lease lease, boolean wakeWaiters, long keepMillis) {
         String retention = cycleRetention;
         String keep = keepMillis > 0 ? Long.toString(keepMillis) : "0";
-        String channel = wakeWaiters && keepMillis <= 0 ? keys.releasedChannel(lease.name()) : "";
+        String channel = wakeWaiters && keepMillis <= 0 ? lock + KeySpace.RELEASED_SUFFIX : "";
         if (retention == null) {
             return List.of(lease.token(), channel, keep);
         }

@@ -1,11 +1,14 @@
--- Acquire: SET NX PX, then bump the fence and write holder info, atomically (one round trip).
--- KEYS[1] lock, KEYS[2] info, KEYS[3] fence
+-- Acquire: take the lock, issue its fence and record the holder, atomically (one round trip).
+-- KEYS[1] lock, KEYS[2] info (the holder hash of the older layout), KEYS[3] fence
 -- ARGV[1] token, ARGV[2] ttl ms, ARGV[3] fence retention ms, ARGV[4] '1' = store a clock floor in the
 -- counter (single node, cluster) / '0' = only return it (Redlock: phase 2 stores the maximum on a
 -- majority, so a node answering late never holds a counter above the token handed out),
 -- ARGV[5] the packed holder (LockHolder: jvm, acquired-at, source, method, thread; what is the same for
 -- every lock of a JVM is stored once per JVM, not here) — or, from older callers, ARGV[5..] info
 -- field/value pairs
+-- The lock's value is the whole record: token US fence US packed holder (US = \31; LockValue), so an
+-- acquire writes one key besides the counter, and refresh and release touch one key. Older callers
+-- (field/value pairs) get the older layout: the token alone as the value and the :info hash.
 -- The fence is max(counter + 1, floor) with floor = this server's clock in microseconds since the
 -- epoch (TIME): a counter lost to retention expiry, a restart without persistence or a failover
 -- to a stale replica restarts at the clock, which is above every fence issued before as long as
@@ -16,45 +19,75 @@
 -- then compute the same fence within one second, store it (counter + 1, never a floor) and phase 2
 -- is skipped; a missing counter (new name, or lost) still takes the microsecond floor, returned and
 -- stored by phase 2 only (docs/fencing.md, "Redlock").
--- Returns {1, fence, 1 if the counter is below the fence (floor not stored) else 0} when acquired,
--- {0, holder's remaining TTL in ms} when busy.
--- Idempotent per token: a retry after a lost reply finds its own token and gets its fence back.
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  -- GET + SET PX rather than INCR + SET + PEXPIRE: the floor wins almost always, so the INCR was
-  -- overwritten anyway. A counter that is not a number gets INCR's own "not an integer" error.
+-- Returns (an integer reply on the hot paths: no array to build and parse)
+--   fence (> 0)                  acquired, the counter holds the fence
+--   {1, fence, 1 | 0}            acquired, 1 = the counter is below the fence (Redlock, floor not stored);
+--                                also the reply of a retry that finds its own token (idempotent per token)
+--   -2 - the holder's PTTL (< 0) busy (-1: the key has no TTL, so Lockwarden did not write it)
+local v = redis.call('GET', KEYS[1])
+if v then
+  local n = #ARGV[1]
+  if string.byte(v, n + 1) == 31 and string.sub(v, 1, n) == ARGV[1] then
+    -- our own token (a retry after a lost reply): the fence is the value's second field
+    local fence = tonumber(string.sub(v, n + 2, string.find(v, '\31', n + 2, true) - 1))
+    return {1, fence, tonumber(redis.call('GET', KEYS[3]) or '0') < fence and 1 or 0}
+  elseif v == ARGV[1] then
+    local fence = tonumber(redis.call('HGET', KEYS[2], 'fence'))
+    return {1, fence, tonumber(redis.call('GET', KEYS[3]) or '0') < fence and 1 or 0}
+  end
+  return -2 - redis.call('PTTL', KEYS[1])
+end
+-- (the :info key is not read here: a packed acquire never uses it, so whatever it holds cannot matter)
+local packed = #ARGV == 5
+local now = redis.call('TIME')
+local fence
+local behind = 0
+if ARGV[4] == '1' then
+  -- SET ... GET: the floor wins almost always, so store it and read the old counter in one command;
+  -- an old counter at or above the floor (clock stepped back, or counting ahead) is put right after
+  local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
+  local old = redis.call('SET', KEYS[3], floor, 'PX', ARGV[3], 'GET')
+  fence = floor
+  if old then
+    local counter = tonumber(old)
+    if not counter or counter ~= math.floor(counter) then
+      -- not a number: put it back and fail with INCR's own "not an integer" error (nothing is taken)
+      redis.call('SET', KEYS[3], old)
+      redis.call('INCR', KEYS[3])
+    end
+    if counter >= floor then
+      fence = counter + 1
+      -- a number argument is sent with 17 significant digits, so the value is stored exactly
+      redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
+    end
+  end
+else
   local current = redis.call('GET', KEYS[3])
   local counter = tonumber(current or '0')
   if not counter or counter ~= math.floor(counter) then
     redis.call('INCR', KEYS[3])
   end
-  local fence = counter + 1
-  local now = redis.call('TIME')
+  fence = counter + 1
   local floor = tonumber(now[1]) * 1000000
-  if ARGV[4] == '1' or not current then
+  if not current then
     floor = floor + tonumber(now[2])
   end
-  local behind = 0
   if floor > fence then
     fence = floor
-    if ARGV[4] ~= '1' then
-      behind = 1 -- Redlock: phase 2 stores the token on a majority; a floor is never stored here
-    end
-  end
-  if behind == 0 then
-    -- a number argument is sent with 17 significant digits, so the value is stored exactly
+    behind = 1 -- phase 2 stores the token on a majority; a floor is never stored here
+  else
     redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
   end
+end
+if packed then
+  redis.call('SET', KEYS[1], ARGV[1] .. '\31' .. string.format('%d', fence) .. '\31' .. ARGV[5], 'PX', ARGV[2])
+else
   -- the info hash shares the lock's PX, so no stale one can linger: HSET overwrites every field
-  if #ARGV == 5 then
-    redis.call('HSET', KEYS[2], 'fence', fence, 'h', ARGV[5])
-  else
-    redis.call('HSET', KEYS[2], 'fence', fence, unpack(ARGV, 5))
-  end
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('HSET', KEYS[2], 'fence', fence, unpack(ARGV, 5))
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
-  return {1, fence, behind}
 end
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  local fence = tonumber(redis.call('HGET', KEYS[2], 'fence'))
-  return {1, fence, tonumber(redis.call('GET', KEYS[3]) or '0') < fence and 1 or 0}
+if behind == 1 then
+  return {1, fence, 1}
 end
-return {0, redis.call('PTTL', KEYS[1])}
+return fence

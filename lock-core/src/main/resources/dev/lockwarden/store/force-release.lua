@@ -1,5 +1,5 @@
 -- Force-release (operator), atomically: release only if the lock still has the token and fence the
--- operator confirmed, else change nothing. On release: delete lock + info, bump the fence (the old
+-- operator confirmed, else change nothing. On release: delete the lock (and an older layout's info hash), bump the fence (the old
 -- holder's fence is now stale), append the audit record to the lock's own capped history (and, when
 -- not on a cluster, to the global audit stream), wake waiters and notify the holder. It also leaves a
 -- short-lived marker (the old token's SHA-1 and the operator) that the holder reads when its refresh
@@ -18,14 +18,28 @@ local current = redis.call('GET', KEYS[3]) or '0'
 if not token then
   return {0, 'free', current}
 end
-local fence = redis.call('HGET', KEYS[2], 'fence') or '0'
+-- the lock's value is token US fence US packed holder (acquire.lua); a lock of the older layout holds
+-- the token alone and its holder in the :info hash
+local fence
+local info
+local first = string.find(token, '\31', 1, true)
+if first then
+  local second = string.find(token, '\31', first + 1, true) or (#token + 1)
+  fence = string.sub(token, first + 1, second - 1)
+  info = {'fence', fence, 'h', string.sub(token, second + 1)}
+  token = string.sub(token, 1, first - 1)
+else
+  fence = redis.call('HGET', KEYS[2], 'fence') or '0'
+end
 -- The token (its SHA-1) names the acquisition: when it matches, the fence is not compared, because a
 -- Redlock node may still show its own phase-1 fence, lower or (clock floor, later answer) higher than
 -- the token handed out. Without a token, a fence above the one the operator saw means a newer holder.
 if (ARGV[3] ~= '' and redis.sha1hex(token) ~= ARGV[3]) or (ARGV[3] == '' and ARGV[4] ~= '0' and tonumber(fence) > tonumber(ARGV[4])) then
   return {0, 'changed', current}
 end
-local info = redis.call('HGETALL', KEYS[2])
+if not info then
+  info = redis.call('HGETALL', KEYS[2])
+end
 local pttl = redis.call('PTTL', KEYS[1])
 redis.call('DEL', KEYS[1], KEYS[2])
 local newFence = string.format('%d', redis.call('INCR', KEYS[3]))

@@ -1,7 +1,9 @@
--- Release: delete lock + info only if the token matches, then wake waiters in every JVM, and record
+-- Release: delete the lock only if the token matches, then wake waiters in every JVM, and record
 -- the cycle as one entry of the lock's own capped history stream (the dashboard's lock detail).
--- KEYS[1] lock, KEYS[2] info, KEYS[3] (optional) the lock's history stream — hash-tagged like the
--- lock, so this stays a single-slot script on Redis Cluster
+-- The lock's value is token US fence US packed holder (acquire.lua), or, written by an older caller,
+-- the token alone with the holder in the :info hash; both are released here.
+-- KEYS[1] lock, KEYS[2] info (older layout), KEYS[3] (optional) the lock's history stream — hash-tagged
+-- like the lock, so this stays a single-slot script on Redis Cluster
 -- ARGV[1] token, ARGV[2] release channel ('' = release quietly: the cleanup of a failed Redlock
 -- attempt must not wake waiters, or they retry in step and split the votes again)
 -- ARGV[3] (optional) keep ms: > 0 = the holdAtLeast period is not over, so keep lock + info for
@@ -9,33 +11,53 @@
 -- ARGV[4] (optional) history MAXLEN ('0' or absent = no entry), ARGV[5] the lock name (for the entry),
 -- ARGV[6] history retention ms (the stream's expiry, renewed by every entry: names used once, e.g. one
 -- per order id, leave no stream behind for longer than that)
--- The entry is {type release|release-held, name, then the info hash: fence, h (the packed holder:
--- JVM, acquired-at, source, method, thread)}; its id is Redis's clock at the release. One entry per
+-- The entry is {type release|release-held, name, fence, h (the packed holder: JVM, acquired-at,
+-- source, method, thread)} (older layout: the info hash's fields); its id is Redis's clock at the release. One entry per
 -- cycle instead of an acquire and a release event sent by the client.
 -- Returns 1 if released, 0 if the lock was not ours (expired, force-released, taken by another).
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  local keep = tonumber(ARGV[3] or '0')
-  if KEYS[3] and tonumber(ARGV[4] or '0') > 0 then
+local v = redis.call('GET', KEYS[1])
+if not v then
+  return 0
+end
+local n = #ARGV[1]
+local packed = string.byte(v, n + 1) == 31 and string.sub(v, 1, n) == ARGV[1]
+if not packed and v ~= ARGV[1] then
+  return 0
+end
+local keep = tonumber(ARGV[3] or '0')
+if KEYS[3] and tonumber(ARGV[4] or '0') > 0 then
+  local entry = {'type', (keep and keep > 0) and 'release-held' or 'release', 'name', ARGV[5]}
+  if packed then
+    local sep = string.find(v, '\31', n + 2, true)
+    entry[5] = 'fence'
+    entry[6] = string.sub(v, n + 2, sep - 1)
+    entry[7] = 'h'
+    entry[8] = string.sub(v, sep + 1)
+  else
     -- pcall: an info key that is not a hash (written by hand) must not keep the lock from being released
     local info = redis.pcall('HGETALL', KEYS[2])
-    local entry = {'type', (keep and keep > 0) and 'release-held' or 'release', 'name', ARGV[5]}
     if not info.err then
       for i = 1, #info do
         entry[#entry + 1] = info[i]
       end
     end
-    redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], '*', unpack(entry))
-    redis.call('PEXPIRE', KEYS[3], ARGV[6])
   end
-  if keep and keep > 0 then
-    redis.call('PEXPIRE', KEYS[1], keep)
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], '*', unpack(entry))
+  redis.call('PEXPIRE', KEYS[3], ARGV[6])
+end
+if keep and keep > 0 then
+  redis.call('PEXPIRE', KEYS[1], keep)
+  if not packed then
     redis.call('PEXPIRE', KEYS[2], keep)
-    return 1
-  end
-  redis.call('DEL', KEYS[1], KEYS[2])
-  if ARGV[2] ~= '' then
-    redis.call('PUBLISH', ARGV[2], '1')
   end
   return 1
 end
-return 0
+if packed then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('DEL', KEYS[1], KEYS[2])
+end
+if ARGV[2] ~= '' then
+  redis.call('PUBLISH', ARGV[2], '1')
+end
+return 1
