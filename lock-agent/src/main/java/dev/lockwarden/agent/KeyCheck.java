@@ -43,6 +43,32 @@ final class KeyCheck {
         return key;
     }
 
+    /**
+     * For a JDK type ({@code java.*}, defined only by the boot and platform loaders, which run no application code):
+     * asks the class itself — reading its class file from the run-time image cost tens of milliseconds on the
+     * start-up path. Empty when toString() is overridden, the reason when not, null when the class is not found.
+     */
+    private static String jdkToString(String typeName) {
+        try {
+            Class<?> t = Class.forName(typeName, false, ClassLoader.getPlatformClassLoader());
+            if (t.isInterface()) {
+                return "";
+            }
+            for (Class<?> c = t; c != null && c != Object.class; c = c.getSuperclass()) {
+                try {
+                    if (!java.lang.reflect.Modifier.isStatic(c.getDeclaredMethod("toString").getModifiers())) {
+                        return "";
+                    }
+                } catch (NoSuchMethodException notHere) {
+                    // look in the superclass
+                }
+            }
+            return "does not override toString()";
+        } catch (ClassNotFoundException | LinkageError | SecurityException e) {
+            return null;
+        }
+    }
+
     /** Null when the type's toString() identifies the value; otherwise why not. */
     private static String identityToString(String typeName, TypeResolver resolver) {
         if (PRIMITIVES.contains(typeName)) {
@@ -50,6 +76,12 @@ final class KeyCheck {
         }
         if (typeName.endsWith("[]")) {
             return "is an array (arrays print as [I@1b6d3586)";
+        }
+        if (typeName.startsWith("java.")) {
+            String jdk = jdkToString(typeName);
+            if (jdk != null) {
+                return jdk.isEmpty() ? null : jdk;
+            }
         }
         try {
             String c = typeName;
