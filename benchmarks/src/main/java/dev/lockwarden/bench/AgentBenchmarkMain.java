@@ -157,7 +157,9 @@ public final class AgentBenchmarkMain {
                 + "other processes).\n\n" + t.markdown()
                 + "\nOne child JVM with `-javaagent` (rule `benchtarget.NoopService#noop(java.lang.String) key=\"agentbench:{0}\"`, "
                 + "defaults: TTL 30 s, auto-refresh on); the direct path uses a `LockManager` built from the same settings "
-                + "with the same options (source AGENT), one warm-up of " + cfg.calls() + " pairs first.\n\n";
+                + "with the same options (source AGENT), one warm-up of " + cfg.calls() + " pairs first. Distinct keys: each "
+                + "path takes names of its own that were never taken before (`d…` / `a…`), so both pay a new name's Redis key "
+                + "creation on every call; one key: both paths take the same name, one after the other.\n\n";
     }
 
     private static String verdict(boolean met) {

@@ -70,18 +70,22 @@ public final class AgentCallChild {
 
     /**
      * Alternates per call: pair i times one direct and one agent-wrapped call back to back, in swapped order on odd
-     * i, so drift, GC and the other processes on the machine hit both paths alike. Returns the pairs done.
+     * i, so drift, GC and the other processes on the machine hit both paths alike. In the distinct mode each path
+     * has its own fresh names. Returns the pairs done.
      */
     private static int runPairs(LockManager locks, LockOptions opts, String mode, String round, int pairs,
                                 long[] direct, long[] agent, long deadline) {
         for (int i = 0; i < pairs; i++) {
-            String key = mode.equals("same") ? "same" : round + ":" + i;
+            // distinct: each path takes a name nobody took before, so both pay the new name's Redis key creation on
+            // every call (sharing one name per pair made whichever path came first pay it for both)
+            String directKey = mode.equals("same") ? "same" : "d" + round + ":" + i;
+            String agentKey = mode.equals("same") ? "same" : "a" + round + ":" + i;
             if ((i & 1) == 0) {
-                direct[i] = direct(locks, opts, key);
-                agent[i] = agent(key);
+                direct[i] = direct(locks, opts, directKey);
+                agent[i] = agent(agentKey);
             } else {
-                agent[i] = agent(key);
-                direct[i] = direct(locks, opts, key);
+                agent[i] = agent(agentKey);
+                direct[i] = direct(locks, opts, directKey);
             }
             if ((i & 1023) == 0 && System.nanoTime() > deadline) {
                 return i;

@@ -1,24 +1,17 @@
 package dev.lockwarden.agent;
 
-import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.nameContains;
-import static net.bytebuddy.matcher.ElementMatchers.none;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-
 import java.lang.instrument.Instrumentation;
 
 import dev.lockwarden.agent.bootstrap.LockBridge;
 import dev.lockwarden.agent.config.AgentConfig;
-import dev.lockwarden.agent.config.LockRule;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * Installs the transformation for a valid config: only classes a rule names (and, for patterns, only those declaring
  * a matching method, so every other class keeps its exact bytes), never JDK, agent or generated proxy classes.
- * Every class the JVM loads first meets a raw-name check ({@link NameFilter}); only candidates reach Byte Buddy
- * ({@link ClassWeaver}). Classes loaded before the agent are retransformed.
+ * Every class the JVM loads first meets a raw-name check ({@link NameFilter}); only candidates are read and planned
+ * ({@link GatedTransformer}). Classes loaded before the agent are retransformed. Nothing here loads Byte Buddy: it is
+ * needed only to retransform, so a {@code -javaagent} start-up whose classes load after {@code premain} never pays
+ * for it.
  */
 final class AgentInstaller {
     private AgentInstaller() {
@@ -34,12 +27,9 @@ final class AgentInstaller {
             AgentReport report = new AgentReport(config);
             report.started(attached);
             MethodPlanner planner = new MethodPlanner(config.rules());
-            ElementMatcher.Junction<TypeDescription> types = not(isSynthetic().or(nameContains("$$"))
-                    .or(nameContains("$ByteBuddy$")).or(nameContains("$Proxy"))).and(types(config));
             NameFilter names = new NameFilter(config.rules());
-            inst.addTransformer(new GatedTransformer(names,
-                    new ClassWeaver(types, new RuleTransformer(planner, runtime, report), report, inst)), true);
-            retransformLoaded(inst, names, types, report);
+            inst.addTransformer(new GatedTransformer(names, planner, new Binder(runtime, report), report, inst), true);
+            retransformLoaded(inst, names, planner, report);
             AgentShutdown.register(runtime, report, config.agent().drainTimeout());
             report.scheduleUnmatchedReport(config.agent().reportUnmatchedAfter());
             AgentMBean.registerInBackground(runtime, report, config);
@@ -53,17 +43,16 @@ final class AgentInstaller {
     /**
      * Classes loaded before the agent (dynamic attach, or loaded by an earlier agent's premain) that a rule names are
      * retransformed, one at a time, synchronously (an attach reports them). The name filter runs first, so only
-     * candidates get a Byte Buddy type description; a class that cannot be retransformed is a reported problem.
+     * candidates are planned (from their class files); a class that cannot be retransformed is a reported problem.
      */
-    private static void retransformLoaded(Instrumentation inst, NameFilter names, ElementMatcher<TypeDescription> types,
-                                          AgentReport report) {
+    private static void retransformLoaded(Instrumentation inst, NameFilter names, MethodPlanner planner, AgentReport report) {
         for (Class<?> c : inst.getAllLoadedClasses()) {
             if (c.getClassLoader() == null || c.isArray() || c.isPrimitive() || !inst.isModifiableClass(c)
                     || !names.mayMatch(c.getName().replace('.', '/'))) {
                 continue;
             }
             try {
-                if (types.matches(TypeDescription.ForLoadedType.of(c))) {
+                if (planned(c, planner)) {
                     inst.retransformClasses(c);
                 }
             } catch (Exception | LinkageError e) {
@@ -73,12 +62,13 @@ final class AgentInstaller {
         }
     }
 
-    /** Exact class names match by name (so a missing method is reported); patterns only where a method matches. */
-    private static ElementMatcher.Junction<TypeDescription> types(AgentConfig config) {
-        ElementMatcher.Junction<TypeDescription> all = none();
-        for (LockRule r : config.rules()) {
-            all = all.or(r.exactClass() ? RuleMatchers.types(r) : RuleMatchers.types(r).and(declaresMethod(RuleMatchers.lockable(r))));
+    /** Whether a rule names the class (its class file unavailable: let the transformer decide on the JVM's bytes). */
+    private static boolean planned(Class<?> c, MethodPlanner planner) {
+        byte[] classFile = TypeResolver.read(c.getClassLoader(), c.getName());
+        if (classFile == null) {
+            return true;
         }
-        return all;
+        ClassModel model = ClassModel.read(classFile);
+        return planner.named(model, TypeResolver.of(c.getClassLoader()).with(c.getName(), model));
     }
 }

@@ -1,29 +1,52 @@
 package dev.lockwarden.agent;
 
 import java.lang.System.Logger.Level;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The agent's only log: {@link System.Logger} named {@code dev.lockwarden.agent}, so the host's logging (JUL by
  * default, or whatever {@code System.LoggerFinder} it installs) decides where it goes. Every line starts with
  * {@code lockwarden-agent:} so it can be found in any log.
+ *
+ * <p>INFO lines (the start-up report) are handed, in order, to one daemon thread: setting up java.util.logging (its
+ * configuration, handlers, the formatter's time zone and locale data) took ~100 ms of {@code premain}, in front of
+ * {@code main}. WARNING and ERROR lines — a stop before {@code main}, running without locks, a method whose calls
+ * fail — and shutdown lines are written at once, after whatever is queued, so nothing is reordered. Lines the
+ * writer gets to only once the JVM is shutting down go to stderr too (JUL may be reset by then). Bounded: at most
+ * {@value #MAX_QUEUED} queued lines (beyond that a line is written at once), a flush waits at most
+ * {@value #FLUSH_MILLIS} ms.
  */
 final class AgentLog {
     static final String PREFIX = "lockwarden-agent: ";
-    private static final System.Logger LOG = System.getLogger("dev.lockwarden.agent");
+    private static final int MAX_QUEUED = 10_000;
+    private static final long FLUSH_MILLIS = 2_000;
+    private static final BlockingQueue<Runnable> QUEUE = new LinkedBlockingQueue<>(MAX_QUEUED);
+    private static Thread writer;
+    private static volatile boolean shuttingDown;
 
     private AgentLog() {
     }
 
+    /** The logger, looked up where it is used, so that the look-up (which starts JUL) happens on the writer thread. */
+    private static final class Holder {
+        static final System.Logger LOG = System.getLogger("dev.lockwarden.agent");
+    }
+
     static void info(String message) {
-        LOG.log(Level.INFO, PREFIX + message);
+        later(Level.INFO, message);
     }
 
     static void warn(String message) {
-        LOG.log(Level.WARNING, PREFIX + message);
+        flush();
+        Holder.LOG.log(Level.WARNING, PREFIX + message);
     }
 
     static void error(String message) {
-        LOG.log(Level.ERROR, PREFIX + message);
+        flush();
+        Holder.LOG.log(Level.ERROR, PREFIX + message);
     }
 
     /**
@@ -31,7 +54,68 @@ final class AgentLog {
      * record may be dropped: shutdown lines go to the logger and to stderr.
      */
     static void atShutdown(Level level, String message) {
-        LOG.log(level, PREFIX + message);
+        shutdown();
+        Holder.LOG.log(level, PREFIX + message);
         System.err.println(PREFIX + level + ": " + message);
+    }
+
+    /** From the shutdown hook: what is still queued is written now, to the logger and to stderr. */
+    static void shutdown() {
+        shuttingDown = true;
+        flush();
+    }
+
+    /** Writes what is queued (from any thread but the writer), waiting at most {@value #FLUSH_MILLIS} ms. */
+    static void flush() {
+        if (Thread.currentThread() == writer) {
+            return;
+        }
+        CountDownLatch done = new CountDownLatch(1);
+        if (!QUEUE.offer(done::countDown)) {
+            return;
+        }
+        ensureWriter();
+        try {
+            done.await(FLUSH_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void later(Level level, String message) {
+        if (!QUEUE.offer(() -> log(level, message))) {
+            log(level, message);
+            return;
+        }
+        ensureWriter();
+    }
+
+    /** One queued line (a named method: JUL's formatter shows it as the source of the record). */
+    private static void log(Level level, String message) {
+        Holder.LOG.log(level, PREFIX + message);
+        if (shuttingDown) {
+            System.err.println(PREFIX + level + ": " + message);
+        }
+    }
+
+    private static synchronized void ensureWriter() {
+        if (writer == null) {
+            Thread t = new Thread(AgentLog::write, "lockwarden-agent-log");
+            t.setDaemon(true);
+            writer = t;
+            t.start();
+        }
+    }
+
+    private static void write() {
+        while (true) {
+            try {
+                QUEUE.take().run();
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException | LinkageError e) {
+                System.err.println(PREFIX + "could not log: " + e);
+            }
+        }
     }
 }

@@ -16,6 +16,7 @@ final class AgentShutdown {
     }
 
     private static void run(AgentRuntime runtime, AgentReport report, Duration drainTimeout) {
+        AgentLog.shutdown();
         int running = runtime.drain.close();
         if (running > 0) {
             AgentLog.atShutdown(Level.INFO, "shutdown: waiting up to " + drainTimeout.toSeconds() + " s for " + running

@@ -6,7 +6,6 @@ import dev.lockwarden.agent.config.AgentConfig;
 import dev.lockwarden.agent.config.AgentConfigException;
 import dev.lockwarden.agent.config.AgentConfigParser;
 import dev.lockwarden.agent.config.AgentSettings;
-import net.bytebuddy.dynamic.ClassFileLocator;
 
 /**
  * Checks everything that can be checked before touching the JVM — arguments, the config file, the classes on
@@ -35,7 +34,7 @@ final class AgentStartup {
         } catch (AgentConfigException e) {
             throw new StartupException(e.getMessage(), e.continueOnError(), e);
         }
-        var problems = Preflight.check(config, ClassFileLocator.ForClassLoader.ofSystemLoader());
+        var problems = Preflight.check(config, TypeResolver.of(ClassLoader.getSystemClassLoader()));
         if (!problems.isEmpty()) {
             AgentConfigException e = new AgentConfigException(config.file(), problems, config.agent().continueOnError());
             throw new StartupException(e.getMessage(), e.continueOnError(), e);

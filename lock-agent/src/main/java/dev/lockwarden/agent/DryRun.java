@@ -2,6 +2,8 @@ package dev.lockwarden.agent;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,8 +18,6 @@ import dev.lockwarden.agent.MethodPlanner.Plan;
 import dev.lockwarden.agent.MethodPlanner.Planned;
 import dev.lockwarden.agent.config.AgentConfig;
 import dev.lockwarden.agent.config.LockRule;
-import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.pool.TypePool;
 
 /**
  * What the agent would instrument in an application, without running it: every class file of the given jars and
@@ -44,34 +44,33 @@ public final class DryRun {
 
     /** Plans every class of {@code classPath} (jar files and class directories) under {@code config}. */
     public static Result run(AgentConfig config, List<Path> classPath) throws IOException {
-        List<ClassFileLocator> locators = new ArrayList<>();
+        List<URL> urls = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (Path entry : classPath) {
             if (Files.isDirectory(entry)) {
-                locators.add(new ClassFileLocator.ForFolder(entry.toFile()));
                 names.addAll(classesIn(entry));
             } else if (Files.isRegularFile(entry)) {
-                locators.add(ClassFileLocator.ForJarFile.of(entry.toFile()));
                 names.addAll(classesInJar(entry));
             } else {
                 throw new IOException(entry + " is neither a jar file nor a directory of classes");
             }
+            urls.add(entry.toUri().toURL());
         }
-        locators.add(ClassFileLocator.ForClassLoader.ofPlatformLoader());
         MethodPlanner planner = new MethodPlanner(config.rules());
         Map<String, List<String>> methods = new LinkedHashMap<>();
         config.rules().forEach(r -> methods.put(r.where(), new ArrayList<>()));
         List<String> problems = new ArrayList<>();
         List<String> unreadable = new ArrayList<>();
-        try (ClassFileLocator locator = new ClassFileLocator.Compound(locators)) {
-            TypePool pool = TypePool.Default.of(locator);
+        // only the loader's resources are read (class files), nothing is loaded; the JDK's through the platform loader
+        try (URLClassLoader files = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
+            TypeResolver resolver = TypeResolver.of(files);
             for (String name : names) {
                 try {
-                    var type = pool.describe(name).resolve();
-                    if (!planner.named(type)) {
+                    ClassModel type = resolver.resolve(name);
+                    if (type == null || !planner.named(type, resolver)) {
                         continue;
                     }
-                    Plan plan = planner.plan(type);
+                    Plan plan = planner.plan(type, resolver);
                     problems.addAll(Preflight.problems(plan));
                     for (Planned p : plan.methods()) {
                         methods.get(p.rule().where()).add(p.signature() + (p.key() != null ? "  key \"" + p.key() + "\"" : "  REJECTED"));

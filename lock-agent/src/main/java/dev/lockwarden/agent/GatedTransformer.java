@@ -1,20 +1,41 @@
 package dev.lockwarden.agent;
 
 import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.lockwarden.agent.Binder.Woven;
+import dev.lockwarden.agent.MethodPlanner.Plan;
+import dev.lockwarden.agent.bootstrap.LockBridge;
 
 /**
  * The class file transformer the JVM calls for every class: classes of the boot loader and classes whose name no
- * rule can match ({@link NameFilter}) return at once, unchanged (their bytes stay identical); only the rest reach
- * the {@link ClassWeaver}. This keeps the per-class cost of a large application to a string comparison.
+ * rule can match ({@link NameFilter}) return at once, unchanged (their bytes stay identical). The rest are read
+ * as {@link ClassModel}s and planned; a class with nothing to lock stays unchanged too. Planned classes are woven by
+ * {@link AsmWeaver} when first loaded, else (retransformation, interfaces, pre-Java 7 class files, or when ASM
+ * weaving fails) by Byte Buddy ({@link ClassWeaver}). A failure of both is reported (ERROR, JMX Problems) and the
+ * class loads unchanged: a transformer cannot stop class loading.
  */
 final class GatedTransformer implements ClassFileTransformer {
     private final NameFilter filter;
-    private final ClassWeaver weaver;
+    private final MethodPlanner planner;
+    private final Binder binder;
+    private final AgentReport report;
+    private final Instrumentation inst;
+    /** What {@link AsmWeaver} made, per loader and class: a later retransformation must keep the added methods. */
+    private final Map<ClassLoader, Map<String, byte[]>> asmWoven = new WeakHashMap<>();
 
-    GatedTransformer(NameFilter filter, ClassWeaver weaver) {
+    GatedTransformer(NameFilter filter, MethodPlanner planner, Binder binder, AgentReport report, Instrumentation inst) {
         this.filter = filter;
-        this.weaver = weaver;
+        this.planner = planner;
+        this.binder = binder;
+        this.report = report;
+        this.inst = inst;
     }
 
     @Override
@@ -23,6 +44,68 @@ final class GatedTransformer implements ClassFileTransformer {
         if (loader == null || !filter.mayMatch(className)) {
             return null;
         }
-        return weaver.weave(module, loader, className, redefined, domain, bytes);
+        if (redefined != null) {
+            byte[] earlier = earlier(loader, className);
+            if (earlier != null) {
+                return earlier;
+            }
+        }
+        String name = className.replace('/', '.');
+        try {
+            // for a retransformation the planner reads the original class file (the JVM's bytes are reconstituted)
+            byte[] original = redefined != null ? TypeResolver.read(loader, name) : null;
+            ClassModel model = ClassModel.read(original != null ? original : bytes);
+            if (generated(model)) {
+                return null;
+            }
+            Plan plan = planner.plan(model, TypeResolver.of(loader).with(name, model));
+            if (plan.methods().isEmpty()) {
+                plan.problems().forEach(report::problem);
+                return null;
+            }
+            List<Woven> woven = binder.bind(plan, loader);
+            byte[] result = null;
+            if (AsmWeaver.canWeave(model, redefined)) {
+                try {
+                    result = AsmWeaver.weave(bytes, woven);
+                    remember(loader, className, result);
+                } catch (RuntimeException | LinkageError e) {
+                    AgentLog.warn("ASM weaving of " + name + " failed, falling back to Byte Buddy: " + e);
+                }
+            }
+            if (result == null) {
+                result = ClassWeaver.weave(loader, name, redefined, bytes, woven);
+            }
+            readBridge(module);
+            binder.reportWoven(woven, loader);
+            return result;
+        } catch (RuntimeException | LinkageError e) {
+            report.problem("could not instrument " + name + " in class loader " + AgentReport.describe(loader)
+                    + ", so its configured methods run WITHOUT locks: " + e);
+            return null;
+        }
+    }
+
+    /** Synthetic and generated proxy classes are never instrumented. */
+    private static boolean generated(ClassModel model) {
+        String n = model.name();
+        return model.isSynthetic() || n.contains("$$") || n.contains("$ByteBuddy$") || n.contains("$Proxy");
+    }
+
+    private synchronized byte[] earlier(ClassLoader loader, String className) {
+        Map<String, byte[]> m = asmWoven.get(loader);
+        return m == null ? null : m.get(className);
+    }
+
+    private synchronized void remember(ClassLoader loader, String className, byte[] woven) {
+        asmWoven.computeIfAbsent(loader, l -> new ConcurrentHashMap<>()).put(className, woven);
+    }
+
+    /** Classes of a named module must be able to read the bridge's (unnamed, boot) module. */
+    private void readBridge(Module module) {
+        Module bridge = LockBridge.class.getModule();
+        if (module != null && module.isNamed() && !module.canRead(bridge)) {
+            inst.redefineModule(module, Set.of(bridge), Map.of(), Map.of(), Set.of(), Map.of());
+        }
     }
 }

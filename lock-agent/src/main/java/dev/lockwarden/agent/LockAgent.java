@@ -23,7 +23,6 @@ public final class LockAgent {
 
     /** Called by the JVM before {@code main} for {@code -javaagent}. */
     public static void premain(String args, Instrumentation inst) {
-        Preloader.start();
         try {
             start(args, inst, false);
         } catch (StartupException e) {

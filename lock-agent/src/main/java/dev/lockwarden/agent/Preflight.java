@@ -8,8 +8,6 @@ import java.util.Set;
 import dev.lockwarden.agent.MethodPlanner.Plan;
 import dev.lockwarden.agent.config.AgentConfig;
 import dev.lockwarden.agent.config.LockRule;
-import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.pool.TypePool;
 
 /**
  * Before {@code main}: the classes that rules name exactly and that are on the class path are read as class files
@@ -20,9 +18,8 @@ final class Preflight {
     private Preflight() {
     }
 
-    static List<String> check(AgentConfig config, ClassFileLocator classPath) {
+    static List<String> check(AgentConfig config, TypeResolver classPath) {
         MethodPlanner planner = new MethodPlanner(config.rules());
-        TypePool pool = TypePool.Default.of(classPath);
         Set<String> classes = new LinkedHashSet<>();
         for (LockRule r : config.rules()) {
             if (r.exactClass()) {
@@ -31,12 +28,11 @@ final class Preflight {
         }
         List<String> problems = new ArrayList<>();
         for (String name : classes) {
-            TypePool.Resolution resolution = pool.describe(name);
-            if (!resolution.isResolved()) {
-                continue;
-            }
             try {
-                problems.addAll(problems(planner.plan(resolution.resolve())));
+                ClassModel type = classPath.resolve(name);
+                if (type != null) {
+                    problems.addAll(problems(planner.plan(type, classPath)));
+                }
             } catch (RuntimeException e) {
                 problems.add("class " + name + " could not be read to check its rules: " + e);
             }

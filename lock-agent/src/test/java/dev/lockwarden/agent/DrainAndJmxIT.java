@@ -34,7 +34,8 @@ class DrainAndJmxIT extends RedisAgentTestBase {
     @Test
     void sigtermLetsTheRunningCallFinishUnderItsLockAndRefusesNewOnes() throws Exception {
         Path config = config("");
-        try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(config)), "drain", "2500")) {
+        // the call holds 5 s: reading the JMX bean first may wait up to its 2 s registration delay
+        try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(config)), "drain", "5000")) {
             app.awaitLine("WAITING", RUN);
             assertJmx(app.pid(), config);
             long t0 = System.nanoTime();
@@ -86,6 +87,11 @@ class DrainAndJmxIT extends RedisAgentTestBase {
         try (JMXConnector jmx = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
             MBeanServerConnection mbeans = jmx.getMBeanServerConnection();
             ObjectName name = new ObjectName("dev.lockwarden:type=Agent");
+            // registered AgentMBean.REGISTER_DELAY_MILLIS after start: wait for it, bounded
+            long deadline = System.nanoTime() + 15_000_000_000L;
+            while (!mbeans.isRegistered(name) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
             List<String> rules = Arrays.asList((String[]) mbeans.getAttribute(name, "Rules"));
             assertEquals(4, rules.size(), rules.toString());
             assertTrue(rules.get(0).startsWith(config + ":3: com.acme.legacy.Jobs#hold → method hold"), rules.toString());
