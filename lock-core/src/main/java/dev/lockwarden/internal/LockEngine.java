@@ -41,6 +41,8 @@ import dev.lockwarden.store.StoreTimeoutException;
 public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LockEngine.class.getName());
     private static final long SUBSCRIBE_WAIT_MILLIS = 1_000;
+    /** The first sleep between attempts while the release channel's subscription is unconfirmed (then doubled). */
+    private static final long UNHEARD_RETRY_MILLIS = 250;
     private static final long SLOW_STORE_RETRY_MILLIS = 50;
     /** Short retries (2, 4, 8, 16 ms) after a wake-up that still found the lock busy. */
     private static final int QUICK_RETRIES = 4;
@@ -160,13 +162,17 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 // Fair handoff: others in this JVM already wait for this lock; queue behind them
                 // instead of barging in (the release message wakes the longest waiter first).
                 ticket = wakeups.join(channel);
-                ticket.await(Backoff.sleepMillis(0, -1, options.waitUpTo().toMillis(), options.retryInterval().toMillis()));
+                long first = Backoff.sleepMillis(0, -1, options.waitUpTo().toMillis(), options.retryInterval().toMillis());
+                ticket.await(ticket.listening() ? first : Math.min(first, UNHEARD_RETRY_MILLIS));
             }
             int quickRetries = 0;
+            int unheard = 0;
             for (int attempt = 0; ; ) {
                 if (ticket != null) {
                     ticket.reset();
                 }
+                // read before the attempt: only then does a release after a busy answer surely wake us
+                boolean heard = ticket != null && ticket.listening();
                 long t0 = System.nanoTime();
                 // a fresh token per attempt: a late release of a timed-out attempt can never
                 // delete what a later attempt took on a node that was stalled in between
@@ -207,6 +213,13 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                         // just woken, yet busy: the release may not have reached every node yet (Redlock)
                         ? Math.min(left, 2L << (QUICK_RETRIES - quickRetries--))
                         : Backoff.sleepMillis(attempt++, r.holderTtlMillis(), left, options.retryInterval().toMillis());
+                if (!heard) {
+                    // not listening yet (connecting, or moving to another node): a release now would go
+                    // unheard, so look again soon instead of sleeping out the whole fallback interval;
+                    // doubling (250 ms, 500 ms, …) so pub/sub that never comes back (e.g. an ACL without
+                    // SUBSCRIBE) ends in the ordinary fallback, not a tight poll
+                    sleep = Math.min(sleep, UNHEARD_RETRY_MILLIS << Math.min(unheard++, 6));
+                }
                 if (ticket.await(sleep)) {
                     quickRetries = QUICK_RETRIES;
                 }

@@ -24,6 +24,11 @@ final class ReleaseQueue {
     final String name;
     /** Counted down when Redis confirmed the subscription to {@link #name}. */
     final CountDownLatch confirmed = new CountDownLatch(1);
+    /**
+     * Whether Redis confirmed the subscription on the current connection: false until then and again
+     * from a reconnect until its confirmation, while a release message could go unheard.
+     */
+    volatile boolean listening;
     /** Whether a SUBSCRIBE for this channel went out on the current connection. */
     volatile boolean subscribeSent;
     private final ArrayDeque<Place> queue = new ArrayDeque<>();

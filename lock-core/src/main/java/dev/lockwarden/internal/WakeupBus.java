@@ -167,6 +167,7 @@ public final class WakeupBus implements AutoCloseable {
                     subs = channels.keySet().toArray(new String[0]);
                     for (ReleaseQueue c : channels.values()) {
                         c.subscribeSent = true;
+                        c.listening = false; // until this connection's confirmation
                     }
                 } finally {
                     wire.unlock();
@@ -182,6 +183,7 @@ public final class WakeupBus implements AutoCloseable {
                 }
                 LOG.log(System.Logger.Level.DEBUG, "pub/sub connection lost; waiters fall back to timed retries", e);
                 for (ReleaseQueue c : channels.values()) {
+                    c.listening = false;
                     c.wakeAll(); // anything may have been released while we were deaf
                 }
                 source++; // try the next node: with Redlock any node hears every release
@@ -249,6 +251,7 @@ public final class WakeupBus implements AutoCloseable {
             }
             ReleaseQueue c = channels.get(channel);
             if (c != null) {
+                c.listening = true;
                 c.confirmed.countDown();
             }
         }
@@ -267,6 +270,14 @@ public final class WakeupBus implements AutoCloseable {
         /** Waits until the subscription is confirmed by Redis (so no release can be missed), at most {@code millis}. */
         public boolean awaitSubscribed(long millis) throws InterruptedException {
             return queue.confirmed.await(millis, TimeUnit.MILLISECONDS);
+        }
+
+        /**
+         * True if Redis confirmed this channel's subscription on the live connection, so a release
+         * from now on wakes this waiter; false while connecting or reconnecting.
+         */
+        public boolean listening() {
+            return queue.listening;
         }
 
         /** Forgets a wake-up received before the next attempt; call right before each attempt. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,7 +32,7 @@ class RedlockFenceAgreementTest {
         try (LockManager locks = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).application("agree")
                 .shutdownHook(false).build()) {
             locks.acquire("agree:warm-up", TTL).release(); // scripts loaded, connections open
-            long[] before = scriptCalls();
+            long[] before = settledScriptCalls();
             long allBefore = allCalls();
             long firstSecond = System.currentTimeMillis() / 1000;
             long last = 0;
@@ -42,7 +43,7 @@ class RedlockFenceAgreementTest {
                 h.release();
             }
             long seconds = System.currentTimeMillis() / 1000 - firstSecond + 1;
-            long[] after = scriptCalls();
+            long[] after = settledScriptCalls();
             System.out.printf("Redlock, one name, %d cycles over %d s: node 0 ran %.2f script calls and %.2f commands"
                     + " (inner ones included, INFO commandstats) per cycle%n", CYCLES, seconds,
                     (after[0] - before[0]) / (double) CYCLES, (allCalls() - allBefore - 2) / (double) CYCLES);
@@ -64,12 +65,12 @@ class RedlockFenceAgreementTest {
         try (LockManager locks = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).application("agree")
                 .shutdownHook(false).build()) {
             locks.acquire("agree:warm-up", TTL).release();
-            long[] before = scriptCalls();
+            long[] before = settledScriptCalls();
             long allBefore = allCalls();
             for (int i = 0; i < CYCLES; i++) {
                 locks.acquire("agree:new:" + i, TTL).release();
             }
-            long[] after = scriptCalls();
+            long[] after = settledScriptCalls();
             System.out.printf("Redlock, %d new names: node 0 ran %.2f script calls and %.2f commands per cycle%n", CYCLES,
                     (after[0] - before[0]) / (double) CYCLES, (allCalls() - allBefore - 2) / (double) CYCLES);
             // no counter yet: the nodes' microsecond floors differ, so phase 2 agrees on their maximum
@@ -89,6 +90,29 @@ class RedlockFenceAgreementTest {
             }
         }
         return sum;
+    }
+
+    /**
+     * {@link #scriptCalls()} once no node's count moved for 100 ms (at most 5 s): a fan-out returns at
+     * the quorum, so a slower node may still run the last calls in the background.
+     */
+    private static long[] settledScriptCalls() {
+        long[] last = scriptCalls();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            long[] now = scriptCalls();
+            if (java.util.Arrays.equals(now, last)) {
+                return now;
+            }
+            last = now;
+        }
+        return last;
     }
 
     /** EVALSHA + EVAL calls so far on each node (INFO commandstats). */
