@@ -16,17 +16,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockInfo;
@@ -39,32 +32,13 @@ import dev.lockwarden.cdi.beans.AsyncService;
 import dev.lockwarden.cdi.beans.LostEvents;
 import dev.lockwarden.cdi.beans.PaymentService;
 import dev.lockwarden.cdi.beans.Probe;
-import dev.lockwarden.testing.RedisServerExtension;
 import jakarta.inject.Inject;
 
 /**
  * {@code @Locked} methods returning {@code CompletionStage}/{@code CompletableFuture} in Weld (through
  * Arquillian) against a real redis-server: the lock lives until the stage completes.
  */
-@Timeout(value = 30, unit = TimeUnit.SECONDS)
-class AsyncLockedTest {
-
-    @RegisterExtension
-    @Order(1)
-    static final RedisServerExtension redis = RedisServerExtension.nodes(1);
-
-    /** Before Arquillian deploys: the LockManager is built at start-up, from these settings. */
-    @RegisterExtension
-    @Order(2)
-    static final BeforeAllCallback configure = context -> {
-        System.setProperty("lockwarden.redis", redis.uri());
-    };
-
-    @RegisterExtension
-    @Order(3)
-    static final ArquillianExtension arquillian = new ArquillianExtension();
-
-    private static LockManager otherJvm;
+class AsyncLockedTest extends WeldOnRedisTest {
 
     @Inject
     AsyncService async;
@@ -80,17 +54,6 @@ class AsyncLockedTest {
         return ShrinkWrap.create(JavaArchive.class, "async-test.jar")
                 .addPackage(PaymentService.class.getPackage())
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
-    }
-
-    @BeforeAll
-    static void pointAtRedis() {
-        otherJvm = LockManager.builder().redis(redis.uri()).application("other-jvm").build();
-    }
-
-    @AfterAll
-    static void cleanUp() {
-        System.clearProperty("lockwarden.redis");
-        otherJvm.close();
     }
 
     private void fresh() {

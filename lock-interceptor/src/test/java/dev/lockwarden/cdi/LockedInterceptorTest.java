@@ -17,16 +17,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockInfo;
@@ -40,35 +34,14 @@ import dev.lockwarden.cdi.beans.NightlyJobs;
 import dev.lockwarden.cdi.beans.Order;
 import dev.lockwarden.cdi.beans.PaymentService;
 import dev.lockwarden.cdi.beans.Probe;
-import dev.lockwarden.testing.RedisServerExtension;
 import jakarta.inject.Inject;
 
 /**
  * {@code @Locked} in a real CDI container (Weld through Arquillian) against a real redis-server. The
- * default producer builds the LockManager from the {@code lockwarden.*} system properties set here.
+ * default producer builds the LockManager from the {@code lockwarden.*} system properties {@link WeldOnRedisTest} sets.
  */
-@Timeout(value = 30, unit = TimeUnit.SECONDS)
-class LockedInterceptorTest {
+class LockedInterceptorTest extends WeldOnRedisTest {
     private static final int THREADS = 8;
-
-    @RegisterExtension
-    @org.junit.jupiter.api.Order(1)
-    static final RedisServerExtension redis = RedisServerExtension.nodes(1);
-
-    /** Before Arquillian deploys: the LockManager is built at start-up, from these settings. */
-    @RegisterExtension
-    @org.junit.jupiter.api.Order(2)
-    static final BeforeAllCallback configure = context -> {
-        System.setProperty("lockwarden.redis", redis.uri());
-        System.setProperty("lockwarden.application", "interceptor-test");
-    };
-
-    @RegisterExtension
-    @org.junit.jupiter.api.Order(3)
-    static final ArquillianExtension arquillian = new ArquillianExtension();
-
-    /** Another client, as if in another JVM: its locks contend with the container's. */
-    private static LockManager otherJvm;
 
     @Inject
     PaymentService payments;
@@ -90,18 +63,6 @@ class LockedInterceptorTest {
         return ShrinkWrap.create(JavaArchive.class, "locked-test.jar")
                 .addPackage(PaymentService.class.getPackage())
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
-    }
-
-    @BeforeAll
-    static void pointAtRedis() {
-        otherJvm = LockManager.builder().redis(redis.uri()).application("other-jvm").build();
-    }
-
-    @AfterAll
-    static void cleanUp() {
-        System.clearProperty("lockwarden.redis");
-        System.clearProperty("lockwarden.application");
-        otherJvm.close();
     }
 
     /**
@@ -222,7 +183,7 @@ class LockedInterceptorTest {
         LockInfo info = inside.info().orElseThrow(() -> new AssertionError("lock not visible in Redis while held"));
         assertEquals(LockSource.CDI, info.source());
         assertEquals(PaymentService.class.getName() + "#inside", info.method());
-        assertEquals("interceptor-test", info.holder().application(), "the default producer read lockwarden.application");
+        assertEquals(APPLICATION, info.holder().application(), "the default producer read lockwarden.application");
         assertEquals(inside.thread(), info.holder().thread());
         assertEquals(inside.fenceInside(), info.fencingToken());
         assertTrue(info.remainingTtl().compareTo(Duration.ofSeconds(10)) > 0, "ttl = \"20s\" applied: " + info.remainingTtl());

@@ -6,20 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostException;
@@ -28,7 +21,6 @@ import dev.lockwarden.LockOptions;
 import dev.lockwarden.cdi.beans.LostEvents;
 import dev.lockwarden.cdi.tx.Checkout;
 import dev.lockwarden.cdi.tx.Ledger;
-import dev.lockwarden.testing.RedisServerExtension;
 import jakarta.inject.Inject;
 import jakarta.transaction.RollbackException;
 import jakarta.transaction.Status;
@@ -38,25 +30,7 @@ import jakarta.transaction.TransactionManager;
  * {@code @Locked} inside a caller's JTA transaction (Narayana, a real transaction manager, in Weld
  * through Arquillian) against a real redis-server: release after completion, rollback-only if lost.
  */
-@Timeout(value = 30, unit = TimeUnit.SECONDS)
-class TransactionTest {
-
-    @RegisterExtension
-    @Order(1)
-    static final RedisServerExtension redis = RedisServerExtension.nodes(1);
-
-    /** Before Arquillian deploys: the LockManager is built at start-up, from these settings. */
-    @RegisterExtension
-    @Order(2)
-    static final BeforeAllCallback configure = context -> {
-        System.setProperty("lockwarden.redis", redis.uri());
-    };
-
-    @RegisterExtension
-    @Order(3)
-    static final ArquillianExtension arquillian = new ArquillianExtension();
-
-    private static LockManager otherJvm;
+class TransactionTest extends WeldOnRedisTest {
 
     @Inject
     Ledger ledger;
@@ -81,14 +55,7 @@ class TransactionTest {
     static void pointAtRedis() {
         System.setProperty("com.arjuna.ats.arjuna.objectstore.objectStoreDir", "target/narayana-store");
         System.setProperty("ObjectStoreEnvironmentBean.objectStoreDir", "target/narayana-store");
-        otherJvm = LockManager.builder().redis(redis.uri()).application("other-jvm").build();
         Checkout.otherInstance = otherJvm;
-    }
-
-    @AfterAll
-    static void cleanUp() {
-        System.clearProperty("lockwarden.redis");
-        otherJvm.close();
     }
 
     private void fresh() throws Exception {
