@@ -16,8 +16,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +28,6 @@ import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.cdi.beans.AsyncService;
 import dev.lockwarden.cdi.beans.LostEvents;
-import dev.lockwarden.cdi.beans.PaymentService;
 import dev.lockwarden.cdi.beans.Probe;
 import jakarta.inject.Inject;
 
@@ -51,9 +48,7 @@ class AsyncLockedTest extends WeldOnRedisTest {
 
     @Deployment
     static JavaArchive deployment() {
-        return ShrinkWrap.create(JavaArchive.class, "async-test.jar")
-                .addPackage(PaymentService.class.getPackage())
-                .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
+        return beansArchive("async-test.jar");
     }
 
     private void fresh() {

@@ -17,8 +17,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.junit.jupiter.api.Test;
 
@@ -60,9 +58,7 @@ class LockedInterceptorTest extends WeldOnRedisTest {
 
     @Deployment
     static JavaArchive deployment() {
-        return ShrinkWrap.create(JavaArchive.class, "locked-test.jar")
-                .addPackage(PaymentService.class.getPackage())
-                .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
+        return beansArchive("locked-test.jar");
     }
 
     /**

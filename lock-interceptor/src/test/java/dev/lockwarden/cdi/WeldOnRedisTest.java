@@ -3,6 +3,9 @@ package dev.lockwarden.cdi;
 import java.util.concurrent.TimeUnit;
 
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.EmptyAsset;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
@@ -11,6 +14,7 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.LockManager;
+import dev.lockwarden.cdi.beans.PaymentService;
 import dev.lockwarden.testing.RedisServerExtension;
 
 /**
@@ -44,6 +48,13 @@ abstract class WeldOnRedisTest {
     @BeforeAll
     static void startOtherJvm() {
         otherJvm = LockManager.builder().redis(redis.uri()).application("other-jvm").build();
+    }
+
+    /** A bean archive of the test beans ({@code dev.lockwarden.cdi.beans}), for a {@code @Deployment}. */
+    static JavaArchive beansArchive(String name) {
+        return ShrinkWrap.create(JavaArchive.class, name)
+                .addPackage(PaymentService.class.getPackage())
+                .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
     }
 
     @AfterAll
