@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,6 +34,7 @@ import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockSource;
+import dev.lockwarden.testing.PayaraMicroServer;
 import dev.lockwarden.testing.RedisServerExtension;
 
 /**
@@ -51,8 +50,7 @@ class PayaraMicroIT {
     @RegisterExtension
     static final RedisServerExtension redis = RedisServerExtension.nodes(1);
 
-    private static Process payara;
-    private static Path log;
+    private static PayaraMicroServer payara;
     private static String base;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static LockManager outside;
@@ -70,32 +68,10 @@ class PayaraMicroIT {
         }
         archive.as(ZipExporter.class).exportTo(war, true);
 
-        int port = freePort();
-        log = target.resolve("payara-micro.log");
-        Path rootDir = Files.createTempDirectory(target, "payara-root-"); // fresh: no earlier deployment comes back
-        String java = ProcessHandle.current().info().command().orElse("java");
-        payara = new ProcessBuilder(java, "-Xmx512m", "-Dlockwarden.redis=" + redis.uri(), "-Dlockwarden.application=payara-it",
-                "-jar", System.getProperty("it.payara.jar"), "--nocluster", "--noHazelcast", "--port", Integer.toString(port),
-                "--rootdir", rootDir.toString(), "--deploy", war.getPath(), "--contextroot", "app")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        base = "http://127.0.0.1:" + port + "/app/op?";
-        long deadline = System.nanoTime() + BOOT_LIMIT.toNanos();
-        String setup = null;
-        while (setup == null && System.nanoTime() < deadline && payara.isAlive()) {
-            try {
-                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "op=setup")).timeout(Duration.ofSeconds(10))
-                        .build(), HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    setup = r.body();
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            if (setup == null) {
-                Thread.sleep(250);
-            }
-        }
-        assertEquals("ok", setup, "Payara Micro did not serve the WAR within " + BOOT_LIMIT + "; log " + log + ":\n" + tail());
+        payara = PayaraMicroServer.start(Path.of(System.getProperty("it.payara.jar")), war.toPath(), "app", target,
+                "payara-micro.log", "-Dlockwarden.redis=" + redis.uri(), "-Dlockwarden.application=payara-it");
+        base = payara.url() + "op?";
+        assertEquals("ok", payara.awaitServing("op?op=setup", BOOT_LIMIT));
         outside = LockManager.builder().redis(redis.uri()).application("outside").build();
     }
 
@@ -105,10 +81,7 @@ class PayaraMicroIT {
             outside.close();
         }
         if (payara != null) {
-            payara.destroy();
-            if (!payara.waitFor(20, TimeUnit.SECONDS)) {
-                payara.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+            payara.close();
         }
     }
 
@@ -189,7 +162,7 @@ class PayaraMicroIT {
             Thread.sleep(20);
         }
         throw new AssertionError(name + " never appeared in Redis (call: " + (call.isDone() ? call.join() : "pending")
-                + "); server log:\n" + tail());
+                + "); server log:\n" + payara.logTail());
     }
 
     private static String call(String query) throws Exception {
@@ -204,20 +177,5 @@ class PayaraMicroIT {
                     }
                     return r.body();
                 });
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static String tail() {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e + ")";
-        }
     }
 }

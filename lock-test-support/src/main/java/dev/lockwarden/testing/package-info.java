@@ -10,6 +10,8 @@
  *   <li>{@link dev.lockwarden.testing.TestCertificates}: a throw-away CA, server and client certificates and the
  *       PKCS12 key and trust stores (openssl + keytool) for tests against {@code redis-server --tls-auth-clients yes};
  *       {@link dev.lockwarden.testing.MutualTlsRedis} starts such a server with them;</li>
+ *   <li>{@link dev.lockwarden.testing.PayaraMicroServer}: a real Jakarta EE server (Payara Micro, a child JVM)
+ *       serving one WAR, for the tests that deploy on one;</li>
  *   <li>{@link dev.lockwarden.testing.RedisBinary}: which executable runs: {@code -Dlockwarden.redis.server},
  *       else {@code redis-server} on the {@code PATH}, else the binary shipped inside embedded-redis.</li>
  * </ul>

@@ -3,14 +3,10 @@ package dev.lockwarden.examples.jakarta;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockSource;
+import dev.lockwarden.testing.PayaraMicroServer;
 import dev.lockwarden.testing.RedisServerExtension;
 
 /**
@@ -45,44 +42,18 @@ class PayaraWarIT {
     @RegisterExtension
     static final RedisServerExtension redis = RedisServerExtension.nodes(1);
 
-    private static Process payara;
-    private static Path log;
+    private static PayaraMicroServer payara;
     private static String base;
     private static LockManager outside;
 
     @BeforeAll
     static void deploy() throws Exception {
         Path target = Path.of(System.getProperty("it.target", "target"));
-        Path war = Path.of(System.getProperty("it.war", "target/payments.war"));
-        Path server = Path.of(System.getProperty("it.payara.jar", "target/payara/payara-micro.jar"));
-        for (Path p : List.of(war, server)) {
-            assertTrue(Files.isRegularFile(p), p + " is missing: run mvn verify (package builds the WAR, pre-integration-test copies Payara)");
-        }
-        int port = freePort();
-        log = target.resolve("payara-war.log");
-        Path rootDir = Files.createTempDirectory(target, "payara-root-"); // fresh: no earlier deployment or database
-        String java = ProcessHandle.current().info().command().orElse("java");
-        payara = new ProcessBuilder(java, "-Xmx512m", "-Dlockwarden.redis=" + redis.uri(), "-Dlockwarden.application=jakarta-payments",
-                "-jar", server.toString(), "--nocluster", "--noHazelcast", "--port", Integer.toString(port),
-                "--rootdir", rootDir.toString(), "--deploy", war.toString(), "--contextroot", "shop")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        base = "http://127.0.0.1:" + port + "/shop/payments/";
-        long deadline = System.nanoTime() + BOOT_LIMIT.toNanos();
-        Optional<String> ready = Optional.empty();
-        while (ready.isEmpty() && System.nanoTime() < deadline && payara.isAlive()) {
-            try {
-                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "TX-0")).timeout(Duration.ofSeconds(10)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                ready = r.statusCode() == 200 ? Optional.of(r.body()) : Optional.empty();
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            if (ready.isEmpty()) {
-                Thread.sleep(250);
-            }
-        }
-        assertEquals(Optional.of("status=NONE cardCharges=0"), ready,
-                "Payara Micro did not serve the WAR within " + BOOT_LIMIT + "; log " + log + ":\n" + tail());
+        payara = PayaraMicroServer.start(Path.of(System.getProperty("it.payara.jar", "target/payara/payara-micro.jar")),
+                Path.of(System.getProperty("it.war", "target/payments.war")), "shop", target, "payara-war.log",
+                "-Dlockwarden.redis=" + redis.uri(), "-Dlockwarden.application=jakarta-payments");
+        base = payara.url() + "payments/";
+        assertEquals("status=NONE cardCharges=0", payara.awaitServing("payments/TX-0", BOOT_LIMIT));
         outside = LockManager.builder().redis(redis.uri()).application("outside").build();
     }
 
@@ -92,10 +63,7 @@ class PayaraWarIT {
             outside.close();
         }
         if (payara != null) {
-            payara.destroy();
-            if (!payara.waitFor(20, TimeUnit.SECONDS)) {
-                payara.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+            payara.close();
         }
     }
 
@@ -156,7 +124,7 @@ class PayaraWarIT {
             }
             Thread.sleep(5);
         }
-        throw new AssertionError(name + " never appeared in Redis; server log:\n" + tail());
+        throw new AssertionError(name + " never appeared in Redis; server log:\n" + payara.logTail());
     }
 
     private static HttpRequest request(String method, String path) {
@@ -175,20 +143,5 @@ class PayaraWarIT {
             }
             return r.body();
         });
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static String tail() {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e + ")";
-        }
     }
 }
