@@ -51,6 +51,7 @@ final class GatedTransformer implements ClassFileTransformer {
             }
         }
         String name = className.replace('/', '.');
+        StartupStamps.mark("until-weave");
         try {
             // for a retransformation the planner reads the original class file (the JVM's bytes are reconstituted)
             byte[] original = redefined != null ? TypeResolver.read(loader, name) : null;
@@ -78,6 +79,7 @@ final class GatedTransformer implements ClassFileTransformer {
             }
             readBridge(module);
             binder.reportWoven(woven, loader);
+            StartupStamps.mark("woven");
             return result;
         } catch (RuntimeException | LinkageError e) {
             report.problem("could not instrument " + name + " in class loader " + AgentReport.describe(loader)
