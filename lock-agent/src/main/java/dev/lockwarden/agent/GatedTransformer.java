@@ -61,7 +61,9 @@ final class GatedTransformer implements ClassFileTransformer {
             }
             Plan plan = planner.plan(model, TypeResolver.of(loader).with(name, model));
             if (plan.methods().isEmpty()) {
-                plan.problems().forEach(report::problem);
+                for (String problem : plan.problems()) {
+                    report.problem(problem);
+                }
                 return null;
             }
             List<Woven> woven = binder.bind(plan, loader);
@@ -100,7 +102,12 @@ final class GatedTransformer implements ClassFileTransformer {
     }
 
     private synchronized void remember(ClassLoader loader, String className, byte[] woven) {
-        asmWoven.computeIfAbsent(loader, l -> new ConcurrentHashMap<>()).put(className, woven);
+        Map<String, byte[]> m = asmWoven.get(loader);
+        if (m == null) {
+            m = new ConcurrentHashMap<>();
+            asmWoven.put(loader, m);
+        }
+        m.put(className, woven);
     }
 
     /** Classes of a named module must be able to read the bridge's (unnamed, boot) module. */
