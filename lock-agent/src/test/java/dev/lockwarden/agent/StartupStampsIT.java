@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code -Dlockwarden.agent.stamps=true} prints one line per start-up step, in order, with its milliseconds and the
- * wall clock; without the property nothing is printed.
+ * wall clock; without the property nothing is printed. And the agent's own code spins no lambda class before
+ * {@code main}, and its config check and pre-check load no regular expression (their first use is start-up time;
+ * the JVM alone loads neither).
  */
 @Timeout(120)
 class StartupStampsIT extends RedisAgentTestBase {
@@ -53,11 +55,24 @@ class StartupStampsIT extends RedisAgentTestBase {
             }
             assertEquals(STEPS, steps, app.toString());
         }
-        try (ChildJvm app = ChildJvm.of(new ProcessBuilder(java, ChildJvm.javaagent(config), "-cp", classes.toString(),
-                "com.acme.stamp.App").start())) {
+        try (ChildJvm app = ChildJvm.of(new ProcessBuilder(java, "-Xlog:class+load=info:stdout", ChildJvm.javaagent(config),
+                "-cp", classes.toString(), "com.acme.stamp.App").start())) {
             assertEquals(0, app.waitFor(RUN), app.toString());
             assertTrue(app.stderr().contains("instrumented com.acme.stamp.App#pay"), app.toString());
             assertFalse(app.stderr().contains("lockwarden-agent stamp"), "no stamps unless asked\n" + app);
+            String out = app.stdout();
+            int main = out.indexOf(" com.acme.stamp.App source:");
+            assertTrue(main > 0, "the app's class load is logged\n" + app);
+            String beforeMain = out.substring(0, main);
+            assertTrue(beforeMain.contains(" dev.lockwarden.agent.config.AgentConfigParser source:"), "the agent ran first\n" + app);
+            assertFalse(Pattern.compile(" dev\\.lockwarden\\.agent\\.(?!shaded\\.)[\\w.$]*\\$\\$Lambda").matcher(beforeMain).find(),
+                    "no lambda of the agent's own code before main (lock-core's KeyTemplate, shaded, has some)\n" + beforeMain);
+            // up to the install: the install starts the start-up report's writer thread, whose java.util.logging set-up
+            // (the host's logging) may use regular expressions itself
+            int install = beforeMain.indexOf(" dev.lockwarden.agent.AgentInstaller source:");
+            assertTrue(install > 0, app.toString());
+            assertFalse(beforeMain.substring(0, install).contains(" java.util.regex.Pattern "),
+                    "no regular expression in the config check and pre-check\n" + beforeMain);
         }
     }
 }
