@@ -243,10 +243,12 @@ public final class AgentBenchmarkMain {
                     Arrays.toString(wall[v]));
         }
         StringBuilder added = new StringBuilder("target " + verdict(ma - mw <= 150) + " (median); min " + signed(min(wall[2]) - minW)
+                + "; paired (median of the per-round differences) " + signed(pairedMedian(wall[2], wall[0]))
                 + "; an empty agent adds " + signed(me - mw) + " (min " + signed(min(wall[1]) - minW) + ")");
         if (baseline != null) {
             added.append("; the baseline agent ").append(signed(median(wall[3]) - mw)).append(" (min ")
-                    .append(signed(min(wall[3]) - minW)).append(")");
+                    .append(signed(min(wall[3]) - minW)).append("; paired ").append(signed(pairedMedian(wall[3], wall[0])))
+                    .append("); this agent − the baseline, paired: ").append(signed(pairedMedian(wall[2], wall[3])));
         }
         if (withCpu) {
             added.append("; CPU added ").append(signed(median(cpu[2]) - median(cpu[0])));
@@ -257,7 +259,8 @@ public final class AgentBenchmarkMain {
                 + "loads and initialises all of them). The agent's config names one method of one of them "
                 + "(`" + StartupApp.RULE + "`); the lock client connects lazily, so no Redis round trip is in the "
                 + "start-up. " + cfg.startups() + " rounds after one untimed run each; each round runs every variant once, "
-                + "in an order rotating by round; added = median (and min) of the variant − the same of `java` alone"
+                + "in an order rotating by round; added = median (and min) of the variant − the same of `java` alone, and "
+                + "paired: the median of the differences within each round"
                 + (withCpu ? "; CPU from `/usr/bin/time`" : "") + ". Generating and compiling the app "
                 + "took " + genMs + " ms (not counted).\n\n";
     }
@@ -312,6 +315,15 @@ public final class AgentBenchmarkMain {
                 Files.deleteIfExists(p);
             }
         }
+    }
+
+    /** The median of {@code a[i] - b[i]}: both timed in round i, so drift between rounds cancels. */
+    static double pairedMedian(long[] a, long[] b) {
+        long[] d = new long[a.length];
+        for (int i = 0; i < a.length; i++) {
+            d[i] = a[i] - b[i];
+        }
+        return median(d);
     }
 
     static double median(long[] v) {
