@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  *
  * <p>Settings (system properties): {@code bench.agent.jar} (required), {@code bench.agent.calls} per
  * round (5000), {@code bench.agent.rounds} (16: short rounds, so drift hits both paths alike), {@code bench.agent.classes} (5000),
- * {@code bench.agent.startups} runs per side (5), {@code bench.agent.parts} ({@code calls,startup}),
+ * {@code bench.agent.startups} runs per side (11), {@code bench.agent.parts} ({@code calls,startup}),
  * {@code bench.agent.baseline-jar} (an older agent jar timed beside, for before/after), {@code bench.out},
  * {@code bench.no-doc}.
  */
@@ -45,7 +45,7 @@ public final class AgentBenchmarkMain {
             }
             return new Config(Path.of(jar), Integer.getInteger("bench.agent.calls", 5_000),
                     Integer.getInteger("bench.agent.rounds", 16), Integer.getInteger("bench.agent.classes", 5_000),
-                    Integer.getInteger("bench.agent.startups", 5), System.getProperty("bench.redis-server", "redis-server"));
+                    Integer.getInteger("bench.agent.startups", 11), System.getProperty("bench.redis-server", "redis-server"));
         }
     }
 
@@ -209,37 +209,59 @@ public final class AgentBenchmarkMain {
         if (baseline != null) {
             startOnce(baseline, dir, "baseline-warm", cfg.classes());
         }
-        long[] without = new long[cfg.startups()];
-        long[] nothing = new long[cfg.startups()];
-        long[] with = new long[cfg.startups()];
-        long[] before = new long[baseline == null ? 0 : cfg.startups()];
+        // variants in a rotating order (round i starts with variant i), so none is always first after another's run
+        List<String> names = new ArrayList<>(List.of("plain", "empty", "agent"));
+        List<List<String>> cmds = new ArrayList<>(List.of(plain, empty, agent));
+        if (baseline != null) {
+            names.add("baseline");
+            cmds.add(baseline);
+        }
+        int k = names.size();
+        long[][] wall = new long[k][cfg.startups()];
+        long[][] cpu = new long[k][cfg.startups()];
         for (int i = 0; i < cfg.startups(); i++) {
-            Bench.progress("start-up: run " + (i + 1) + " of " + cfg.startups());
-            without[i] = startOnce(plain, dir, "plain", cfg.classes()).millis;
-            nothing[i] = startOnce(empty, dir, "empty", cfg.classes()).millis;
-            with[i] = startOnce(agent, dir, "agent", cfg.classes()).millis;
-            if (baseline != null) {
-                before[i] = startOnce(baseline, dir, "baseline", cfg.classes()).millis;
+            Bench.progress("start-up: round " + (i + 1) + " of " + cfg.startups());
+            for (int j = 0; j < k; j++) {
+                int v = (i + j) % k;
+                Timed t = startOnce(cmds.get(v), dir, names.get(v), cfg.classes());
+                wall[v][i] = t.millis;
+                cpu[v][i] = t.cpuMillis;
             }
         }
-        double mw = median(without);
-        double me = median(nothing);
-        double ma = median(with);
-        Table t = new Table("JVM start-up, " + cfg.classes() + " classes loaded", "median ms", "min ms", "max ms", "runs (ms)");
-        t.row("`java -cp app.jar gen.Main`", Table.num(mw), min(without), max(without), Arrays.toString(without));
-        t.row("same with an empty `-javaagent` (premain does nothing)", Table.num(me), min(nothing), max(nothing), Arrays.toString(nothing));
-        t.row("same with `-javaagent:lock-agent.jar=config=…` (1 rule)", Table.num(ma), min(with), max(with), Arrays.toString(with));
-        if (baseline != null) {
-            t.row("same with the baseline agent `" + Path.of(baselineJar).getFileName() + "`", Table.num(median(before)),
-                    min(before), max(before), Arrays.toString(before));
+        boolean withCpu = cpu[0][0] >= 0;
+        double mw = median(wall[0]);
+        double me = median(wall[1]);
+        double ma = median(wall[2]);
+        long minW = min(wall[0]);
+        Table t = new Table("JVM start-up, " + cfg.classes() + " classes loaded", "median ms", "min ms", "max ms",
+                "CPU ms, median (user + sys)", "runs (ms)");
+        String[] labels = {"`java -cp app.jar gen.Main`", "same with an empty `-javaagent` (premain does nothing)",
+            "same with `-javaagent:lock-agent.jar=config=…` (1 rule)",
+            baseline == null ? "" : "same with the baseline agent `" + Path.of(baselineJar).getFileName() + "`"};
+        for (int v = 0; v < k; v++) {
+            t.row(labels[v], Table.num(median(wall[v])), min(wall[v]), max(wall[v]), withCpu ? Table.num(median(cpu[v])) : "—",
+                    Arrays.toString(wall[v]));
         }
-        t.row("**added by the agent**", signed(ma - mw), "", "", "target " + verdict(ma - mw <= 150)
-                + "; an empty agent adds " + signed(me - mw) + (baseline == null ? "" : "; the baseline agent " + signed(median(before) - mw)));
+        StringBuilder added = new StringBuilder("target " + verdict(ma - mw <= 150) + " (median); min " + signed(min(wall[2]) - minW)
+                + "; paired (median of the per-round differences) " + signed(pairedMedian(wall[2], wall[0]))
+                + "; an empty agent adds " + signed(me - mw) + " (min " + signed(min(wall[1]) - minW) + ")");
+        if (baseline != null) {
+            added.append("; the baseline agent ").append(signed(median(wall[3]) - mw)).append(" (min ")
+                    .append(signed(min(wall[3]) - minW)).append("; paired ").append(signed(pairedMedian(wall[3], wall[0])))
+                    .append("); this agent − the baseline, paired: ").append(signed(pairedMedian(wall[2], wall[3])));
+        }
+        if (withCpu) {
+            added.append("; CPU added ").append(signed(median(cpu[2]) - median(cpu[0])));
+        }
+        t.row("**added by the agent**", signed(ma - mw), signed(min(wall[2]) - minW), "", "", added.toString());
         return "#### JVM start-up (target ≤ 150 ms added)\n\n" + t.markdown() + "\nWall time from process start to exit "
                 + "of a generated app (" + cfg.classes() + " classes in one jar, each with a static initialiser; `main` "
                 + "loads and initialises all of them). The agent's config names one method of one of them "
                 + "(`" + StartupApp.RULE + "`); the lock client connects lazily, so no Redis round trip is in the "
-                + "start-up. Runs alternate without / empty agent / with after one untimed run each; generating and compiling the app "
+                + "start-up. " + cfg.startups() + " rounds after one untimed run each; each round runs every variant once, "
+                + "in an order rotating by round; added = median (and min) of the variant − the same of `java` alone, and "
+                + "paired: the median of the differences within each round"
+                + (withCpu ? "; CPU from `/usr/bin/time`" : "") + ". Generating and compiling the app "
                 + "took " + genMs + " ms (not counted).\n\n";
     }
 
@@ -259,17 +281,32 @@ public final class AgentBenchmarkMain {
         return jar;
     }
 
-    private record Timed(long millis, String output) {
+    /** One start: wall ms, CPU ms (user + sys, -1 without /usr/bin/time), output. */
+    private record Timed(long millis, long cpuMillis, String output) {
     }
 
+    private static final Path TIME = Path.of("/usr/bin/time");
+
     private static Timed startOnce(List<String> cmd, Path dir, String name, int classes) throws Exception {
+        Path cpuFile = dir.resolve(name + ".cpu");
+        List<String> full = new ArrayList<>();
+        boolean timed = Files.isExecutable(TIME);
+        if (timed) {
+            full.addAll(List.of(TIME.toString(), "-f", "%U %S", "-o", cpuFile.toString()));
+        }
+        full.addAll(cmd);
         long t0 = System.nanoTime();
-        Proc p = Proc.run(cmd, dir.resolve(name + ".log"), 120);
+        Proc p = Proc.run(full, dir.resolve(name + ".log"), 120);
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         if (p.rc != 0 || !p.output.contains("loaded " + classes)) {
             throw new IllegalStateException("start-up run " + name + " failed (exit " + p.rc + "):\n" + p.output);
         }
-        return new Timed(ms, p.output);
+        long cpu = -1;
+        if (timed) {
+            String[] us = Files.readString(cpuFile, StandardCharsets.UTF_8).strip().split("\\s+");
+            cpu = Math.round((Double.parseDouble(us[us.length - 2]) + Double.parseDouble(us[us.length - 1])) * 1000);
+        }
+        return new Timed(ms, cpu, p.output);
     }
 
     private static void deleteTree(Path dir) throws IOException {
@@ -278,6 +315,15 @@ public final class AgentBenchmarkMain {
                 Files.deleteIfExists(p);
             }
         }
+    }
+
+    /** The median of {@code a[i] - b[i]}: both timed in round i, so drift between rounds cancels. */
+    static double pairedMedian(long[] a, long[] b) {
+        long[] d = new long[a.length];
+        for (int i = 0; i < a.length; i++) {
+            d[i] = a[i] - b[i];
+        }
+        return median(d);
     }
 
     static double median(long[] v) {

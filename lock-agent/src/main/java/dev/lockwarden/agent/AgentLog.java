@@ -71,7 +71,12 @@ final class AgentLog {
             return;
         }
         CountDownLatch done = new CountDownLatch(1);
-        if (!QUEUE.offer(done::countDown)) {
+        if (!QUEUE.offer(new Runnable() {
+            @Override
+            public void run() {
+                done.countDown();
+            }
+        })) {
             return;
         }
         ensureWriter();
@@ -83,7 +88,14 @@ final class AgentLog {
     }
 
     private static void later(Level level, String message) {
-        if (!QUEUE.offer(() -> log(level, message))) {
+        // anonymous classes, not lambdas, here and below: the first lines are queued in premain, where a first
+        // lambda costs start-up time
+        if (!QUEUE.offer(new Runnable() {
+            @Override
+            public void run() {
+                log(level, message);
+            }
+        })) {
             log(level, message);
             return;
         }
@@ -100,7 +112,12 @@ final class AgentLog {
 
     private static synchronized void ensureWriter() {
         if (writer == null) {
-            Thread t = new Thread(AgentLog::write, "lockwarden-agent-log");
+            Thread t = new Thread(new Runnable() {
+                @Override
+                public void run() {
+                    write();
+                }
+            }, "lockwarden-agent-log");
             t.setDaemon(true);
             writer = t;
             t.start();

@@ -31,14 +31,17 @@ final class AgentMBean implements AgentMXBean {
      * later anyway.
      */
     static void registerInBackground(AgentRuntime runtime, AgentReport report, AgentConfig config) {
-        Thread t = new Thread(() -> {
-            try {
-                Thread.sleep(REGISTER_DELAY_MILLIS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+        Thread t = new Thread(new Runnable() { // not a lambda: started in premain
+            @Override
+            public void run() {
+                try {
+                    Thread.sleep(REGISTER_DELAY_MILLIS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                register(runtime, report, config);
             }
-            register(runtime, report, config);
         }, "lockwarden-agent-jmx");
         t.setDaemon(true);
         t.start();

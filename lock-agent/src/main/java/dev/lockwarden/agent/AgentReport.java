@@ -41,12 +41,14 @@ final class AgentReport {
     static String describe(LockRule r) {
         String classes = r.subtypes() ? (r.className().contains("*") ? "subtypes of the types matching " : "every subtype of ")
                 + r.className() : r.className().contains("*") ? "classes matching " + r.className() : "class " + r.className();
+        // ifs rather than Optional.map: this runs in premain (see RuleMatchers)
         String methods = (r.methodName().contains("*") ? "methods matching " : "method ") + r.methodName()
-                + r.parameterTypes().map(t -> "(" + String.join(", ", t) + ")").orElse(" (any parameters)");
-        return methods + " declared in " + classes + "; key \"" + r.key() + "\", ttl " + r.ttl().map(Object::toString).orElse("default")
-                + ", wait " + r.waitUpTo().map(Object::toString).orElse("default") + ", onBusy " + r.onBusy()
+                + (r.parameterTypes().isPresent() ? "(" + String.join(", ", r.parameterTypes().get()) + ")" : " (any parameters)");
+        return methods + " declared in " + classes + "; key \"" + r.key() + "\", ttl "
+                + (r.ttl().isPresent() ? r.ttl().get().toString() : "default")
+                + ", wait " + (r.waitUpTo().isPresent() ? r.waitUpTo().get().toString() : "default") + ", onBusy " + r.onBusy()
                 + ", onLost " + r.onLost().name().toLowerCase() + ", onStoreDown " + r.onStoreDown().name().toLowerCase()
-                + r.holdAtLeast().map(h -> ", holdAtLeast " + h).orElse("");
+                + (r.holdAtLeast().isPresent() ? ", holdAtLeast " + r.holdAtLeast().get() : "");
     }
 
     void instrumented(Planned p, ClassLoader loader, String note) {
@@ -71,14 +73,22 @@ final class AgentReport {
     List<String> matchedMethods() {
         List<String> all = new ArrayList<>();
         for (LockRule r : config.rules()) {
-            matched.get(r.where()).forEach(m -> all.add(r.where() + ": " + m));
+            for (String m : matched.get(r.where())) {
+                all.add(r.where() + ": " + m);
+            }
         }
         return all;
     }
 
     /** Rules that instrumented no method so far. */
     List<LockRule> unmatched() {
-        return config.rules().stream().filter(r -> matched.get(r.where()).isEmpty()).toList();
+        List<LockRule> none = new ArrayList<>();
+        for (LockRule r : config.rules()) {
+            if (matched.get(r.where()).isEmpty()) {
+                none.add(r);
+            }
+        }
+        return none;
     }
 
     /** One WARNING per rule that matched nothing; {@code when} says when the check ran. */
@@ -97,12 +107,15 @@ final class AgentReport {
 
     /** Reports unmatched rules once after {@code delay}, on a daemon thread. */
     void scheduleUnmatchedReport(Duration delay) {
-        Thread t = new Thread(() -> {
-            try {
-                Thread.sleep(delay.toMillis());
-                reportUnmatched("within " + delay.toSeconds() + " s of start", false);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        Thread t = new Thread(new Runnable() { // not a lambda: started in premain
+            @Override
+            public void run() {
+                try {
+                    Thread.sleep(delay.toMillis());
+                    reportUnmatched("within " + delay.toSeconds() + " s of start", false);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }, "lockwarden-agent-report");
         t.setDaemon(true);

@@ -77,10 +77,15 @@ final class AgentRuntime implements LockBridge.Dispatcher {
      * @param key       the key, or null when {@code problem} is set
      */
     synchronized int register(LockRule rule, String methodKey, String method, KeyTemplate key, String problem) {
-        return ids.computeIfAbsent(rule.where() + "|" + methodKey, k -> {
-            bindings.add(new Binding(rule, method, key, problem));
-            return bindings.size() - 1;
-        });
+        String id = rule.where() + "|" + methodKey;
+        Integer known = ids.get(id);
+        if (known != null) {
+            return known;
+        }
+        bindings.add(new Binding(rule, method, key, problem));
+        int next = bindings.size() - 1;
+        ids.put(id, next);
+        return next;
     }
 
     @Override

@@ -12,7 +12,12 @@ final class AgentShutdown {
     }
 
     static void register(AgentRuntime runtime, AgentReport report, Duration drainTimeout) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> run(runtime, report, drainTimeout), "lockwarden-agent-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() { // not a lambda: registered in premain
+            @Override
+            public void run() {
+                AgentShutdown.run(runtime, report, drainTimeout);
+            }
+        }, "lockwarden-agent-shutdown"));
     }
 
     private static void run(AgentRuntime runtime, AgentReport report, Duration drainTimeout) {

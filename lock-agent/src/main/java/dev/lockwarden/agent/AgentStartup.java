@@ -20,7 +20,10 @@ final class AgentStartup {
         AgentConfig config = config(args);
         try {
             BootstrapBridge.inject(inst);
-            return AgentInstaller.install(config, inst, attached);
+            StartupStamps.mark("bridge");
+            AgentReport report = AgentInstaller.install(config, inst, attached);
+            StartupStamps.mark("install");
+            return report;
         } catch (Exception | LinkageError e) {
             throw new StartupException("start-up failed: " + e, config.agent().continueOnError(), e);
         }
@@ -34,11 +37,13 @@ final class AgentStartup {
         } catch (AgentConfigException e) {
             throw new StartupException(e.getMessage(), e.continueOnError(), e);
         }
+        StartupStamps.mark("config");
         var problems = Preflight.check(config, TypeResolver.of(ClassLoader.getSystemClassLoader()));
         if (!problems.isEmpty()) {
             AgentConfigException e = new AgentConfigException(config.file(), problems, config.agent().continueOnError());
             throw new StartupException(e.getMessage(), e.continueOnError(), e);
         }
+        StartupStamps.mark("pre-check");
         return config;
     }
 

@@ -94,7 +94,13 @@ final class AsmWeaver {
                 int bodyAccess = (access & ~(Opcodes.ACC_PUBLIC | Opcodes.ACC_PROTECTED | Opcodes.ACC_SYNCHRONIZED
                         | Opcodes.ACC_VARARGS)) | Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC;
                 MethodVisitor bodyWriter = super.visitMethod(bodyAccess, body, descriptor, signature, exceptions);
-                return new Splitter(wrapper, bodyWriter, () -> writeWrapper(wrapper, owner, access, name, descriptor, body, w));
+                // an anonymous class, not a lambda: the first weave runs during start-up (see RuleMatchers)
+                return new Splitter(wrapper, bodyWriter, new Runnable() {
+                    @Override
+                    public void run() {
+                        writeWrapper(wrapper, owner, access, name, descriptor, body, w);
+                    }
+                });
             }
         }, 0);
         return writer.toByteArray();

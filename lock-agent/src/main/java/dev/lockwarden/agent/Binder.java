@@ -27,7 +27,9 @@ final class Binder {
     }
 
     List<Woven> bind(Plan plan, ClassLoader loader) {
-        plan.problems().forEach(report::problem);
+        for (String problem : plan.problems()) {
+            report.problem(problem);
+        }
         boolean reachable = bridgeReachable(loader);
         List<Woven> woven = new ArrayList<>();
         for (Planned p : plan.methods()) {

@@ -51,6 +51,7 @@ final class GatedTransformer implements ClassFileTransformer {
             }
         }
         String name = className.replace('/', '.');
+        StartupStamps.mark("until-weave");
         try {
             // for a retransformation the planner reads the original class file (the JVM's bytes are reconstituted)
             byte[] original = redefined != null ? TypeResolver.read(loader, name) : null;
@@ -60,7 +61,9 @@ final class GatedTransformer implements ClassFileTransformer {
             }
             Plan plan = planner.plan(model, TypeResolver.of(loader).with(name, model));
             if (plan.methods().isEmpty()) {
-                plan.problems().forEach(report::problem);
+                for (String problem : plan.problems()) {
+                    report.problem(problem);
+                }
                 return null;
             }
             List<Woven> woven = binder.bind(plan, loader);
@@ -78,6 +81,7 @@ final class GatedTransformer implements ClassFileTransformer {
             }
             readBridge(module);
             binder.reportWoven(woven, loader);
+            StartupStamps.mark("woven");
             return result;
         } catch (RuntimeException | LinkageError e) {
             report.problem("could not instrument " + name + " in class loader " + AgentReport.describe(loader)
@@ -98,7 +102,12 @@ final class GatedTransformer implements ClassFileTransformer {
     }
 
     private synchronized void remember(ClassLoader loader, String className, byte[] woven) {
-        asmWoven.computeIfAbsent(loader, l -> new ConcurrentHashMap<>()).put(className, woven);
+        Map<String, byte[]> m = asmWoven.get(loader);
+        if (m == null) {
+            m = new ConcurrentHashMap<>();
+            asmWoven.put(loader, m);
+        }
+        m.put(className, woven);
     }
 
     /** Classes of a named module must be able to read the bridge's (unnamed, boot) module. */

@@ -2,8 +2,7 @@ package dev.lockwarden.agent;
 
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.ArrayList;
 
 import dev.lockwarden.KeyTemplate;
 import dev.lockwarden.agent.ClassModel.MethodModel;
@@ -16,7 +15,6 @@ import dev.lockwarden.agent.config.LockRule;
  * key differs on every call ({@code Payment@1b6d3586}) and so would exclude nothing.
  */
 final class KeyCheck {
-    private static final Pattern BARE = Pattern.compile("\\{\\s*([A-Za-z0-9_$]+)\\s*}");
     private static final Set<String> PRIMITIVES = Set.of("boolean", "byte", "char", "short", "int", "long", "float", "double");
     private static final int MAX_DEPTH = 100;
 
@@ -28,10 +26,8 @@ final class KeyCheck {
         String template = KeyNames.substitute(rule.key(), type.simpleName(), m.name());
         List<String> names = m.parameterNames();
         KeyTemplate key = KeyTemplate.parse(template, names);
-        Matcher bare = BARE.matcher(template);
-        while (bare.find()) {
-            String head = bare.group(1);
-            int index = head.chars().allMatch(Character::isDigit) ? Integer.parseInt(head) : names.indexOf(head);
+        for (String head : bare(template)) {
+            int index = digits(head) ? Integer.parseInt(head) : names.indexOf(head);
             String p = m.parameterTypes().get(index);
             String problem = identityToString(p, resolver);
             if (problem != null) {
@@ -41,6 +37,52 @@ final class KeyCheck {
             }
         }
         return key;
+    }
+
+    /**
+     * The names in bare placeholders ({@code {0}}, {@code { name }}: no property path), left to right — what the regex
+     * "\\{\\s*([A-Za-z0-9_$]+)\\s*}" finds, by hand (this runs in premain, where a first regex costs start-up time).
+     */
+    static List<String> bare(String template) {
+        List<String> found = new ArrayList<>();
+        int from = 0;
+        int open;
+        while ((open = template.indexOf('{', from)) >= 0) {
+            int i = skipSpace(template, open + 1);
+            int start = i;
+            while (i < template.length() && word(template.charAt(i))) {
+                i++;
+            }
+            int end = i;
+            i = skipSpace(template, i);
+            if (end > start && i < template.length() && template.charAt(i) == '}') {
+                found.add(template.substring(start, end));
+                from = i + 1;
+            } else {
+                from = open + 1;
+            }
+        }
+        return found;
+    }
+
+    private static int skipSpace(String s, int i) {
+        while (i < s.length() && " \t\n\u000B\f\r".indexOf(s.charAt(i)) >= 0) {
+            i++;
+        }
+        return i;
+    }
+
+    private static boolean word(char c) {
+        return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '$';
+    }
+
+    private static boolean digits(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (!Character.isDigit(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.lockwarden.agent;
 
 import java.util.Map;
+import java.util.function.Function;
 
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockStoreException;
@@ -22,7 +23,13 @@ final class LazyLockManager {
 
     /** {@code fileSettings} (full {@code lockwarden.*} names) win over system properties, then environment. */
     LazyLockManager(Map<String, String> fileSettings) {
-        this.settings = new Settings(name -> fileSettings.getOrDefault(name, System.getProperty(name)), System.getenv());
+        // an anonymous class, not a lambda: created in premain
+        this.settings = new Settings(new Function<String, String>() {
+            @Override
+            public String apply(String name) {
+                return fileSettings.getOrDefault(name, System.getProperty(name));
+            }
+        }, System.getenv());
     }
 
     LockManager get() {

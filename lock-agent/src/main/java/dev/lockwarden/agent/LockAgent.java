@@ -23,8 +23,10 @@ public final class LockAgent {
 
     /** Called by the JVM before {@code main} for {@code -javaagent}. */
     public static void premain(String args, Instrumentation inst) {
+        StartupStamps.mark("premain-entered");
         try {
             start(args, inst, false);
+            StartupStamps.mark("premain-done");
         } catch (StartupException e) {
             if (e.continueOnError()) {
                 AgentLog.warn("onConfigError = continue: the application runs WITHOUT ANY AGENT LOCKS. " + e.getMessage());
@@ -64,6 +66,7 @@ public final class LockAgent {
         } catch (IllegalArgumentException e) {
             throw AgentStartup.arguments(e);
         }
+        StartupStamps.mark("args");
         AgentReport report = AgentStartup.start(parsed, inst, attached);
         started = true;
         return report;

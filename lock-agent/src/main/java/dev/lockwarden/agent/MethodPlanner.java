@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 import dev.lockwarden.KeyTemplate;
 import dev.lockwarden.agent.ClassModel.MethodModel;
@@ -15,7 +15,8 @@ import dev.lockwarden.agent.config.LockRule;
  * Decides, for one class, which of its declared methods each rule locks and with which key. Used by the running
  * agent, by the pre-main check and by the {@code check} command, so all three agree. A method that a rule names
  * but that cannot be locked safely (bad key, matched by two rules) is still planned — with its problem, so that
- * calls to it fail instead of running unlocked. Works on {@link ClassModel}s read from class files.
+ * calls to it fail instead of running unlocked. Works on {@link ClassModel}s read from class files. Loops rather than
+ * streams and lambdas: the pre-main check runs it, and their first use costs start-up time.
  */
 final class MethodPlanner {
     private final List<LockRule> rules;
@@ -70,13 +71,23 @@ final class MethodPlanner {
             if (!RuleMatchers.types(rule, classNames.get(i), type, resolver)) {
                 continue;
             }
-            List<MethodModel> named = type.methods().stream().filter(methods.get(i)).toList();
+            List<MethodModel> named = new ArrayList<>();
+            for (MethodModel m : type.methods()) {
+                if (methods.get(i).test(m)) {
+                    named.add(m);
+                }
+            }
             if (named.isEmpty() && rule.exactClass()) {
                 problems.add(missing(rule, type));
             }
             for (MethodModel m : named) {
                 if (m.lockable()) {
-                    byMethod.computeIfAbsent(m, k -> new ArrayList<>()).add(rule);
+                    List<LockRule> matching = byMethod.get(m);
+                    if (matching == null) {
+                        matching = new ArrayList<>();
+                        byMethod.put(m, matching);
+                    }
+                    matching.add(rule);
                 } else if (!rule.methodName().contains("*") && !rule.subtypes()) {
                     problems.add(rule.where() + ": " + type.name() + "#" + m.signature()
                             + " is abstract, native, synthetic or a bridge method — name the concrete method that does the work");
@@ -84,7 +95,9 @@ final class MethodPlanner {
             }
         }
         List<Planned> planned = new ArrayList<>();
-        byMethod.forEach((m, matching) -> planned.add(planOne(type, m, matching, resolver)));
+        for (Map.Entry<MethodModel, List<LockRule>> e : byMethod.entrySet()) {
+            planned.add(planOne(type, e.getKey(), e.getValue(), resolver));
+        }
         return new Plan(planned, problems);
     }
 
@@ -92,8 +105,13 @@ final class MethodPlanner {
         LockRule rule = matching.get(0);
         String where = type.name() + "#" + m.signature();
         if (matching.size() > 1) {
-            return new Planned(rule, type.name(), m, null, matching.stream().map(LockRule::where).collect(Collectors.joining(" and "))
-                    + ": rules " + matching.stream().map(LockRule::spec).collect(Collectors.joining(" and "))
+            StringJoiner wheres = new StringJoiner(" and ");
+            StringJoiner specs = new StringJoiner(" and ");
+            for (LockRule r : matching) {
+                wheres.add(r.where());
+                specs.add(r.spec());
+            }
+            return new Planned(rule, type.name(), m, null, wheres + ": rules " + specs
                     + " both match " + where + " — make the patterns disjoint (one rule per method)");
         }
         try {
@@ -105,12 +123,15 @@ final class MethodPlanner {
     }
 
     private static String missing(LockRule rule, ClassModel type) {
-        List<MethodModel> sameName = type.methods().stream()
-                .filter(m -> m.isMethod() && m.name().equals(rule.methodName())).toList();
+        StringJoiner sameName = new StringJoiner(", ");
+        for (MethodModel m : type.methods()) {
+            if (m.isMethod() && m.name().equals(rule.methodName())) {
+                sameName.add(m.signature());
+            }
+        }
         return rule.where() + ": " + type.name() + " has no method "
                 + rule.spec().substring(rule.classPattern().length() + 1)
-                + (sameName.isEmpty() ? "" : "; its methods named " + rule.methodName() + " are "
-                + sameName.stream().map(MethodModel::signature).collect(Collectors.joining(", ")))
+                + (sameName.length() == 0 ? "" : "; its methods named " + rule.methodName() + " are " + sameName)
                 + " — fix the rule (it protects nothing)";
     }
 }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 import dev.lockwarden.agent.config.LockRule;
 
@@ -13,7 +12,7 @@ import dev.lockwarden.agent.config.LockRule;
  * ({@code com/acme/Billing}) whether a class can be named by a rule at all. Every class the JVM loads passes
  * through it, so it uses plain string operations only — Byte Buddy (type pool, matchers) is consulted only for the
  * classes it lets through. It may let through more than the rules match (Byte Buddy decides exactly), never less:
- * exact names are compared, {@code *} patterns are matched by regex after a literal-prefix check, and a {@code +}
+ * exact names are compared, {@code *} patterns are matched by {@link RuleMatchers#wildcard} after a literal-prefix check, and a {@code +}
  * rule (subtypes can have any name) lets every class through that is not excluded.
  */
 final class NameFilter {
@@ -22,7 +21,7 @@ final class NameFilter {
 
     private final Set<String> exact = new HashSet<>();
     private final List<String> prefixes = new ArrayList<>();
-    private final List<Pattern> patterns = new ArrayList<>();
+    private final List<String> patterns = new ArrayList<>();
     private final boolean anyName;
 
     NameFilter(List<LockRule> rules) {
@@ -33,7 +32,7 @@ final class NameFilter {
                 any = true;
             } else if (internal.contains("*")) {
                 prefixes.add(internal.substring(0, internal.indexOf('*')));
-                patterns.add(Pattern.compile(RuleMatchers.regex(internal).replace("[^.]*", "[^/]*")));
+                patterns.add(internal);
             } else {
                 exact.add(internal);
             }
@@ -55,7 +54,7 @@ final class NameFilter {
             return true;
         }
         for (int i = 0; i < prefixes.size(); i++) {
-            if (internalName.startsWith(prefixes.get(i)) && patterns.get(i).matcher(internalName).matches()) {
+            if (internalName.startsWith(prefixes.get(i)) && RuleMatchers.wildcard(patterns.get(i), internalName, '/')) {
                 return true;
             }
         }

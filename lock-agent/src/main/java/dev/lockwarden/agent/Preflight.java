@@ -42,7 +42,11 @@ final class Preflight {
 
     static List<String> problems(Plan plan) {
         List<String> problems = new ArrayList<>(plan.problems());
-        plan.methods().stream().filter(p -> p.problem() != null).forEach(p -> problems.add(p.problem()));
+        for (MethodPlanner.Planned p : plan.methods()) {
+            if (p.problem() != null) {
+                problems.add(p.problem());
+            }
+        }
         return problems;
     }
 }

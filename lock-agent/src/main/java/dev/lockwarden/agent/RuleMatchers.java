@@ -1,9 +1,7 @@
 package dev.lockwarden.agent;
 
 import java.util.List;
-import java.util.StringJoiner;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 
 import dev.lockwarden.agent.ClassModel.MethodModel;
 import dev.lockwarden.agent.config.LockRule;
@@ -12,7 +10,9 @@ import dev.lockwarden.agent.config.LockRule;
  * The matchers of one rule, kept strict: a plain name matches exactly that name, {@code *} matches any run of
  * characters within one name ({@code com.acme.*Job} does not reach {@code com.acme.sub.XJob}), {@code +} matches the
  * type and every subtype; methods must be concrete, non-native, non-synthetic and non-bridge
- * ({@link MethodModel#lockable()}). Plain string and regex work on {@link ClassModel}s.
+ * ({@link MethodModel#lockable()}). Plain string work on {@link ClassModel}s: small classes rather than lambdas and
+ * a hand-written wildcard match rather than regular expressions, because this runs in {@code premain}, where the
+ * first lambda or regex is start-up time the application waits for.
  */
 final class RuleMatchers {
     private RuleMatchers() {
@@ -20,12 +20,7 @@ final class RuleMatchers {
 
     /** Class names the rule's class pattern accepts (without {@code +}). */
     static Predicate<String> className(LockRule rule) {
-        if (rule.className().contains("*")) {
-            Pattern p = Pattern.compile(regex(rule.className()));
-            return n -> p.matcher(n).matches();
-        }
-        String exact = rule.className();
-        return exact::equals;
+        return new Name(rule.className(), '.');
     }
 
     /** Whether the rule names this class (for {@code +}: the type or one of its super types matches). */
@@ -35,19 +30,79 @@ final class RuleMatchers {
 
     /** Methods the rule names by name and parameter types, lockable or not (so that the rest can be reported). */
     static Predicate<MethodModel> named(LockRule rule) {
-        Predicate<String> name;
-        if (rule.methodName().contains("*")) {
-            Pattern p = Pattern.compile(regex(rule.methodName()));
-            name = n -> p.matcher(n).matches();
-        } else {
-            name = rule.methodName()::equals;
-        }
-        Predicate<MethodModel> m = x -> x.isMethod() && name.test(x.name());
-        return rule.parameterTypes().isPresent() ? m.and(parameters(rule.parameterTypes().get())) : m;
+        return new Method(new Name(rule.methodName(), '.'), rule.parameterTypes().orElse(null));
     }
 
-    private static Predicate<MethodModel> parameters(List<String> wanted) {
-        return m -> {
+    /**
+     * Whether {@code name} matches {@code pattern} as a whole, {@code *} standing for any run of characters other
+     * than {@code separator}, everything else literal. Recursion depth and work are bounded by the lengths.
+     */
+    static boolean wildcard(String pattern, String name, char separator) {
+        return wildcard(pattern, 0, name, 0, separator);
+    }
+
+    private static boolean wildcard(String p, int pi, String s, int si, char sep) {
+        while (pi < p.length()) {
+            char c = p.charAt(pi);
+            if (c == '*') {
+                for (int k = si; ; k++) {
+                    if (wildcard(p, pi + 1, s, k, sep)) {
+                        return true;
+                    }
+                    if (k >= s.length() || s.charAt(k) == sep) {
+                        return false;
+                    }
+                }
+            }
+            if (si >= s.length() || s.charAt(si) != c) {
+                return false;
+            }
+            pi++;
+            si++;
+        }
+        return si == s.length();
+    }
+
+    private static String normal(String typeName) {
+        return typeName.replace('$', '.').replace(" ", "");
+    }
+
+    /** An exact name, or a {@code *} pattern within one name. */
+    private static final class Name implements Predicate<String> {
+        private final String pattern;
+        private final char separator;
+        private final boolean wild;
+
+        Name(String pattern, char separator) {
+            this.pattern = pattern;
+            this.separator = separator;
+            this.wild = pattern.indexOf('*') >= 0;
+        }
+
+        @Override
+        public boolean test(String name) {
+            return wild ? wildcard(pattern, name, separator) : pattern.equals(name);
+        }
+    }
+
+    /** A method (not a constructor) with a matching name and, if the rule lists them, these parameter types. */
+    private static final class Method implements Predicate<MethodModel> {
+        private final Name name;
+        private final List<String> wanted;
+
+        Method(Name name, List<String> wanted) {
+            this.name = name;
+            this.wanted = wanted;
+        }
+
+        @Override
+        public boolean test(MethodModel m) {
+            if (!m.isMethod() || !name.test(m.name())) {
+                return false;
+            }
+            if (wanted == null) {
+                return true;
+            }
             List<String> actual = m.parameterTypes();
             if (actual.size() != wanted.size()) {
                 return false;
@@ -58,19 +113,6 @@ final class RuleMatchers {
                 }
             }
             return true;
-        };
-    }
-
-    private static String normal(String typeName) {
-        return typeName.replace('$', '.').replace(" ", "");
-    }
-
-    /** {@code *} = any characters except the package separator; everything else literal. */
-    static String regex(String pattern) {
-        StringJoiner regex = new StringJoiner("[^.]*");
-        for (String part : pattern.split("\\*", -1)) {
-            regex.add(part.isEmpty() ? "" : Pattern.quote(part));
         }
-        return regex.toString();
     }
 }

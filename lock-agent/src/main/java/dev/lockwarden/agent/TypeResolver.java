@@ -30,7 +30,21 @@ final class TypeResolver {
     /** Class files through {@code loader}'s resources (the system loader for null, so JDK types resolve too). */
     static TypeResolver of(ClassLoader loader) {
         ClassLoader l = loader != null ? loader : ClassLoader.getSystemClassLoader();
-        return new TypeResolver(name -> read(l, name));
+        return new TypeResolver(new Resources(l));
+    }
+
+    /** Class files as resources of one loader (a class, not a lambda: used in premain). */
+    private static final class Resources implements Function<String, byte[]> {
+        private final ClassLoader loader;
+
+        Resources(ClassLoader loader) {
+            this.loader = loader;
+        }
+
+        @Override
+        public byte[] apply(String name) {
+            return read(loader, name);
+        }
     }
 
     /** {@code loader}'s class files, with {@code bytes} standing in for class {@code name} (the one being loaded). */

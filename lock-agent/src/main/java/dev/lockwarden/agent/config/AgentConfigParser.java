@@ -9,8 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.config.Durations;
@@ -34,8 +32,6 @@ import dev.lockwarden.config.Durations;
  * {@link AgentConfigException}, each as {@code file:line: problem — fix}.
  */
 public final class AgentConfigParser {
-    private static final Pattern SETTING = Pattern.compile("^([A-Za-z][A-Za-z0-9.-]*)\\s*=(.*)$");
-
     private final String file;
     private final List<String> problems = new ArrayList<>();
     private final Map<String, String> settings = new LinkedHashMap<>();
@@ -84,7 +80,10 @@ public final class AgentConfigParser {
                     + ": redis is set together with redlock/cluster — keep only one topology");
         }
         if (problems.isEmpty()) {
-            TlsCheck.check(file, settings, settingLines).ifPresent(problems::add);
+            Optional<String> tls = TlsCheck.check(file, settings, settingLines);
+            if (tls.isPresent()) {
+                problems.add(tls.get());
+            }
         }
         if (!problems.isEmpty()) {
             throw new AgentConfigException(file, problems, agent.continueOnError());
@@ -98,12 +97,44 @@ public final class AgentConfigParser {
             return;
         }
         String where = file + ":" + number;
-        Matcher m = SETTING.matcher(line);
-        if (m.matches()) {
-            setting(where, number, m.group(1), m.group(2).strip());
+        int eq = settingEquals(line);
+        if (eq > 0) {
+            setting(where, number, line.substring(0, eq).strip(), line.substring(eq + 1).strip());
         } else {
-            RuleLine.parse(where, line, problems).ifPresent(r -> addRule(number, r));
+            Optional<LockRule> rule = RuleLine.parse(where, line, problems);
+            if (rule.isPresent()) {
+                addRule(number, rule.get());
+            }
         }
+    }
+
+    /**
+     * For a setting line ({@code name = value}, the name {@code [A-Za-z][A-Za-z0-9.-]*}), the index of its {@code =};
+     * else -1. By hand rather than a regular expression: this runs in premain (see {@link RuleLine}).
+     */
+    static int settingEquals(String line) {
+        int i = 0;
+        int n = line.length();
+        while (i < n) {
+            char c = line.charAt(i);
+            boolean letter = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z';
+            if (!(letter || i > 0 && (c >= '0' && c <= '9' || c == '.' || c == '-'))) {
+                break;
+            }
+            i++;
+        }
+        if (i == 0) {
+            return -1;
+        }
+        while (i < n && isRegexSpace(line.charAt(i))) {
+            i++;
+        }
+        return i < n && line.charAt(i) == '=' ? i : -1;
+    }
+
+    /** What the regex \s matches by default. */
+    private static boolean isRegexSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
     private void setting(String where, int number, String name, String value) {
@@ -134,9 +165,17 @@ public final class AgentConfigParser {
                     + ") — remove one of them");
             return;
         }
-        Integer overlap = rule.parameterTypes().isEmpty()
-                ? ruleLines.entrySet().stream().filter(e -> e.getKey().startsWith(any + "(")).map(Map.Entry::getValue).findFirst().orElse(null)
-                : ruleLines.get(any);
+        Integer overlap = null;
+        if (rule.parameterTypes().isEmpty()) {
+            for (Map.Entry<String, Integer> e : ruleLines.entrySet()) {
+                if (e.getKey().startsWith(any + "(")) {
+                    overlap = e.getValue();
+                    break;
+                }
+            }
+        } else {
+            overlap = ruleLines.get(any);
+        }
         if (overlap != null) {
             problems.add(rule.where() + ": rule for " + rule.spec() + " overlaps the rule on line " + overlap
                     + " (a rule without parameter types covers every overload) — remove one or list parameter types on both");

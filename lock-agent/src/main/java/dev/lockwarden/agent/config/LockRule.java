@@ -50,7 +50,7 @@ public record LockRule(String where, String className, boolean subtypes, String 
 
     /** The methods as written in the file: {@code Class#method} or {@code Class#method(types)}. */
     public String spec() {
-        return methodId() + parameterTypes.map(t -> "(" + String.join(", ", t) + ")").orElse("");
+        return parameterTypes.isPresent() ? methodId() + "(" + String.join(", ", parameterTypes.get()) + ")" : methodId();
     }
 
     /**

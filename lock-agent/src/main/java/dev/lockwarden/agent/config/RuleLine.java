@@ -5,8 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.function.BiConsumer;
 
 import dev.lockwarden.KeyTemplate;
 import dev.lockwarden.OnBusy;
@@ -15,14 +14,11 @@ import dev.lockwarden.OnBusy;
  * Parses one rule line: {@code ClassPattern#methodPattern[(types)] key="..." [options]}. Class patterns are a
  * binary name with {@code *} wildcards (never in the first package name) and an optional {@code +} suffix for
  * subtypes; method patterns are a name with {@code *} wildcards; {@code (..)} means every overload.
+ *
+ * <p>Runs in {@code premain}: names are checked by hand, not by regular expressions, and without lambdas or
+ * streams, whose first use spins {@code java.lang.invoke} classes the application's start-up would wait for.
  */
 final class RuleLine {
-    private static final String IDENT = "[A-Za-z_$][A-Za-z0-9_$]*";
-    private static final String WILD = "[A-Za-z_$*][A-Za-z0-9_$*]*";
-    private static final Pattern CLASS = Pattern.compile(IDENT + "(\\." + WILD + ")*");
-    private static final Pattern METHOD = Pattern.compile(WILD);
-    private static final Pattern TYPE = Pattern.compile(IDENT + "(\\." + IDENT + ")*(\\[\\])*");
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
     private static final List<String> PRIMITIVES = List.of("boolean", "byte", "char", "short", "int", "long", "float", "double");
     private static final List<String> FORBIDDEN = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.lockwarden.");
     private static final String EXAMPLE = "com.acme.Billing#charge(java.lang.String) key=\"payment:{0}\" ttl=30s onBusy=FAIL";
@@ -62,8 +58,8 @@ final class RuleLine {
         checkClass(className);
         checkMethod(methodName);
         String list = paren < 0 ? "" : rest.substring(paren).replace(" ", "");
-        Optional<List<String>> types = paren < 0 || list.equals("(..)") ? Optional.empty() : types(rest.substring(paren));
-        Map<String, String> options = RuleOptions.parse(line.substring(end), this::problem);
+        Optional<List<String>> types = paren < 0 || list.equals("(..)") ? Optional.<List<String>>empty() : types(rest.substring(paren));
+        Map<String, String> options = RuleOptions.parse(line.substring(end), new Sink());
         String key = options.get("key");
         if (key == null) {
             problem("rule for " + spec + " has no key", "add key=\"...\", e.g. key=\"payment:{0}\" ({0} = first argument)");
@@ -114,7 +110,7 @@ final class RuleLine {
     }
 
     private void checkClass(String className) {
-        if (!CLASS.matcher(className).matches()) {
+        if (!dotted(className, true)) {
             problem("'" + className + "' is not a class name or pattern", "write the fully qualified class, e.g. com.acme.Billing"
                     + " (nested: com.acme.Outer$Inner; patterns: com.acme.jobs.*Job, subtypes: com.acme.PaymentHandler+;"
                     + " the first package name cannot be a wildcard)");
@@ -131,7 +127,7 @@ final class RuleLine {
     private void checkMethod(String methodName) {
         if (methodName.equals("<init>") || methodName.equals("<clinit>")) {
             problem("constructors and static initialisers cannot be locked", "lock a method the constructor calls instead");
-        } else if (!METHOD.matcher(methodName).matches()) {
+        } else if (!name(methodName, true)) {
             problem("'" + methodName + "' is not a method name or pattern", "write Class#method, e.g. com.acme.Billing#charge or com.acme.Jobs#run*");
         }
     }
@@ -150,7 +146,7 @@ final class RuleLine {
             String type = t.strip();
             if (type.endsWith("...")) {
                 problem("varargs parameter '" + type + "'", "write it as an array: " + type.replace("...", "[]"));
-            } else if (!TYPE.matcher(type).matches()) {
+            } else if (!type(type)) {
                 problem("'" + type + "' is not a parameter type", "write fully qualified types, e.g. java.lang.String, int, long[]");
             } else if (!type.contains(".") && !PRIMITIVES.contains(type.replace("[]", ""))) {
                 problem("parameter type '" + type + "' is not fully qualified", "write e.g. java.lang." + type);
@@ -163,14 +159,13 @@ final class RuleLine {
     private void checkTemplate(String raw, Optional<List<String>> types) {
         String template = KeyNames.substitute(raw, "C", "m");
         List<String> names = new ArrayList<>();
-        Matcher m = PLACEHOLDER.matcher(template);
-        while (m.find()) {
-            String head = m.group(1).strip().split("\\.", -1)[0];
-            if (!head.isEmpty() && !head.chars().allMatch(Character::isDigit) && !names.contains(head)) {
+        for (String placeholder : placeholders(template)) {
+            String head = placeholder.strip().split("\\.", -1)[0];
+            if (!head.isEmpty() && !digits(head) && !names.contains(head)) {
                 names.add(head); // names are only checked when the class loads (they need javac -parameters)
             }
         }
-        int size = types.map(List::size).orElse(Math.max(names.size(), 256));
+        int size = types.isPresent() ? types.get().size() : Math.max(names.size(), 256);
         if (names.size() > size) {
             problem("key \"" + template + "\" names " + names.size() + " parameters but " + types.get().size()
                     + " are listed", "use indexes {0}..{" + (size - 1) + "} or parameter names of this method");
@@ -186,11 +181,84 @@ final class RuleLine {
         }
     }
 
+    /** {@code IDENT(.WILD)*} (class patterns, {@code wild}) or {@code IDENT(.IDENT)*}: never a wildcard first. */
+    static boolean dotted(String s, boolean wild) {
+        String[] parts = s.split("\\.", -1);
+        for (int i = 0; i < parts.length; i++) {
+            if (!name(parts[i], wild && i > 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A Java-ish ASCII name {@code [A-Za-z_$][A-Za-z0-9_$]*}, with {@code *} anywhere when {@code wild}. */
+    static boolean name(String s, boolean wild) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ok = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '$' || wild && c == '*'
+                    || i > 0 && c >= '0' && c <= '9';
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A parameter type: {@code IDENT(.IDENT)*([])*}. */
+    static boolean type(String s) {
+        String t = s;
+        while (t.endsWith("[]")) {
+            t = t.substring(0, t.length() - 2);
+        }
+        return dotted(t, false);
+    }
+
+    /** The insides of every pair of braces holding no brace, left to right (as the regex "\\{([^{}]*)}" finds them). */
+    static List<String> placeholders(String template) {
+        List<String> found = new ArrayList<>();
+        int from = 0;
+        int open;
+        while ((open = template.indexOf('{', from)) >= 0) {
+            int i = open + 1;
+            while (i < template.length() && template.charAt(i) != '{' && template.charAt(i) != '}') {
+                i++;
+            }
+            if (i < template.length() && template.charAt(i) == '}') {
+                found.add(template.substring(open + 1, i));
+                from = i + 1;
+            } else {
+                from = open + 1;
+            }
+        }
+        return found;
+    }
+
+    private static boolean digits(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (!Character.isDigit(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static String abbreviate(String line) {
         return line.length() <= 60 ? line : line.substring(0, 57) + "...";
     }
 
     private void problem(String problem, String fix) {
         problems.add(where + ": " + problem + " — " + fix);
+    }
+
+    /** Problems found by {@link RuleOptions} (a class, not {@code this::problem}: no lambda in premain). */
+    private final class Sink implements BiConsumer<String, String> {
+        @Override
+        public void accept(String problem, String fix) {
+            problem(problem, fix);
+        }
     }
 }

@@ -23,87 +23,95 @@ final class RuleValues {
         this.options = options;
     }
 
+    // plain ifs rather than Optional.map/ifPresent: this runs in premain, where a first lambda costs start-up time
+
     Optional<Duration> ttl() {
         Optional<Duration> ttl = duration("ttl");
-        ttl.ifPresent(t -> {
+        if (ttl.isPresent()) {
             try {
-                LockOptions.ttl(t);
+                LockOptions.ttl(ttl.get());
             } catch (IllegalArgumentException e) {
                 problem(e.getMessage().replace("Duration.ofSeconds(30)", "ttl=30s"), "write e.g. ttl=30s");
             }
-        });
+        }
         return ttl;
     }
 
     Optional<Duration> waitUpTo() {
         Optional<Duration> wait = duration("wait");
-        wait.filter(Duration::isNegative)
-                .ifPresent(w -> problem("wait " + w + " is negative", "write wait=0s to fail at once or e.g. wait=5s"));
+        if (wait.isPresent() && wait.get().isNegative()) {
+            problem("wait " + wait.get() + " is negative", "write wait=0s to fail at once or e.g. wait=5s");
+        }
         return wait;
     }
 
     /** Checked against the rule's TTL; a rule without ttl= is checked when the lock is first taken. */
     Optional<Duration> holdAtLeast(Optional<Duration> ttl) {
         Optional<Duration> hold = duration("holdAtLeast");
-        hold.ifPresent(h -> {
+        if (hold.isPresent()) {
+            Duration h = hold.get();
             if (h.isNegative()) {
                 problem("holdAtLeast " + h + " is negative", "write e.g. holdAtLeast=30s");
             } else if (ttl.isPresent() && h.compareTo(ttl.get()) > 0) {
                 problem("holdAtLeast " + h + " is longer than ttl " + ttl.get(),
                         "raise ttl= to at least holdAtLeast, e.g. ttl=5m holdAtLeast=1m");
             }
-        });
+        }
         return hold;
     }
 
     OnBusy onBusy() {
-        return value("onBusy").map(v -> {
-            try {
-                return OnBusy.valueOf(v.toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                problem("onBusy=" + v + " is not FAIL or SKIP", "use onBusy=FAIL (throw LockNotAcquiredException)"
-                        + " or onBusy=SKIP (skip the body, return null/0/false); to wait, set wait=5s");
-                return OnBusy.FAIL;
-            }
-        }).orElse(OnBusy.FAIL);
+        String v = options.get("onBusy");
+        if (v == null) {
+            return OnBusy.FAIL;
+        }
+        try {
+            return OnBusy.valueOf(v.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            problem("onBusy=" + v + " is not FAIL or SKIP", "use onBusy=FAIL (throw LockNotAcquiredException)"
+                    + " or onBusy=SKIP (skip the body, return null/0/false); to wait, set wait=5s");
+            return OnBusy.FAIL;
+        }
     }
 
     boolean autoRefresh() {
-        return value("autoRefresh").map(v -> {
-            if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
-                return Boolean.valueOf(v);
-            }
-            problem("autoRefresh=" + v + " is not true or false", "write autoRefresh=true (watchdog keeps the lock) or autoRefresh=false");
-            return Boolean.TRUE;
-        }).orElse(Boolean.TRUE);
+        String v = options.get("autoRefresh");
+        if (v == null) {
+            return true;
+        }
+        if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(v);
+        }
+        problem("autoRefresh=" + v + " is not true or false", "write autoRefresh=true (watchdog keeps the lock) or autoRefresh=false");
+        return true;
     }
 
     /** An enum option written in any case; {@code fallback} when absent. */
     <E extends Enum<E>> E choice(String option, Class<E> type, E fallback, String fix) {
-        return value(option).map(v -> {
-            try {
-                return Enum.valueOf(type, v.toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                problem(option + "=" + v + " is not one of " + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT),
-                        "use " + fix);
-                return fallback;
-            }
-        }).orElse(fallback);
+        String v = options.get(option);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Enum.valueOf(type, v.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            problem(option + "=" + v + " is not one of " + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT),
+                    "use " + fix);
+            return fallback;
+        }
     }
 
     private Optional<Duration> duration(String name) {
-        return value(name).map(v -> {
-            try {
-                return Durations.parse(v, name);
-            } catch (IllegalArgumentException e) {
-                problems.add(where + ": " + e.getMessage());
-                return Duration.ofSeconds(1);
-            }
-        });
-    }
-
-    private Optional<String> value(String name) {
-        return Optional.ofNullable(options.get(name));
+        String v = options.get(name);
+        if (v == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Durations.parse(v, name));
+        } catch (IllegalArgumentException e) {
+            problems.add(where + ": " + e.getMessage());
+            return Optional.of(Duration.ofSeconds(1));
+        }
     }
 
     private void problem(String problem, String fix) {

@@ -3,6 +3,7 @@ package dev.lockwarden.agent.config;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import dev.lockwarden.config.Settings;
 import dev.lockwarden.config.TlsSettings;
@@ -28,10 +29,19 @@ final class TlsCheck {
 
     static Optional<String> check(String file, Map<String, String> fileSettings, Map<String, Integer> lines,
                                   Map<String, String> environment) {
-        Settings settings = new Settings(name -> fileSettings.getOrDefault(name, System.getProperty(name)), environment);
-        Integer first = lines.entrySet().stream().filter(e -> e.getKey().startsWith("lockwarden.tls."))
-                .map(Map.Entry::getValue).min(Integer::compare).orElse(null);
-        if (first == null && NAMES.stream().noneMatch(n -> settings.raw(n).isPresent())) {
+        Settings settings = new Settings(new FileThenProperty(fileSettings), environment);
+        // loops, not streams: this runs in premain (see RuleLine)
+        Integer first = null;
+        for (Map.Entry<String, Integer> e : lines.entrySet()) {
+            if (e.getKey().startsWith("lockwarden.tls.") && (first == null || e.getValue() < first)) {
+                first = e.getValue();
+            }
+        }
+        boolean any = first != null;
+        for (String n : NAMES) {
+            any |= settings.raw(n).isPresent();
+        }
+        if (!any) {
             return Optional.empty();
         }
         try {
@@ -50,6 +60,21 @@ final class TlsCheck {
             }
             return Optional.of((line == null ? file : file + ":" + line) + ": " + message
                     + " (TLS stores are opened when the agent starts)");
+        }
+    }
+
+    /** A setting from the file, else the system property (a class rather than a lambda, see above). */
+    private static final class FileThenProperty implements Function<String, String> {
+        private final Map<String, String> fileSettings;
+
+        FileThenProperty(Map<String, String> fileSettings) {
+            this.fileSettings = fileSettings;
+        }
+
+        @Override
+        public String apply(String name) {
+            String v = fileSettings.get(name);
+            return v != null || fileSettings.containsKey(name) ? v : System.getProperty(name);
         }
     }
 }
