@@ -21,7 +21,8 @@ import redis.clients.jedis.Jedis;
  * java -XX:StartFlightRecording=filename=lw.jfr,settings=profile -cp benchmarks/target/lockwarden-benchmarks.jar \
  *      -Dbench.profile.contender=lockwarden -Dbench.profile.threads=1 dev.lockwarden.bench.ProfileMain
  * </pre>
- * Properties: {@code bench.profile.contender} = lockwarden | snippet | store, {@code .threads} (1),
+ * Properties: {@code bench.profile.contender} = lockwarden | snippet | store | redlock (5 nodes; Redis figures of
+ * node 0 only), {@code .threads} (1),
  * {@code .warmup} seconds (3), {@code .seconds} (8), {@code .rounds} (1: repeated windows, one line each).
  */
 public final class ProfileMain {
@@ -40,7 +41,11 @@ public final class ProfileMain {
                 case "lockwarden" -> new LockwardenContender("Lockwarden (single node)", List.of(port));
                 case "snippet" -> new SnippetContender(List.of(port), SnippetContender.Mode.SINGLE);
                 case "store" -> new StoreOnlyContender(port);
-                default -> throw new IllegalArgumentException("bench.profile.contender=" + which + ": use lockwarden, snippet or store");
+                // Redlock over 5 fresh nodes; the Redis figures are then node 0's only
+                case "redlock" -> new LockwardenContender("Lockwarden Redlock (5 nodes)",
+                        List.of(port, servers.start(), servers.start(), servers.start(), servers.start()));
+                default -> throw new IllegalArgumentException("bench.profile.contender=" + which
+                        + ": use lockwarden, snippet, store or redlock");
             };
             c.setUp();
             try {
