@@ -21,7 +21,8 @@ import redis.clients.jedis.Jedis;
  * java -XX:StartFlightRecording=filename=lw.jfr,settings=profile -cp benchmarks/target/lockwarden-benchmarks.jar \
  *      -Dbench.profile.contender=lockwarden -Dbench.profile.threads=1 dev.lockwarden.bench.ProfileMain
  * </pre>
- * Properties: {@code bench.profile.contender} = lockwarden | snippet | store, {@code .threads} (1),
+ * Properties: {@code bench.profile.contender} = lockwarden | snippet | store | redlock (5 nodes; Redis figures of
+ * node 0 only), {@code .threads} (1),
  * {@code .warmup} seconds (3), {@code .seconds} (8), {@code .rounds} (1: repeated windows, one line each).
  */
 public final class ProfileMain {
@@ -40,7 +41,11 @@ public final class ProfileMain {
                 case "lockwarden" -> new LockwardenContender("Lockwarden (single node)", List.of(port));
                 case "snippet" -> new SnippetContender(List.of(port), SnippetContender.Mode.SINGLE);
                 case "store" -> new StoreOnlyContender(port);
-                default -> throw new IllegalArgumentException("bench.profile.contender=" + which + ": use lockwarden, snippet or store");
+                // Redlock over 5 fresh nodes; the Redis figures are then node 0's only
+                case "redlock" -> new LockwardenContender("Lockwarden Redlock (5 nodes)",
+                        List.of(port, servers.start(), servers.start(), servers.start(), servers.start()));
+                default -> throw new IllegalArgumentException("bench.profile.contender=" + which
+                        + ": use lockwarden, snippet, store or redlock");
             };
             c.setUp();
             try {
@@ -102,6 +107,7 @@ public final class ProfileMain {
         Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(measureFrom[0] - System.nanoTime())));
         long[] ids = workers.stream().mapToLong(Thread::getId).toArray();
         long alloc0 = sum(tmx.getThreadAllocatedBytes(ids));
+        long callerCpu0 = threadCpu(tmx, ids);
         long allAlloc0 = allThreadsAllocated(tmx);
         long cpu0 = WatchdogScenario.processCpu();
         Map<String, Long> cmd0 = RedisStats.snapshot(port);
@@ -113,13 +119,14 @@ public final class ProfileMain {
         double rcpu = redisCpuSeconds(port) - rcpu0;
         Map<String, Long> cmd = RedisStats.delta(cmd0, RedisStats.snapshot(port));
         long alloc = sum(tmx.getThreadAllocatedBytes(ids)) - alloc0;
+        long callerCpu = threadCpu(tmx, ids) - callerCpu0;
         long allAlloc = allThreadsAllocated(tmx) - allAlloc0;
         exit.countDown();
         double n = Math.max(1, cycles.sum());
-        return String.format(Locale.ROOT, "%s threads=%d window=%ds: %.0f cycles/s, client CPU %.1f µs/cycle, "
+        return String.format(Locale.ROOT, "%s threads=%d window=%ds: %.0f cycles/s, client CPU %.1f µs/cycle (calling threads %.1f), "
                         + "allocated %.0f B/cycle by the callers (%.0f B/cycle by all live threads), Redis CPU %.1f µs/cycle"
                         + " (command time %.1f µs/cycle), commands sent/cycle %.2f, all commands/cycle %.2f, errors %d, commands %s",
-                c.name(), threads, seconds, cycles.sum() / (double) seconds, cpu / 1000.0 / n, alloc / n, allAlloc / n,
+                c.name(), threads, seconds, cycles.sum() / (double) seconds, cpu / 1000.0 / n, callerCpu / 1000.0 / n, alloc / n, allAlloc / n,
                 rcpu * 1e6 / n, RedisStats.usec(cmd, c.plainCommands()) / n, RedisStats.clientSent(cmd, c.plainCommands()) / n,
                 RedisStats.total(cmd) / n, errors.sum(), new java.util.TreeMap<>(cmd));
     }
@@ -128,6 +135,15 @@ public final class ProfileMain {
         long s = 0;
         for (long v : values) {
             s += Math.max(0, v);
+        }
+        return s;
+    }
+
+    /** CPU time (ns) of the calling threads only: no JIT, GC or background threads of the contender. */
+    private static long threadCpu(com.sun.management.ThreadMXBean tmx, long[] ids) {
+        long s = 0;
+        for (long id : ids) {
+            s += Math.max(0, tmx.getThreadCpuTime(id));
         }
         return s;
     }

@@ -46,8 +46,11 @@ public final class Watchdog implements AutoCloseable {
     private final AtomicLong batches = new AtomicLong();
     private final OutageLog outage = new OutageLog(LOG);
     private volatile boolean closed;
-    /** When the thread plans to wake up next (nanoTime); registrations due earlier signal it. Guarded by signal. */
-    private long wakeAt;
+    /**
+     * When the thread plans to wake up next (nanoTime); registrations due earlier signal it. Written
+     * under signal; volatile so that a registration due later (the common case) skips the lock.
+     */
+    private volatile long wakeAt;
     /** A registration came in since the last scan. Guarded by signal. */
     private boolean rescan;
     /**
@@ -87,6 +90,11 @@ public final class Watchdog implements AutoCloseable {
     public void reschedule(DefaultLockHandle h) {
         // wake the thread only if this lock needs it before its planned wake-up (rare with equal TTLs)
         long dueAt = h.autoRefresh() ? h.nextRefreshNanos : h.validUntilNanos();
+        if (dueAt - wakeAt >= 0) {
+            // the handle is in the set already: the planned wake-up (or the scan running now, which set
+            // wakeAt to "no lock due" before it started) sees it; only an earlier due time needs the signal
+            return;
+        }
         signal.lock();
         try {
             if (dueAt - wakeAt < 0) {

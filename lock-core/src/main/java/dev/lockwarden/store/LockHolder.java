@@ -1,5 +1,6 @@
 package dev.lockwarden.store;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import dev.lockwarden.LockSource;
@@ -40,6 +41,64 @@ public record LockHolder(String jvmId, String thread, LockSource source, String 
         return new StringBuilder(jvmId.length() + thread.length() + method.length() + 24)
                 .append(jvmId).append(SEP).append(acquiredAtMillis).append(SEP).append(source.name()).append(SEP)
                 .append(method).append(SEP).append(thread).toString();
+    }
+
+    /**
+     * {@link #encode()} as UTF-8, built for the acquire script without the String in between: what
+     * stays the same for a thread (JVM id, source, method, thread name) is encoded once per thread
+     * and reused while it does not change; only acquired-at is written per call.
+     */
+    public byte[] encodeUtf8() {
+        Parts p = PARTS.get();
+        if (p.jvmId != jvmId || p.thread != thread || p.source != source || p.method != method) {
+            p = new Parts(jvmId, thread, source, method);
+            PARTS.set(p);
+        }
+        int digits = acquiredAtMillis >= 0 ? stringSize(acquiredAtMillis) : Long.toString(acquiredAtMillis).length();
+        byte[] out = new byte[p.head.length + digits + p.tail.length];
+        System.arraycopy(p.head, 0, out, 0, p.head.length);
+        if (acquiredAtMillis >= 0) {
+            long v = acquiredAtMillis;
+            for (int i = p.head.length + digits - 1; i >= p.head.length; i--) {
+                out[i] = (byte) ('0' + (v % 10));
+                v /= 10;
+            }
+        } else {
+            byte[] d = Long.toString(acquiredAtMillis).getBytes(StandardCharsets.US_ASCII);
+            System.arraycopy(d, 0, out, p.head.length, d.length);
+        }
+        System.arraycopy(p.tail, 0, out, p.head.length + digits, p.tail.length);
+        return out;
+    }
+
+    private static int stringSize(long v) {
+        int n = 1;
+        for (long p = 10; n < 19 && v >= p; p *= 10) {
+            n++;
+        }
+        return n;
+    }
+
+    private static final ThreadLocal<Parts> PARTS = ThreadLocal.withInitial(() -> new Parts(null, null, null, null));
+
+    /** The encoded parts of a packed holder around acquired-at, kept per thread (compared by identity). */
+    private static final class Parts {
+        final String jvmId;
+        final String thread;
+        final LockSource source;
+        final String method;
+        final byte[] head;
+        final byte[] tail;
+
+        Parts(String jvmId, String thread, LockSource source, String method) {
+            this.jvmId = jvmId;
+            this.thread = thread;
+            this.source = source;
+            this.method = method;
+            this.head = jvmId == null ? new byte[0] : (jvmId + SEP).getBytes(StandardCharsets.UTF_8);
+            this.tail = jvmId == null ? new byte[0]
+                    : (SEP + source.name() + SEP + method + SEP + thread).getBytes(StandardCharsets.UTF_8);
+        }
     }
 
     /** The holder in an info hash (packed or, from an older client, one field each); empty fields when missing. */

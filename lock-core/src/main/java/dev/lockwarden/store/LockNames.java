@@ -16,7 +16,8 @@ public final class LockNames {
             throw new IllegalArgumentException("lock name is blank: pass a name such as \"payment:TX-123\"");
         }
         // cheap bound first: a 1 MiB string is rejected without encoding it
-        if (name.length() > MAX_LENGTH || utf8Length(name) > MAX_LENGTH) {
+        // (a char is at most 3 UTF-8 bytes, a surrogate pair 4 for 2 chars: short names need no count)
+        if (name.length() > MAX_LENGTH || (name.length() > MAX_LENGTH / 3 && utf8Length(name) > MAX_LENGTH)) {
             long bytes = name.length() > 4 * MAX_LENGTH ? name.length() : utf8Length(name);
             throw new IllegalArgumentException("lock name '" + shown(name.substring(0, name.offsetByCodePoints(0,
                     Math.min(40, name.codePointCount(0, name.length()))))) + "...' is " + (name.length() > 4 * MAX_LENGTH

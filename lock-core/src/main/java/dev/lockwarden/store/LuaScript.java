@@ -6,8 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.BuilderFactory;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
@@ -19,11 +24,16 @@ public final class LuaScript {
     private final String name;
     private final String source;
     private final String sha1;
+    /** SHA-1 and source encoded once: the hot path hands them to Jedis as they are. */
+    private final Encoded sha1Raw;
+    private final Encoded sourceRaw;
 
     private LuaScript(String name, String source) {
         this.name = name;
         this.source = source;
         this.sha1 = Sha1.hex(source);
+        this.sha1Raw = Encoded.of(sha1);
+        this.sourceRaw = Encoded.of(source);
     }
 
     /** Loads {@code resource} relative to {@code owner}'s package. */
@@ -45,6 +55,31 @@ public final class LuaScript {
         } catch (JedisNoScriptException e) {
             return redis.eval(source, keys, args);
         }
+    }
+
+    /**
+     * Runs the script with keys and arguments already encoded (the hot paths: acquire, release). Same
+     * command and reply decoding as {@link #run(UnifiedJedis, List, List)}, without Jedis encoding and
+     * copying each argument again; on Redis Cluster the keys still route the call (all one slot).
+     */
+    Object run(UnifiedJedis redis, Rawable[] keys, Rawable[] args) {
+        try {
+            return redis.executeCommand(command(Protocol.Command.EVALSHA, sha1Raw, keys, args));
+        } catch (JedisNoScriptException e) {
+            return redis.executeCommand(command(Protocol.Command.EVAL, sourceRaw, keys, args));
+        }
+    }
+
+    private static CommandObject<Object> command(Protocol.Command cmd, Rawable script, Rawable[] keys, Rawable[] args) {
+        CommandArguments a = new CommandArguments(cmd).add(script).add(Encoded.of(keys.length));
+        for (Rawable k : keys) {
+            a.key(k);
+        }
+        for (Rawable v : args) {
+            a.add(v);
+        }
+        // the decoding of UnifiedJedis.evalsha(String, List, List): bulk replies as Strings
+        return new CommandObject<>(a, BuilderFactory.AGGRESSIVE_ENCODED_OBJECT);
     }
 
     /** Queues the script in a pipeline; {@link #isNoScript} tells when the caller must re-run it with {@link #run}. */

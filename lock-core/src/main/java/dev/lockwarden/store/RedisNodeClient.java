@@ -1,6 +1,8 @@
 package dev.lockwarden.store;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +13,7 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.XAddParams;
@@ -44,6 +47,15 @@ public class RedisNodeClient implements AutoCloseable {
     private final String address;
     private final KeySpace keys;
     private final String fenceRetentionMillis;
+    /** Encoded once for the hot paths (acquire, release): the key prefix with its '{', the fence retention. */
+    private final byte[] prefixOpen;
+    private final Encoded fenceRetentionRaw;
+    /** The last TTL argument encoded (almost every lock of an application has the same TTL). */
+    private volatile TtlArg lastTtl = new TtlArg(-1, Encoded.of(-1));
+    private static final Encoded STORE_FLOOR = Encoded.of(1);
+    private static final Encoded NO_FLOOR = Encoded.of(0);
+    private static final Encoded NO_KEEP = Encoded.of(0);
+    private static final Encoded QUIET = Encoded.of("");
     /** Retention (ms, as text) of the lock's history stream written by every release; null = releases record nothing ({@link #recordCycles}). */
     private volatile String cycleRetention;
     /** Null = calls go straight to the client (which then must not run out of connections). */
@@ -63,6 +75,8 @@ public class RedisNodeClient implements AutoCloseable {
         this.address = address;
         this.keys = keys;
         this.fenceRetentionMillis = Long.toString(fenceRetentionMillis);
+        this.prefixOpen = (keys.prefix() + "{").getBytes(StandardCharsets.UTF_8);
+        this.fenceRetentionRaw = Encoded.of(this.fenceRetentionMillis);
         this.gate = conn == null ? null : new ConnectionGate(conn.maxConnections(), conn.timeout().toMillis(), address);
     }
 
@@ -76,12 +90,16 @@ public class RedisNodeClient implements AutoCloseable {
      * older clients, for tools and tests); {@link #acquire(Lease, LockHolder)} is what the engine uses.
      */
     public AcquireResult acquire(Lease lease, Map<String, String> rawInfo) {
-        List<String> args = baseAcquireArgs(lease, true, 4 + rawInfo.size() * 2);
+        List<String> args = new ArrayList<>(4 + rawInfo.size() * 2);
+        args.add(lease.token());
+        args.add(Long.toString(lease.ttlMillis()));
+        args.add(fenceRetentionMillis);
+        args.add("1");
         rawInfo.forEach((k, v) -> {
             args.add(k);
             args.add(v);
         });
-        return acquire(lease, args, 0);
+        return acquire(lease, () -> ACQUIRE.run(redis, lockKeys(lease.name()), args), 0);
     }
 
     /**
@@ -91,23 +109,38 @@ public class RedisNodeClient implements AutoCloseable {
      * {@link AcquireResult#counterBehind()}.
      */
     public AcquireResult acquire(Lease lease, LockHolder holder, boolean storeFloor, long deadlineNanos) {
-        List<String> args = baseAcquireArgs(lease, storeFloor, 5);
-        args.add(holder.encode());
-        return acquire(lease, args, deadlineNanos);
+        // keys and arguments encoded here, once: lock, info, fence | token, ttl, retention, floor, holder
+        byte[] lock = lockKey(lease.name());
+        Rawable[] k = {Encoded.wrap(lock), Encoded.suffixed(lock, KeySpace.INFO_SUFFIX), Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX)};
+        Rawable[] a = {Encoded.of(lease.token()), ttlArg(lease.ttlMillis()), fenceRetentionRaw,
+                storeFloor ? STORE_FLOOR : NO_FLOOR, Encoded.wrap(holder.encodeUtf8())};
+        return acquire(lease, () -> ACQUIRE.run(redis, k, a), deadlineNanos);
     }
 
-    private List<String> baseAcquireArgs(Lease lease, boolean storeFloor, int size) {
-        List<String> args = new ArrayList<>(size);
-        args.add(lease.token());
-        args.add(Long.toString(lease.ttlMillis()));
-        args.add(fenceRetentionMillis);
-        args.add(storeFloor ? "1" : "0");
-        return args;
+    /** {@code prefix{name}} as UTF-8: the same bytes as {@code keys.lock(name)}, without the String in between. */
+    private byte[] lockKey(String name) {
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        byte[] k = Arrays.copyOf(prefixOpen, prefixOpen.length + n.length + 1);
+        System.arraycopy(n, 0, k, prefixOpen.length, n.length);
+        k[k.length - 1] = '}';
+        return k;
     }
 
-    private AcquireResult acquire(Lease lease, List<String> args, long deadlineNanos) {
+    private Encoded ttlArg(long ttlMillis) {
+        TtlArg last = lastTtl;
+        if (last.millis() != ttlMillis) {
+            last = new TtlArg(ttlMillis, Encoded.of(Long.toString(ttlMillis)));
+            lastTtl = last;
+        }
+        return last.raw();
+    }
+
+    private record TtlArg(long millis, Encoded raw) {
+    }
+
+    private AcquireResult acquire(Lease lease, Supplier<Object> script, long deadlineNanos) {
         What what = new What("acquire", lease.name());
-        Object raw = call(what, deadlineNanos, () -> ACQUIRE.run(redis, lockKeys(lease.name()), args));
+        Object raw = call(what, deadlineNanos, script);
         if (raw instanceof Long n) { // the hot paths (see acquire.lua): the fence, or -2 - the holder's PTTL
             if (n > 0) {
                 return AcquireResult.acquired(n, lease.ttlMillis());
@@ -154,9 +187,20 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
-        String lock = keys.lock(lease.name()); // once per call: keys and channel are built from it
-        Object reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, releaseKeys(lock),
-                releaseArgs(lock, lease, wakeWaiters, keepMillis)));
+        Object reply;
+        if (cycleRetention == null) {
+            // the hot path: keys and arguments encoded once (lock, info | token, channel, keep)
+            byte[] lock = lockKey(lease.name());
+            Rawable[] k = {Encoded.wrap(lock), Encoded.suffixed(lock, KeySpace.INFO_SUFFIX)};
+            Rawable[] a = {Encoded.of(lease.token()),
+                    wakeWaiters && keepMillis <= 0 ? Encoded.suffixed(lock, KeySpace.RELEASED_SUFFIX) : QUIET,
+                    keepMillis > 0 ? Encoded.of(keepMillis) : NO_KEEP};
+            reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, k, a));
+        } else {
+            String lock = keys.lock(lease.name()); // once per call: keys and channel are built from it
+            reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, releaseKeys(lock),
+                    releaseArgs(lock, lease, wakeWaiters, keepMillis)));
+        }
         return Long.valueOf(1L).equals(reply);
     }
 

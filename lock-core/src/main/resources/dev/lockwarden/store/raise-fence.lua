@@ -7,9 +7,10 @@
 -- Returns 1 if the lock on this node is still ours, 0 otherwise (the counter is raised either way).
 local current = tonumber(redis.call('GET', KEYS[3]) or '0')
 if current < tonumber(ARGV[2]) then
-  redis.call('SET', KEYS[3], ARGV[2])
+  redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3]) -- raise and renew the retention in one command
+else
+  redis.call('PEXPIRE', KEYS[3], ARGV[3])
 end
-redis.call('PEXPIRE', KEYS[3], ARGV[3])
 if ARGV[1] == '' then
   return 0
 end
