@@ -363,23 +363,8 @@ public abstract class AbstractLockBehaviourTest {
         LockOptions waiting = holding.waitUpTo(Duration.ofSeconds(120)).retryInterval(Duration.ofSeconds(60));
         long boundMs = 5_000;
         for (int round = 0; round < 3; round++) {
-            LockHandle h = locks.acquire(name, holding);
-            CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
-                LockHandle got = other.acquire(name, waiting);
-                long t = System.nanoTime();
-                got.release();
-                return t;
-            });
-            Thread.sleep(600); // the waiter is in its (long) fallback sleep by now
-            assertFalse(acquiredAt.isDone());
-            long releasedAt = System.nanoTime();
-            h.release();
-            long latencyMs;
-            try {
-                latencyMs = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(30, TimeUnit.SECONDS) - releasedAt);
-            } catch (java.util.concurrent.TimeoutException e) {
-                latencyMs = Long.MAX_VALUE;
-            }
+            // held 600 ms: the waiter is in its (long) fallback sleep by then
+            long latencyMs = WakeLatency.afterRelease(locks, other, name, holding, waiting, 600, Duration.ofSeconds(30));
             assertTrue(latencyMs < boundMs, "round " + round + ": waiter took " + latencyMs + " ms after the release (bound "
                     + boundMs + " ms; without the wake-up it would sleep >= 11,250 ms)");
         }

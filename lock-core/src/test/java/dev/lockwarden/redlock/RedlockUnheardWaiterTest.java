@@ -1,18 +1,15 @@
 package dev.lockwarden.redlock;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
+import dev.lockwarden.contract.WakeLatency;
 import dev.lockwarden.testing.RedisServerExtension;
 
 /**
@@ -31,8 +28,8 @@ class RedlockUnheardWaiterTest {
              LockManager b = LockManager.builder().redlock(uris).timeout(nodeTimeout).application("b").build()) {
             // b's wake-up connection listens on node 0 (the first node) and works: a release wakes b at once
             LockOptions quick = LockOptions.ttl(Duration.ofSeconds(10));
-            long baseline = wakeLatencyMs(a, b, "unheard:baseline", quick,
-                    quick.waitUpTo(Duration.ofSeconds(20)).retryInterval(Duration.ofSeconds(5)), 300);
+            long baseline = WakeLatency.afterRelease(a, b, "unheard:baseline", quick,
+                    quick.waitUpTo(Duration.ofSeconds(20)).retryInterval(Duration.ofSeconds(5)), 300, Duration.ofSeconds(40));
             assertTrue(baseline < 2_000, "baseline wake-up took " + baseline + " ms");
             // Node 0 frozen: acquires and releases still reach the quorum on nodes 1 and 2, but b's SUBSCRIBE
             // for a new name goes out on its connection to node 0 and is never confirmed, and no release
@@ -41,28 +38,12 @@ class RedlockUnheardWaiterTest {
             try {
                 LockOptions holding = LockOptions.ttl(Duration.ofSeconds(60));
                 LockOptions waiting = holding.waitUpTo(Duration.ofSeconds(40)).retryInterval(Duration.ofSeconds(60));
-                long ms = wakeLatencyMs(a, b, "unheard:x", holding, waiting, 2_500);
+                long ms = WakeLatency.afterRelease(a, b, "unheard:x", holding, waiting, 2_500, Duration.ofSeconds(40));
                 assertTrue(ms < 4_000, "waiter got the lock " + ms + " ms after the release while its subscription was"
                         + " unconfirmed (bound 4,000 ms; sleeping out the fallback interval takes >= 11,250 ms)");
             } finally {
                 REDIS.node(0).resume();
             }
         }
-    }
-
-    private static long wakeLatencyMs(LockManager a, LockManager b, String name, LockOptions opts, LockOptions waiting,
-                                      long holdMs) throws Exception {
-        LockHandle h = a.acquire(name, opts);
-        CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
-            LockHandle got = b.acquire(name, waiting);
-            long t = System.nanoTime();
-            got.release();
-            return t;
-        });
-        Thread.sleep(holdMs);
-        assertFalse(acquiredAt.isDone(), "the waiter got a held lock");
-        long releasedAt = System.nanoTime();
-        h.release();
-        return TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(40, TimeUnit.SECONDS) - releasedAt);
     }
 }
