@@ -54,29 +54,12 @@ public record LockHolder(String jvmId, String thread, LockSource source, String 
             p = new Parts(jvmId, thread, source, method);
             PARTS.set(p);
         }
-        int digits = acquiredAtMillis >= 0 ? stringSize(acquiredAtMillis) : Long.toString(acquiredAtMillis).length();
-        byte[] out = new byte[p.head.length + digits + p.tail.length];
+        byte[] at = Long.toString(acquiredAtMillis).getBytes(StandardCharsets.US_ASCII);
+        byte[] out = new byte[p.head.length + at.length + p.tail.length];
         System.arraycopy(p.head, 0, out, 0, p.head.length);
-        if (acquiredAtMillis >= 0) {
-            long v = acquiredAtMillis;
-            for (int i = p.head.length + digits - 1; i >= p.head.length; i--) {
-                out[i] = (byte) ('0' + (v % 10));
-                v /= 10;
-            }
-        } else {
-            byte[] d = Long.toString(acquiredAtMillis).getBytes(StandardCharsets.US_ASCII);
-            System.arraycopy(d, 0, out, p.head.length, d.length);
-        }
-        System.arraycopy(p.tail, 0, out, p.head.length + digits, p.tail.length);
+        System.arraycopy(at, 0, out, p.head.length, at.length);
+        System.arraycopy(p.tail, 0, out, p.head.length + at.length, p.tail.length);
         return out;
-    }
-
-    private static int stringSize(long v) {
-        int n = 1;
-        for (long p = 10; n < 19 && v >= p; p *= 10) {
-            n++;
-        }
-        return n;
     }
 
     private static final ThreadLocal<Parts> PARTS = ThreadLocal.withInitial(() -> new Parts(null, null, null, null));

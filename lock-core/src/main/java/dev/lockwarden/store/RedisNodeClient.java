@@ -2,7 +2,6 @@ package dev.lockwarden.store;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +46,7 @@ public class RedisNodeClient implements AutoCloseable {
     private final String address;
     private final KeySpace keys;
     private final String fenceRetentionMillis;
-    /** Encoded once for the hot paths (acquire, release): the key prefix with its '{', the fence retention. */
-    private final byte[] prefixOpen;
+    /** Encoded once for the hot paths (acquire, release). */
     private final Encoded fenceRetentionRaw;
     /** The last TTL argument encoded (almost every lock of an application has the same TTL). */
     private volatile TtlArg lastTtl = new TtlArg(-1, Encoded.of(-1));
@@ -75,7 +73,6 @@ public class RedisNodeClient implements AutoCloseable {
         this.address = address;
         this.keys = keys;
         this.fenceRetentionMillis = Long.toString(fenceRetentionMillis);
-        this.prefixOpen = (keys.prefix() + "{").getBytes(StandardCharsets.UTF_8);
         this.fenceRetentionRaw = Encoded.of(this.fenceRetentionMillis);
         this.gate = conn == null ? null : new ConnectionGate(conn.maxConnections(), conn.timeout().toMillis(), address);
     }
@@ -117,13 +114,9 @@ public class RedisNodeClient implements AutoCloseable {
         return acquire(lease, () -> ACQUIRE.run(redis, k, a), deadlineNanos);
     }
 
-    /** {@code prefix{name}} as UTF-8: the same bytes as {@code keys.lock(name)}, without the String in between. */
+    /** The lock's key as UTF-8 (the key layout is {@link KeySpace}'s); its other keys are suffixes of it. */
     private byte[] lockKey(String name) {
-        byte[] n = name.getBytes(StandardCharsets.UTF_8);
-        byte[] k = Arrays.copyOf(prefixOpen, prefixOpen.length + n.length + 1);
-        System.arraycopy(n, 0, k, prefixOpen.length, n.length);
-        k[k.length - 1] = '}';
-        return k;
+        return keys.lock(name).getBytes(StandardCharsets.UTF_8);
     }
 
     private Encoded ttlArg(long ttlMillis) {
