@@ -83,19 +83,39 @@ public final class KeyTemplate {
         return new KeyTemplate(template, List.copyOf(parts));
     }
 
+    // loops rather than streams and method references: the agent parses templates in premain, where the first
+    // lambda of a class costs start-up time
+    private static boolean allIdentifierParts(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (!Character.isJavaIdentifierPart(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean allDigits(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (!Character.isDigit(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static Placeholder placeholder(String template, String expr, List<String> names) {
         if (expr.isEmpty()) {
             throw bad(template, "'{}' is empty: name a parameter, e.g. {0} or {" + (names.isEmpty() ? "id" : names.get(0)) + "}");
         }
         String[] segments = expr.split("\\.", -1);
         for (String s : segments) {
-            if (s.isEmpty() || !(s.chars().allMatch(Character::isJavaIdentifierPart))) {
+            if (s.isEmpty() || !allIdentifierParts(s)) {
                 throw bad(template, "'{" + expr + "}' is not a parameter index or name with an optional .property path");
             }
         }
         String head = segments[0];
         int index;
-        if (head.chars().allMatch(Character::isDigit)) {
+        if (allDigits(head)) {
             index = Integer.parseInt(head);
             if (index >= names.size()) {
                 throw bad(template, "'{" + expr + "}' refers to parameter " + index + " but the method has "
@@ -146,7 +166,12 @@ public final class KeyTemplate {
 
     /** {@return true when the template has no placeholders} */
     public boolean isConstant() {
-        return parts.stream().allMatch(p -> p instanceof String);
+        for (Object p : parts) {
+            if (!(p instanceof String)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@return the template as written} */

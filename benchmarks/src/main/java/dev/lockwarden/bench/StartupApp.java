@@ -30,8 +30,11 @@ final class StartupApp {
     private StartupApp() {
     }
 
-    /** Writes sources under {@code dir}, compiles them, returns the jar. */
-    static Path build(Path dir, int n) throws IOException {
+    /**
+     * Writes sources under {@code dir}, compiles them, returns the jar. With {@code logs}, {@code main} first writes
+     * one java.util.logging INFO line, as an application that logs its start does (so it sets up JUL itself).
+     */
+    static Path build(Path dir, int n, boolean logs) throws IOException {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         if (javac == null) {
             throw new IllegalStateException("no Java compiler (javax.tools): run the benchmark with a JDK, not a JRE");
@@ -53,6 +56,7 @@ final class StartupApp {
         Path main = src.resolve("gen").resolve("Main.java");
         Files.writeString(main, "package gen;\npublic class Main {\n"
                 + "  public static void main(String[] a) throws Exception {\n"
+                + (logs ? "    java.util.logging.Logger.getLogger(\"gen\").info(\"starting\");\n" : "")
                 + "    int n = " + n + ";\n    for (int i = 0; i < n; i++) {\n"
                 + "      Class.forName(\"gen.p\" + (i / " + PER_PACKAGE + ") + \".C\" + i);\n    }\n"
                 + "    System.out.println(\"loaded \" + n);\n  }\n}\n", StandardCharsets.UTF_8);

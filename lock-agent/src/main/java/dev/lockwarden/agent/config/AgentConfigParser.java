@@ -1,8 +1,6 @@
 package dev.lockwarden.agent.config;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,7 +46,7 @@ public final class AgentConfigParser {
     public static AgentConfig parse(Path path) throws AgentConfigException {
         List<String> lines;
         try {
-            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+            lines = ConfigText.lines(path);
         } catch (IOException e) {
             throw new AgentConfigException(path.toString(), List.of(path + ": cannot read the file (" + e
                     + ") — check the path given as -javaagent:lock-agent.jar=config=/path/to/locks.conf, "
