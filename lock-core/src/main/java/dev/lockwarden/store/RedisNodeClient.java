@@ -41,6 +41,8 @@ public class RedisNodeClient implements AutoCloseable {
     /** Entries a lock's history keeps ({@code MAXLEN ~}: Redis trims whole stream nodes, so up to ~100 more). */
     public static final long HISTORY_MAX_LEN = 100;
     private static final String HISTORY_MAX_LEN_ARG = Long.toString(HISTORY_MAX_LEN);
+    private static final Encoded HISTORY_MAX_LEN_RAW = Encoded.of(HISTORY_MAX_LEN);
+    private static final Encoded NO_HISTORY = Encoded.of(0);
 
     private final UnifiedJedis redis;
     private final String address;
@@ -180,20 +182,24 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
-        Object reply;
-        if (cycleRetention == null) {
-            // the hot path: keys and arguments encoded once (lock, info | token, channel, keep)
-            byte[] lock = lockKey(lease.name());
-            Rawable[] k = {Encoded.wrap(lock), Encoded.suffixed(lock, KeySpace.INFO_SUFFIX)};
-            Rawable[] a = {Encoded.of(lease.token()),
-                    wakeWaiters && keepMillis <= 0 ? Encoded.suffixed(lock, KeySpace.RELEASED_SUFFIX) : QUIET,
-                    keepMillis > 0 ? Encoded.of(keepMillis) : NO_KEEP};
-            reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, k, a));
+        // keys and arguments encoded once, in the layout of releaseKeys/releaseArgs (the pipelined form)
+        byte[] lock = lockKey(lease.name());
+        Rawable info = Encoded.suffixed(lock, KeySpace.INFO_SUFFIX);
+        Rawable token = Encoded.of(lease.token());
+        Rawable channel = wakeWaiters && keepMillis <= 0 ? Encoded.suffixed(lock, KeySpace.RELEASED_SUFFIX) : QUIET;
+        Rawable keep = keepMillis > 0 ? Encoded.of(keepMillis) : NO_KEEP;
+        String retention = cycleRetention;
+        Rawable[] k;
+        Rawable[] a;
+        if (retention == null) {
+            k = new Rawable[] {Encoded.wrap(lock), info};
+            a = new Rawable[] {token, channel, keep};
         } else {
-            String lock = keys.lock(lease.name()); // once per call: keys and channel are built from it
-            reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, releaseKeys(lock),
-                    releaseArgs(lock, lease, wakeWaiters, keepMillis)));
+            k = new Rawable[] {Encoded.wrap(lock), info, Encoded.suffixed(lock, HISTORY_SUFFIX)};
+            a = new Rawable[] {token, channel, keep, wakeWaiters ? HISTORY_MAX_LEN_RAW : NO_HISTORY, Encoded.of(lease.name()),
+                Encoded.of(retention)};
         }
+        Object reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, k, a));
         return Long.valueOf(1L).equals(reply);
     }
 
