@@ -35,7 +35,11 @@ class AgentBenchmarkSmokeTest {
                 .matcher(md).find(), "paired row with its interval missing in\n" + md);
         Matcher start = Pattern.compile("\\| same with `-javaagent:lock-agent.jar=config=…` \\(1 rule\\) \\| ([\\d,]+) \\|").matcher(md);
         assertTrue(start.find(), "start-up row missing in\n" + md);
-        assertTrue(Pattern.compile("\\*\\*added by the agent\\*\\* \\| [+-][\\d.]+ \\|").matcher(md).find(), md);
+        for (String app : new String[] {"silent app", "app that logs"}) {
+            assertTrue(Pattern.compile("\\*\\*added by the agent, " + app + "\\*\\* \\| [+-][\\d.]+ \\|").matcher(md).find(),
+                    app + " row missing in\n" + md);
+        }
+        assertTrue(md.contains("| the app that logs, with `-javaagent:lock-agent.jar=config=…` |"), md);
     }
 
     @Test

@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
  * <p>INFO lines (the start-up report) are handed, in order, to one daemon thread: setting up java.util.logging (its
  * configuration, handlers, the formatter's time zone and locale data) took ~100 ms of {@code premain}, in front of
  * {@code main}. WARNING and ERROR lines — a stop before {@code main}, running without locks, a method whose calls
- * fail — and shutdown lines are written at once, after whatever is queued, so nothing is reordered. Lines the
- * writer gets to only once the JVM is shutting down go to stderr too (JUL may be reset by then). Bounded: at most
+ * fail — and shutdown lines are written at once, after whatever is queued, so nothing is reordered. Lines logged
+ * once the JVM is shutting down go to stderr too (JUL may be reset by then). Bounded: at most
  * {@value #MAX_QUEUED} queued lines (beyond that a line is written at once), a flush waits at most
  * {@value #FLUSH_MILLIS} ms.
  */
@@ -41,12 +41,12 @@ final class AgentLog {
 
     static void warn(String message) {
         flush();
-        Holder.LOG.log(Level.WARNING, PREFIX + message);
+        log(Level.WARNING, message);
     }
 
     static void error(String message) {
         flush();
-        Holder.LOG.log(Level.ERROR, PREFIX + message);
+        log(Level.ERROR, message);
     }
 
     /**
@@ -102,12 +102,34 @@ final class AgentLog {
         ensureWriter();
     }
 
-    /** One queued line (a named method: JUL's formatter shows it as the source of the record). */
+    /**
+     * One line (a named method: JUL's formatter shows it as the source of the record). Asked after the line is
+     * logged: once the JVM has begun shutting down, java.util.logging's own hook may already have reset its handlers
+     * (the hooks run in no set order, so it can be before ours), so the line goes to stderr too; a line logged
+     * before the shutdown began was written by the logger.
+     */
     private static void log(Level level, String message) {
         Holder.LOG.log(level, PREFIX + message);
-        if (shuttingDown) {
+        if (shuttingDown || jvmShuttingDown()) {
             System.err.println(PREFIX + level + ": " + message);
         }
+    }
+
+    private static final Thread PROBE = new Thread(new Runnable() { // never started; not a lambda: used in premain
+        @Override
+        public void run() {
+        }
+    }, "lockwarden-agent-shutdown-probe");
+
+    /** Whether the JVM runs its shutdown hooks: from then on a hook can no longer be registered. */
+    private static synchronized boolean jvmShuttingDown() {
+        try {
+            Runtime.getRuntime().addShutdownHook(PROBE);
+        } catch (IllegalStateException e) {
+            return true;
+        }
+        Runtime.getRuntime().removeShutdownHook(PROBE);
+        return false;
     }
 
     private static synchronized void ensureWriter() {
