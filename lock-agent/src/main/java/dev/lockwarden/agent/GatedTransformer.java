@@ -18,8 +18,9 @@ import dev.lockwarden.agent.bootstrap.LockBridge;
  * rule can match ({@link NameFilter}) return at once, unchanged (their bytes stay identical). The rest are read
  * as {@link ClassModel}s and planned; a class with nothing to lock stays unchanged too. Planned classes are woven by
  * {@link AsmWeaver} when first loaded, else (retransformation, interfaces, pre-Java 7 class files, or when ASM
- * weaving fails) by Byte Buddy ({@link ClassWeaver}). A failure of both is reported (ERROR, JMX Problems) and the
- * class loads unchanged: a transformer cannot stop class loading.
+ * weaving fails) by Byte Buddy ({@link ClassWeaver}). When both fail on a class being defined, it is defined with
+ * every method throwing ({@link FailClosedClass}), so a lock-wrapped method never runs unlocked; reported at ERROR
+ * (and in JMX Problems). A failure on retransformation (attach) is reported and the loaded class stays as it is.
  */
 final class GatedTransformer implements ClassFileTransformer {
     private final NameFilter filter;
@@ -77,7 +78,14 @@ final class GatedTransformer implements ClassFileTransformer {
                 }
             }
             if (result == null) {
-                result = ClassWeaver.weave(loader, name, redefined, bytes, woven);
+                try {
+                    result = ClassWeaver.weave(loader, name, redefined, bytes, woven);
+                } catch (RuntimeException | LinkageError e) {
+                    if (redefined != null) {
+                        throw e; // an already loaded class cannot change shape: reported below, the attach lists it
+                    }
+                    return failClosed(name, loader, plan, bytes, e);
+                }
             }
             readBridge(module);
             binder.reportWoven(woven, loader);
@@ -86,6 +94,31 @@ final class GatedTransformer implements ClassFileTransformer {
         } catch (RuntimeException | LinkageError e) {
             report.problem("could not instrument " + name + " in class loader " + AgentReport.describe(loader)
                     + ", so its configured methods run WITHOUT locks: " + e);
+            return null;
+        }
+    }
+
+    /**
+     * Neither weaver took a class with lock-wrapped methods: it is defined so that every method fails
+     * ({@link FailClosedClass}) rather than run unlocked, and that is reported at ERROR once.
+     */
+    private byte[] failClosed(String name, ClassLoader loader, Plan plan, byte[] bytes, Throwable cause) {
+        StringBuilder methods = new StringBuilder();
+        for (MethodPlanner.Planned p : plan.methods()) {
+            methods.append(methods.length() == 0 ? "" : ", ").append(p.signature()).append(" (").append(p.rule().where()).append(')');
+        }
+        String message = AgentLog.PREFIX + name + " could not be instrumented (" + cause + "), so every method of it"
+                + " fails instead of letting " + methods + " run without its lock; remove the rule or report this with the"
+                + " class file";
+        try {
+            byte[] closed = FailClosedClass.of(bytes, message);
+            report.problem("could not instrument " + name + " in class loader " + AgentReport.describe(loader) + " (" + cause
+                    + "): the class is defined with every method throwing IllegalStateException, so " + methods
+                    + " never runs without its lock; remove the rule or report this with the class file");
+            return closed;
+        } catch (RuntimeException | LinkageError e) {
+            report.problem("could not instrument " + name + " in class loader " + AgentReport.describe(loader) + ", so its"
+                    + " configured methods run WITHOUT locks: " + cause + " (and it could not be made to fail either: " + e + ")");
             return null;
         }
     }

@@ -1,0 +1,98 @@
+package dev.lockwarden.agent;
+
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.FieldVisitor;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+
+/**
+ * The last resort for a class that has a lock-wrapped method but that neither {@link AsmWeaver} nor Byte Buddy
+ * could weave (a constant pool too full for the wrapper's constants, a weaver bug): a transformer cannot stop a class
+ * from loading, so instead of letting the method run without its lock the class is defined with its name, super
+ * types, fields and method signatures but with a fresh constant pool and every method's code — and a static
+ * initialiser — replaced by {@code throw new IllegalStateException(message)}. The first use of the class then fails
+ * with the message (as the cause of the {@code ExceptionInInitializerError}; later uses get a
+ * {@code NoClassDefFoundError} naming it). Annotations and other attributes are dropped; nothing of the original code
+ * is kept.
+ */
+final class FailClosedClass {
+    private static final String ISE = "java/lang/IllegalStateException";
+
+    private FailClosedClass() {
+    }
+
+    /** The class file of {@code original}'s shape whose every method throws {@code message}. */
+    static byte[] of(byte[] original, String message) {
+        ClassReader reader = new ClassReader(original);
+        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS); // a new constant pool: nothing is copied
+        reader.accept(new ClassVisitor(Opcodes.ASM9) {
+            private boolean hasInitialiser;
+
+            @Override
+            public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+                writer.visit(version, access, name, signature, superName, interfaces);
+            }
+
+            @Override
+            public void visitNestHost(String nestHost) {
+                writer.visitNestHost(nestHost);
+            }
+
+            @Override
+            public void visitOuterClass(String owner, String name, String descriptor) {
+                writer.visitOuterClass(owner, name, descriptor);
+            }
+
+            @Override
+            public void visitNestMember(String nestMember) {
+                writer.visitNestMember(nestMember);
+            }
+
+            @Override
+            public void visitInnerClass(String name, String outerName, String innerName, int access) {
+                writer.visitInnerClass(name, outerName, innerName, access);
+            }
+
+            @Override
+            public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
+                writer.visitField(access, name, descriptor, signature, null).visitEnd();
+                return null;
+            }
+
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+                MethodVisitor mv = writer.visitMethod(access, name, descriptor, signature, exceptions);
+                if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0) {
+                    hasInitialiser |= name.equals("<clinit>");
+                    throwing(mv, message);
+                }
+                mv.visitEnd();
+                return null;
+            }
+
+            @Override
+            public void visitEnd() {
+                if (!hasInitialiser) {
+                    MethodVisitor mv = writer.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
+                    throwing(mv, message);
+                    mv.visitEnd();
+                }
+                writer.visitEnd();
+            }
+        }, ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
+        return writer.toByteArray();
+    }
+
+    /** {@code throw new IllegalStateException(message)}: no branch, so no stack map frame is needed. */
+    private static void throwing(MethodVisitor mv, String message) {
+        mv.visitCode();
+        mv.visitTypeInsn(Opcodes.NEW, ISE);
+        mv.visitInsn(Opcodes.DUP);
+        mv.visitLdcInsn(message);
+        mv.visitMethodInsn(Opcodes.INVOKESPECIAL, ISE, "<init>", "(Ljava/lang/String;)V", false);
+        mv.visitInsn(Opcodes.ATHROW);
+        mv.visitMaxs(0, 0);
+    }
+}
