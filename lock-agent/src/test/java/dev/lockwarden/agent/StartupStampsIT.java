@@ -30,15 +30,9 @@ class StartupStampsIT extends RedisAgentTestBase {
 
     @Test
     void stampsNameEveryStepInOrderOnlyWhenAsked() throws Exception {
-        Path src = Files.createDirectories(dir.resolve("src/com/acme/stamp"));
-        Files.writeString(src.resolve("App.java"), "package com.acme.stamp;\npublic class App {\n"
-                + "  public String pay(String id) { return \"paid \" + id; }\n"
-                + "  public static void main(String[] a) { System.out.println(new App().pay(\"s1\")); }\n}\n");
-        Path classes = Files.createDirectories(dir.resolve("classes"));
-        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(),
-                src.resolve("App.java").toString()), "javac");
+        Path classes = compile("stamp", "App", "  public String pay(String id) { return \"paid \" + id; }\n"
+                + "  public static void main(String[] a) { System.out.println(new App().pay(\"s1\")); }\n");
         Path config = config("stamps.conf", "com.acme.stamp.App#pay key=\"stamp:{0}\"");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
         try (ChildJvm app = ChildJvm.of(new ProcessBuilder(java, "-Dlockwarden.agent.stamps=true", ChildJvm.javaagent(config),
                 "-cp", classes.toString(), "com.acme.stamp.App").start())) {
@@ -83,15 +77,9 @@ class StartupStampsIT extends RedisAgentTestBase {
      */
     @Test
     void aShortLivedApplicationGetsTheWholeReport() throws Exception {
-        Path src = Files.createDirectories(dir.resolve("src/com/acme/brief"));
-        Files.writeString(src.resolve("Job.java"), "package com.acme.brief;\npublic class Job {\n"
-                + "  public String run(String id) { return id; }\n"
-                + "  public static void main(String[] a) { new Job(); }\n}\n");
-        Path classes = Files.createDirectories(dir.resolve("brief-classes"));
-        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(),
-                src.resolve("Job.java").toString()), "javac");
+        Path classes = compile("brief", "Job", "  public String run(String id) { return id; }\n"
+                + "  public static void main(String[] a) { new Job(); }\n");
         Path config = config("brief.conf", "com.acme.brief.Job#run key=\"brief:{0}\"");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         for (int i = 0; i < 8; i++) {
             try (ChildJvm app = ChildJvm.of(new ProcessBuilder(java, ChildJvm.javaagent(config), "-cp", classes.toString(),
                     "com.acme.brief.Job").start())) {
@@ -103,5 +91,17 @@ class StartupStampsIT extends RedisAgentTestBase {
                         "run " + i + ": the instrumented line\n" + app);
             }
         }
+    }
+
+    private final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+    /** Compiles {@code com.acme.<pkg>.<name>} with {@code body} into a class directory of its own. */
+    private Path compile(String pkg, String name, String body) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src/com/acme/" + pkg));
+        Files.writeString(src.resolve(name + ".java"), "package com.acme." + pkg + ";\npublic class " + name + " {\n" + body + "}\n");
+        Path classes = Files.createDirectories(dir.resolve(pkg + "-classes"));
+        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(),
+                src.resolve(name + ".java").toString()), "javac");
+        return classes;
     }
 }
