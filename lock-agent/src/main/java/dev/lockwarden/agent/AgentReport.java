@@ -21,6 +21,7 @@ final class AgentReport {
     private final Map<String, List<String>> matched = new ConcurrentHashMap<>();
     private final Set<String> problems = ConcurrentHashMap.newKeySet();
     private final List<String> problemList = new CopyOnWriteArrayList<>();
+    private final Set<String> closed = ConcurrentHashMap.newKeySet();
 
     AgentReport(AgentConfig config) {
         this.config = config;
@@ -80,11 +81,19 @@ final class AgentReport {
         return all;
     }
 
-    /** Rules that instrumented no method so far. */
+    /**
+     * A method of the rule matched but its class could not be woven and was made to fail ({@link FailClosedClass}):
+     * already reported as a problem, so the rule is not reported again as matching nothing.
+     */
+    void failedClosed(Planned p) {
+        closed.add(p.rule().where());
+    }
+
+    /** Rules that instrumented no method so far (rules whose class was made to fail are not among them). */
     List<LockRule> unmatched() {
         List<LockRule> none = new ArrayList<>();
         for (LockRule r : config.rules()) {
-            if (matched.get(r.where()).isEmpty()) {
+            if (matched.get(r.where()).isEmpty() && !closed.contains(r.where())) {
                 none.add(r);
             }
         }

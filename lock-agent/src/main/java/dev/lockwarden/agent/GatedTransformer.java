@@ -112,6 +112,9 @@ final class GatedTransformer implements ClassFileTransformer {
                 + " class file";
         try {
             byte[] closed = FailClosedClass.of(bytes, message);
+            for (MethodPlanner.Planned p : plan.methods()) {
+                report.failedClosed(p);
+            }
             report.problem("could not instrument " + name + " in class loader " + AgentReport.describe(loader) + " (" + cause
                     + "): the class is defined with every method throwing IllegalStateException, so " + methods
                     + " never runs without its lock; remove the rule or report this with the class file");

@@ -68,6 +68,7 @@ class FailClosedWeaveIT extends RedisAgentTestBase {
             assertTrue(app.stderr().contains("java.lang.IllegalStateException: lockwarden-agent: com.acme.full.Full could not be"
                     + " instrumented"), "the application sees the agent's message\n" + app);
             assertFalse(app.stderr().contains("run WITHOUT locks"), app.toString());
+            assertFalse(app.stderr().contains("matched no method"), "the rule did match: not reported as matching nothing\n" + app);
         }
         assertEquals("0", redis.node(0).command("EXISTS", "lock:{full:p1}"));
     }
