@@ -1,5 +1,9 @@
 package dev.lockwarden.inspect;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.LockManager;
@@ -12,6 +16,17 @@ class RedlockSafeForceReleaseTest extends AbstractSafeForceReleaseTest {
     @Override
     protected RedisServerExtension servers() {
         return REDIS;
+    }
+
+    @Override
+    protected void awaitReleasedEverywhere(String name) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        for (int i = 0; i < REDIS.uris().size(); i++) {
+            while (!"0".equals(REDIS.node(i).command("EXISTS", "lock:{" + name + "}"))) {
+                assertTrue(System.nanoTime() < deadline, "the release did not reach node " + i + " within 5 s");
+                Thread.onSpinWait();
+            }
+        }
     }
 
     @Override
