@@ -184,6 +184,9 @@ public final class AgentBenchmarkMain {
         return m;
     }
 
+    /** The start-up variants, in the order of {@code names}/{@code cmds} below (the baseline only when asked for). */
+    private static final int PLAIN = 0, EMPTY = 1, AGENT = 2, PLAIN_LOGGING = 3, AGENT_LOGGING = 4, BASELINE = 5;
+
     private static String startup(Config cfg, Path dir, int port) throws Exception {
         Bench.progress("start-up: generating and compiling " + cfg.classes() + " classes");
         long g0 = System.nanoTime();
@@ -228,7 +231,7 @@ public final class AgentBenchmarkMain {
                 cpu[v][i] = t.cpuMillis;
             }
         }
-        boolean withCpu = cpu[0][0] >= 0;
+        boolean withCpu = cpu[PLAIN][0] >= 0;
         Table t = new Table("JVM start-up, " + cfg.classes() + " classes loaded", "median ms", "min ms", "max ms",
                 "CPU ms, median (user + sys)", "runs (ms)");
         String[] labels = {"`java -cp app.jar gen.Main`", "same with an empty `-javaagent` (premain does nothing)",
@@ -240,18 +243,18 @@ public final class AgentBenchmarkMain {
             t.row(labels[v], Table.num(median(wall[v])), min(wall[v]), max(wall[v]), withCpu ? Table.num(median(cpu[v])) : "—",
                     Arrays.toString(wall[v]));
         }
-        StringBuilder added = new StringBuilder(added(wall, cpu, 2, 0, withCpu)).append("; an empty agent adds ")
-                .append(signed(median(wall[1]) - median(wall[0]))).append(" (min ").append(signed(min(wall[1]) - min(wall[0])))
+        StringBuilder added = new StringBuilder(added(wall, cpu, AGENT, PLAIN, withCpu)).append("; an empty agent adds ")
+                .append(signed(median(wall[EMPTY]) - median(wall[PLAIN]))).append(" (min ").append(signed(min(wall[EMPTY]) - min(wall[PLAIN])))
                 .append(")");
         if (baseline != null) {
-            added.append("; the baseline agent ").append(signed(median(wall[5]) - median(wall[0]))).append(" (min ")
-                    .append(signed(min(wall[5]) - min(wall[0]))).append("; paired ").append(signed(pairedMedian(wall[5], wall[0])))
-                    .append("); this agent − the baseline, paired: ").append(signed(pairedMedian(wall[2], wall[5])));
+            added.append("; the baseline agent ").append(signed(median(wall[BASELINE]) - median(wall[PLAIN]))).append(" (min ")
+                    .append(signed(min(wall[BASELINE]) - min(wall[PLAIN]))).append("; paired ").append(signed(pairedMedian(wall[BASELINE], wall[PLAIN])))
+                    .append("); this agent − the baseline, paired: ").append(signed(pairedMedian(wall[AGENT], wall[BASELINE])));
         }
-        t.row("**added by the agent, silent app**", signed(median(wall[2]) - median(wall[0])), signed(min(wall[2]) - min(wall[0])),
+        t.row("**added by the agent, silent app**", signed(median(wall[AGENT]) - median(wall[PLAIN])), signed(min(wall[AGENT]) - min(wall[PLAIN])),
                 "", "", added.toString());
-        t.row("**added by the agent, app that logs**", signed(median(wall[4]) - median(wall[3])),
-                signed(min(wall[4]) - min(wall[3])), "", "", added(wall, cpu, 4, 3, withCpu));
+        t.row("**added by the agent, app that logs**", signed(median(wall[AGENT_LOGGING]) - median(wall[PLAIN_LOGGING])),
+                signed(min(wall[AGENT_LOGGING]) - min(wall[PLAIN_LOGGING])), "", "", added(wall, cpu, AGENT_LOGGING, PLAIN_LOGGING, withCpu));
         return "#### JVM start-up (target ≤ 150 ms added)\n\n" + t.markdown() + "\nWall time from process start to exit "
                 + "of a generated app (" + cfg.classes() + " classes in one jar, each with a static initialiser; `main` "
                 + "loads and initialises all of them), in two forms: *silent* (prints one line to stdout at the end, no "

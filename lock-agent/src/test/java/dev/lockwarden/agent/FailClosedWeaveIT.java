@@ -38,10 +38,10 @@ class FailClosedWeaveIT extends RedisAgentTestBase {
 
     @Test
     void aClassNoWeaverCanTakeFailsInsteadOfRunningUnlocked() throws Exception {
-        Path classes = Files.createDirectories(dir.resolve("classes/com/acme/full")).getParent().getParent().getParent();
+        Path classes = dir.resolve("classes");
         byte[] full = fullClass(POOL_LIMIT - 12);
         assertTrue(poolCount(full) > POOL_LIMIT - 15 && poolCount(full) <= POOL_LIMIT, "pool count " + poolCount(full));
-        Files.write(classes.resolve("com/acme/full/Full.class"), full);
+        Files.write(Files.createDirectories(classes.resolve("com/acme/full")).resolve("Full.class"), full);
         Path src = Files.createDirectories(dir.resolve("src/com/acme/full"));
         Files.writeString(src.resolve("App.java"), APP);
         ByteArrayOutputStream javacOut = new ByteArrayOutputStream();

@@ -87,6 +87,11 @@ public final class LuaScript {
         return pipeline.evalsha(sha1, keys, args);
     }
 
+    /** Queues the script with keys and arguments already encoded, as {@link #run(UnifiedJedis, Rawable[], Rawable[])}. */
+    Response<Object> queue(AbstractPipeline pipeline, Rawable[] keys, Rawable[] args) {
+        return pipeline.executeCommand(command(Protocol.Command.EVALSHA, sha1Raw, keys, args));
+    }
+
     /** True if a pipelined reply failed only because the server did not have the script cached. */
     public static boolean isNoScript(RuntimeException e) {
         return e instanceof JedisNoScriptException

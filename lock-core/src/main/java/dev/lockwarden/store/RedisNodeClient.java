@@ -40,7 +40,6 @@ public class RedisNodeClient implements AutoCloseable {
     public static final String HISTORY_SUFFIX = ":history";
     /** Entries a lock's history keeps ({@code MAXLEN ~}: Redis trims whole stream nodes, so up to ~100 more). */
     public static final long HISTORY_MAX_LEN = 100;
-    private static final String HISTORY_MAX_LEN_ARG = Long.toString(HISTORY_MAX_LEN);
     private static final Encoded HISTORY_MAX_LEN_RAW = Encoded.of(HISTORY_MAX_LEN);
     private static final Encoded NO_HISTORY = Encoded.of(0);
 
@@ -182,24 +181,8 @@ public class RedisNodeClient implements AutoCloseable {
 
     /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
-        // keys and arguments encoded once, in the layout of releaseKeys/releaseArgs (the pipelined form)
-        byte[] lock = lockKey(lease.name());
-        Rawable info = Encoded.suffixed(lock, KeySpace.INFO_SUFFIX);
-        Rawable token = Encoded.of(lease.token());
-        Rawable channel = wakeWaiters && keepMillis <= 0 ? Encoded.suffixed(lock, KeySpace.RELEASED_SUFFIX) : QUIET;
-        Rawable keep = keepMillis > 0 ? Encoded.of(keepMillis) : NO_KEEP;
-        String retention = cycleRetention;
-        Rawable[] k;
-        Rawable[] a;
-        if (retention == null) {
-            k = new Rawable[] {Encoded.wrap(lock), info};
-            a = new Rawable[] {token, channel, keep};
-        } else {
-            k = new Rawable[] {Encoded.wrap(lock), info, Encoded.suffixed(lock, HISTORY_SUFFIX)};
-            a = new Rawable[] {token, channel, keep, wakeWaiters ? HISTORY_MAX_LEN_RAW : NO_HISTORY, Encoded.of(lease.name()),
-                Encoded.of(retention)};
-        }
-        Object reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, k, a));
+        ReleaseCall c = releaseCall(lease, wakeWaiters, keepMillis);
+        Object reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, c.keys(), c.args()));
         return Long.valueOf(1L).equals(reply);
     }
 
@@ -217,8 +200,8 @@ public class RedisNodeClient implements AutoCloseable {
             replies.clear();
             try (AbstractPipeline p = redis.pipelined()) {
                 for (int i = 0; i < leases.size(); i++) {
-                    String lock = keys.lock(leases.get(i).name());
-                    replies.add(RELEASE.queue(p, releaseKeys(lock), releaseArgs(lock, leases.get(i), true, keepMillis[i])));
+                    ReleaseCall c = releaseCall(leases.get(i), true, keepMillis[i]);
+                    replies.add(RELEASE.queue(p, c.keys(), c.args()));
                 }
                 p.sync();
             }
@@ -240,24 +223,28 @@ public class RedisNodeClient implements AutoCloseable {
         return ours;
     }
 
-    /** lock, info and, when this node records cycles, the lock's history stream (the layout of release.lua). */
-    private List<String> releaseKeys(String lock) {
-        return cycleRetention == null ? List.of(lock, lock + KeySpace.INFO_SUFFIX)
-                : List.of(lock, lock + KeySpace.INFO_SUFFIX, lock + HISTORY_SUFFIX);
+    /** Keys and arguments of one release.lua call, encoded once. */
+    private record ReleaseCall(Rawable[] keys, Rawable[] args) {
     }
 
     /**
-     * token, channel, keep, history length, name, history retention. A quiet release (the cleanup of a
-     * failed Redlock attempt) records no cycle: nobody held the lock.
+     * Keys: lock, info and, when this node records cycles, the lock's history stream. Arguments: token, channel,
+     * keep and, with history, its length, the name and its retention (the layout of release.lua). A quiet release
+     * (the cleanup of a failed Redlock attempt) records no cycle: nobody held the lock.
      */
-    private List<String> releaseArgs(String lock, Lease lease, boolean wakeWaiters, long keepMillis) {
+    private ReleaseCall releaseCall(Lease lease, boolean wakeWaiters, long keepMillis) {
+        byte[] lock = lockKey(lease.name());
+        Rawable info = Encoded.suffixed(lock, KeySpace.INFO_SUFFIX);
+        Rawable token = Encoded.of(lease.token());
+        Rawable channel = wakeWaiters && keepMillis <= 0 ? Encoded.suffixed(lock, KeySpace.RELEASED_SUFFIX) : QUIET;
+        Rawable keep = keepMillis > 0 ? Encoded.of(keepMillis) : NO_KEEP;
         String retention = cycleRetention;
-        String keep = keepMillis > 0 ? Long.toString(keepMillis) : "0";
-        String channel = wakeWaiters && keepMillis <= 0 ? lock + KeySpace.RELEASED_SUFFIX : "";
         if (retention == null) {
-            return List.of(lease.token(), channel, keep);
+            return new ReleaseCall(new Rawable[] {Encoded.wrap(lock), info}, new Rawable[] {token, channel, keep});
         }
-        return List.of(lease.token(), channel, keep, wakeWaiters ? HISTORY_MAX_LEN_ARG : "0", lease.name(), retention);
+        return new ReleaseCall(new Rawable[] {Encoded.wrap(lock), info, Encoded.suffixed(lock, HISTORY_SUFFIX)},
+                new Rawable[] {token, channel, keep, wakeWaiters ? HISTORY_MAX_LEN_RAW : NO_HISTORY, Encoded.of(lease.name()),
+                    Encoded.of(retention)});
     }
 
     /** Token-checked refresh of one lock to {@code lease.ttlMillis()} (see refresh.lua); true if still ours. */
