@@ -59,6 +59,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private final EventRecorder events;
     private final Heartbeat heartbeat;
     private final Reentrancy reentrancy = new Reentrancy();
+    private final UnconfirmedAttempts unconfirmed;
     private final LockMetrics metrics;
     private final ActivityCounter activity;
     private final String holderName;
@@ -84,6 +85,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                       MetricsConfig metricsConfig) {
         this.ticker = ticker;
         this.store = store;
+        this.unconfirmed = new UnconfirmedAttempts(store);
         this.keys = redis.keySpace();
         this.reentrant = reentrant;
         this.jvmId = id.jvmId();
@@ -177,6 +179,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 // a fresh token per attempt: a late release of a timed-out attempt can never
                 // delete what a later attempt took on a node that was stalled in between
                 Lease lease = new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
+                unconfirmed.giveBack(name);
                 AcquireResult r;
                 try {
                     r = attempt(lease, info, deadline);
@@ -238,15 +241,11 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         try {
             return store.tryAcquire(lease, info, deadline);
         } catch (LockStoreException e) {
-            // The reply may have been lost after Redis granted the lock: give our token back if we
-            // can, in the background so the caller learns of the failure at once.
-            dispatch(() -> {
-                try {
-                    store.release(lease);
-                } catch (RuntimeException ignored) {
-                    // unreachable: the lock, if granted, expires with its TTL
-                }
-            });
+            // The reply may have been lost after Redis granted the lock (or a stalled Redis grants it when it
+            // resumes): give our token back in the background so the caller learns of the failure at once,
+            // and, if Redis cannot be asked now, before this JVM's next attempt on the name
+            unconfirmed.add(lease);
+            dispatch(() -> unconfirmed.tryGiveBack(lease));
             throw e;
         }
     }

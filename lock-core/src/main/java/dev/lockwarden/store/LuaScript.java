@@ -70,6 +70,15 @@ public final class LuaScript {
         }
     }
 
+    /** {@link #run(UnifiedJedis, Rawable[], Rawable[])} over a connection many threads share. */
+    Object run(SharedConnection redis, Rawable[] keys, Rawable[] args) {
+        try {
+            return redis.execute(command(Protocol.Command.EVALSHA, sha1Raw, keys, args));
+        } catch (JedisNoScriptException e) {
+            return redis.execute(command(Protocol.Command.EVAL, sourceRaw, keys, args));
+        }
+    }
+
     private static CommandObject<Object> command(Protocol.Command cmd, Rawable script, Rawable[] keys, Rawable[] args) {
         CommandArguments a = new CommandArguments(cmd).add(script).add(Encoded.of(keys.length));
         for (Rawable k : keys) {

@@ -3,6 +3,7 @@ package dev.lockwarden.store;
 import dev.lockwarden.config.RedisUri;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
 
@@ -42,6 +43,15 @@ public final class RedisClients {
         pool.setMaxWait(s.timeout());
         pool.setTestWhileIdle(false);
         return pool;
+    }
+
+    /**
+     * The client of one node (not of a cluster): a pool for every call, and one connection that acquire and
+     * release share ({@link SharedConnection}), with the same auth, database, TLS and timeouts.
+     */
+    static RedisNodeClient node(RedisUri uri, ConnectionSettings s, KeySpace keys, long fenceRetentionMillis) {
+        SharedConnection shared = SharedConnection.to(new HostAndPort(uri.host(), uri.port()), clientConfig(uri, s));
+        return new RedisNodeClient(single(uri, s), uri.toString(), keys, fenceRetentionMillis, s, shared);
     }
 
     /** A pooled client of one node. */

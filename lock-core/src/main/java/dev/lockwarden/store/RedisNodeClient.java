@@ -59,6 +59,8 @@ public class RedisNodeClient implements AutoCloseable {
     private volatile String cycleRetention;
     /** Null = calls go straight to the client (which then must not run out of connections). */
     private final ConnectionGate gate;
+    /** The connection acquire and release share (null = they use the client's pool like every other call). */
+    private final SharedConnection shared;
 
     public RedisNodeClient(UnifiedJedis redis, String address, KeySpace keys, long fenceRetentionMillis) {
         this(redis, address, keys, fenceRetentionMillis, null);
@@ -70,6 +72,16 @@ public class RedisNodeClient implements AutoCloseable {
      */
     public RedisNodeClient(UnifiedJedis redis, String address, KeySpace keys, long fenceRetentionMillis,
                            ConnectionSettings conn) {
+        this(redis, address, keys, fenceRetentionMillis, conn, null);
+    }
+
+    /**
+     * @param shared the one connection that acquire and release share (see {@link SharedConnection}); null =
+     *               they take a pooled connection each. Closed with this client.
+     */
+    RedisNodeClient(UnifiedJedis redis, String address, KeySpace keys, long fenceRetentionMillis,
+                    ConnectionSettings conn, SharedConnection shared) {
+        this.shared = shared;
         this.redis = redis;
         this.address = address;
         this.keys = keys;
@@ -112,7 +124,8 @@ public class RedisNodeClient implements AutoCloseable {
         Rawable[] k = {Encoded.wrap(lock), Encoded.suffixed(lock, KeySpace.INFO_SUFFIX), Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX)};
         Rawable[] a = {Encoded.of(lease.token()), ttlArg(lease.ttlMillis()), fenceRetentionRaw,
                 storeFloor ? STORE_FLOOR : NO_FLOOR, Encoded.wrap(holder.encodeUtf8())};
-        return acquire(lease, () -> ACQUIRE.run(redis, k, a), deadlineNanos);
+        SharedConnection s = shared;
+        return acquire(lease, s != null ? () -> ACQUIRE.run(s, k, a) : () -> ACQUIRE.run(redis, k, a), deadlineNanos);
     }
 
     /** The lock's key as UTF-8 (the key layout is {@link KeySpace}'s); its other keys are suffixes of it. */
@@ -182,7 +195,9 @@ public class RedisNodeClient implements AutoCloseable {
     /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
         ReleaseCall c = releaseCall(lease, wakeWaiters, keepMillis);
-        Object reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(redis, c.keys(), c.args()));
+        SharedConnection s = shared;
+        Object reply = call(new What("release", lease.name()), 0,
+                s != null ? () -> RELEASE.run(s, c.keys(), c.args()) : () -> RELEASE.run(redis, c.keys(), c.args()));
         return Long.valueOf(1L).equals(reply);
     }
 
@@ -571,6 +586,9 @@ public class RedisNodeClient implements AutoCloseable {
 
     @Override
     public void close() {
+        if (shared != null) {
+            shared.close();
+        }
         redis.close();
     }
 

@@ -29,8 +29,7 @@ public final class StoreFactory {
     public static RedisDeployment create(Topology topology, List<RedisUri> uris, KeySpace keys, ConnectionSettings conn,
                                          long fenceRetentionMillis, boolean verify) {
         RedisDeployment redis = switch (topology) {
-            case SINGLE -> new RedisDeployment(topology, List.of(new RedisNodeClient(RedisClients.single(uris.get(0), conn),
-                    uris.get(0).toString(), keys, fenceRetentionMillis, conn)), keys, 1);
+            case SINGLE -> new RedisDeployment(topology, List.of(RedisClients.node(uris.get(0), conn, keys, fenceRetentionMillis)), keys, 1);
             case REDLOCK -> redlock(uris, keys, conn, fenceRetentionMillis);
             case CLUSTER -> new RedisDeployment(topology, List.of(cluster(uris, keys, conn, fenceRetentionMillis)), keys, 1);
         };
@@ -50,7 +49,7 @@ public final class StoreFactory {
         RedlockStore.checkNodeCount(uris.size());
         List<RedisNodeClient> nodes = new ArrayList<>();
         for (RedisUri uri : uris) {
-            nodes.add(new RedisNodeClient(RedisClients.single(uri, conn), uri.toString(), keys, fenceRetention, conn));
+            nodes.add(RedisClients.node(uri, conn, keys, fenceRetention));
         }
         return new RedisDeployment(Topology.REDLOCK, nodes, keys, Math.min(conn.maxConnections(), REDLOCK_THREADS_PER_NODE));
     }
