@@ -155,13 +155,7 @@ public final class ProfileMain {
     /** used_cpu_user + used_cpu_sys of the server process, seconds. */
     private static double redisCpuSeconds(int port) {
         try (Jedis j = new Jedis("127.0.0.1", port, 5_000)) {
-            double s = 0;
-            for (String line : j.info("cpu").split("\r?\n")) {
-                if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
-                    s += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-                }
-            }
-            return s;
+            return RedisStats.cpuSeconds(j.info("cpu"));
         }
     }
 }

@@ -30,8 +30,8 @@ final class ThroughputScenarios {
         RedisLimit.Result lim = threads == 1 ? b.limit1 : b.limit16;
         double limit = lim == null ? 0 : lim.cycles();
         Table t = new Table("contender", "cycles/s", "p50 µs", "p99 µs", "p99.9 µs", "× snippet",
-                "× Redis limit", "commands sent / cycle", "all commands / cycle", "Redis CPU µs / cycle",
-                "client CPU µs / cycle", "errors");
+                "× Redis limit", "commands sent / cycle", "all commands / cycle", "Redis command time µs / cycle",
+                "Redis process CPU µs / cycle", "client CPU µs / cycle", "errors");
         for (Contender c : all) {
             LoadRunner.Result r = res.get(c);
             if (r == null) {
@@ -46,6 +46,7 @@ final class ThroughputScenarios {
             t.row(c.name(), Table.num(cps), Table.num(r.micros(50)), Table.num(r.micros(99)), Table.num(r.micros(99.9)),
                     Table.ratio(cps, base), Table.ratio(cps, limit), Table.num(RedisStats.clientSent(d, c.plainCommands()) / n),
                     Table.num(RedisStats.total(d) / n), Table.num(RedisStats.usec(d, c.plainCommands()) / n),
+                    Table.num(d.getOrDefault(RedisStats.PROCESS_CPU, 0L) / n),
                     Table.num(d.getOrDefault(CLIENT_CPU_NANOS, 0L) / 1000.0 / n), errors(r));
         }
         if (lim != null) {
