@@ -88,6 +88,7 @@ final class SharedConnection implements AutoCloseable {
                 socket = connect.get(); // throws JedisConnectionException if Redis cannot be reached
             }
             call.socket = socket;
+            waiting.add(call); // in the order of writing, which is the order of the replies
             try {
                 socket.write(args);
                 // the threads queued here write next: the last of them sends all (one system call for several);
@@ -96,12 +97,10 @@ final class SharedConnection implements AutoCloseable {
                     socket.send();
                 }
             } catch (RuntimeException e) {
-                // the stream may hold part of this call, or calls not flushed yet: start over
-                waiting.add(call);
+                // the stream may hold part of this call, or calls not sent yet: fail them all and start over
                 dropLocked(socket, e);
                 throw e;
             }
-            waiting.add(call);
         } finally {
             writing.unlock();
         }
