@@ -47,19 +47,13 @@ final class UnconfirmedAttempts {
         }
     }
 
-    /** Releases the attempt's token if Redis holds it; true once Redis answered (granted or not, it is free now). */
-    boolean tryGiveBack(Lease lease) {
+    /** Releases the attempt's token if Redis holds it; forgets the attempt once Redis answered (granted or not, it is free now). */
+    void tryGiveBack(Lease lease) {
         try {
             store.release(lease);
         } catch (RuntimeException unreachable) {
-            return false; // still unknown: kept until the next attempt on this name or its TTL
+            return; // still unknown: kept until the next attempt on this name or its TTL
         }
         leases.remove(lease);
-        return true;
-    }
-
-    /** Attempts not given back yet (tests, diagnostics). */
-    int size() {
-        return leases.size();
     }
 }

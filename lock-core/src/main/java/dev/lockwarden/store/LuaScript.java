@@ -63,19 +63,19 @@ public final class LuaScript {
      * copying each argument again; on Redis Cluster the keys still route the call (all one slot).
      */
     Object run(UnifiedJedis redis, Rawable[] keys, Rawable[] args) {
-        try {
-            return redis.executeCommand(command(Protocol.Command.EVALSHA, sha1Raw, keys, args));
-        } catch (JedisNoScriptException e) {
-            return redis.executeCommand(command(Protocol.Command.EVAL, sourceRaw, keys, args));
-        }
+        return run(redis::executeCommand, keys, args);
     }
 
     /** {@link #run(UnifiedJedis, Rawable[], Rawable[])} over a connection many threads share. */
     Object run(SharedConnection redis, Rawable[] keys, Rawable[] args) {
+        return run(redis::execute, keys, args);
+    }
+
+    private Object run(java.util.function.Function<CommandObject<Object>, Object> execute, Rawable[] keys, Rawable[] args) {
         try {
-            return redis.execute(command(Protocol.Command.EVALSHA, sha1Raw, keys, args));
+            return execute.apply(command(Protocol.Command.EVALSHA, sha1Raw, keys, args));
         } catch (JedisNoScriptException e) {
-            return redis.execute(command(Protocol.Command.EVAL, sourceRaw, keys, args));
+            return execute.apply(command(Protocol.Command.EVAL, sourceRaw, keys, args));
         }
     }
 

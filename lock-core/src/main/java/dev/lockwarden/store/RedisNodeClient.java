@@ -124,8 +124,12 @@ public class RedisNodeClient implements AutoCloseable {
         Rawable[] k = {Encoded.wrap(lock), Encoded.suffixed(lock, KeySpace.INFO_SUFFIX), Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX)};
         Rawable[] a = {Encoded.of(lease.token()), ttlArg(lease.ttlMillis()), fenceRetentionRaw,
                 storeFloor ? STORE_FLOOR : NO_FLOOR, Encoded.wrap(holder.encodeUtf8())};
-        SharedConnection s = shared;
-        return acquire(lease, s != null ? () -> ACQUIRE.run(s, k, a) : () -> ACQUIRE.run(redis, k, a), deadlineNanos);
+        return acquire(lease, () -> runHot(ACQUIRE, k, a), deadlineNanos);
+    }
+
+    /** A hot-path script (acquire, release): on the shared connection if this node has one, else on a pooled one. */
+    private Object runHot(LuaScript script, Rawable[] scriptKeys, Rawable[] args) {
+        return shared != null ? script.run(shared, scriptKeys, args) : script.run(redis, scriptKeys, args);
     }
 
     /** The lock's key as UTF-8 (the key layout is {@link KeySpace}'s); its other keys are suffixes of it. */
@@ -195,9 +199,7 @@ public class RedisNodeClient implements AutoCloseable {
     /** Token-checked release; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast, see release.lua). */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
         ReleaseCall c = releaseCall(lease, wakeWaiters, keepMillis);
-        SharedConnection s = shared;
-        Object reply = call(new What("release", lease.name()), 0,
-                s != null ? () -> RELEASE.run(s, c.keys(), c.args()) : () -> RELEASE.run(redis, c.keys(), c.args()));
+        Object reply = call(new What("release", lease.name()), 0, () -> runHot(RELEASE, c.scriptKeys(), c.args()));
         return Long.valueOf(1L).equals(reply);
     }
 
@@ -216,7 +218,7 @@ public class RedisNodeClient implements AutoCloseable {
             try (AbstractPipeline p = redis.pipelined()) {
                 for (int i = 0; i < leases.size(); i++) {
                     ReleaseCall c = releaseCall(leases.get(i), true, keepMillis[i]);
-                    replies.add(RELEASE.queue(p, c.keys(), c.args()));
+                    replies.add(RELEASE.queue(p, c.scriptKeys(), c.args()));
                 }
                 p.sync();
             }
@@ -239,7 +241,7 @@ public class RedisNodeClient implements AutoCloseable {
     }
 
     /** Keys and arguments of one release.lua call, encoded once. */
-    private record ReleaseCall(Rawable[] keys, Rawable[] args) {
+    private record ReleaseCall(Rawable[] scriptKeys, Rawable[] args) {
     }
 
     /**
