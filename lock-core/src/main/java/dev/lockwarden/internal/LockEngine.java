@@ -44,8 +44,12 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     /** The first sleep between attempts while the release channel's subscription is unconfirmed (then doubled). */
     private static final long UNHEARD_RETRY_MILLIS = 250;
     private static final long SLOW_STORE_RETRY_MILLIS = 50;
-    /** Short retries (2, 4, 8, 16 ms) after a wake-up that still found the lock busy. */
-    private static final int QUICK_RETRIES = 4;
+    /**
+     * Short retries (2, 4, … 256 ms, ~0.5 s in all) after a wake-up that still found the lock busy: on Redlock the
+     * first node's release message can arrive well before the release reached a majority on a loaded machine
+     * (30 ms of retries once fell into the full fallback sleep in CI), and only one node's message is heard.
+     */
+    private static final int QUICK_RETRIES = 8;
     /** Longest wait for the batch release of the locks still held when the manager closes. */
     static final long CLOSE_BOUND_MILLIS = 3_000;
 
