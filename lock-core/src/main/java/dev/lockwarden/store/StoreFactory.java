@@ -49,7 +49,9 @@ public final class StoreFactory {
         RedlockStore.checkNodeCount(uris.size());
         List<RedisNodeClient> nodes = new ArrayList<>();
         for (RedisUri uri : uris) {
-            nodes.add(RedisClients.node(uri, conn, keys, fenceRetention));
+            // pooled, not the shared connection: with it a Redlock waiter was twice not woken by a release (see
+            // RedlockLockBehaviourTest.pubSubWakesWaiterLongBeforeTheRetryInterval); until that is understood
+            nodes.add(new RedisNodeClient(RedisClients.single(uri, conn), uri.toString(), keys, fenceRetention, conn));
         }
         return new RedisDeployment(Topology.REDLOCK, nodes, keys, Math.min(conn.maxConnections(), REDLOCK_THREADS_PER_NODE));
     }
