@@ -240,6 +240,14 @@ public class RedisNodeClient implements AutoCloseable {
         return ours;
     }
 
+    /**
+     * Sends the release message of {@code name} without releasing anything (Redlock: from a node where the
+     * holder's release found no key of its own; see {@code RedlockStore}).
+     */
+    public void announceRelease(String name) {
+        call("announce the release of '" + name + "'", () -> redis.publish(keys.releasedChannel(name), "1"));
+    }
+
     /** Keys and arguments of one release.lua call, encoded once. */
     private record ReleaseCall(Rawable[] scriptKeys, Rawable[] args) {
     }
