@@ -63,6 +63,34 @@ class RedlockWakeupTest {
         }
     }
 
+    /** The same state, and an operator's force-release instead of the holder's release. */
+    @Test
+    void aForceReleaseIsAnnouncedOnANodeTheHolderDidNotHold() throws Exception {
+        String[] uris = REDIS.uris().toArray(String[]::new);
+        String name = "wake:minority-forced";
+        try (LockManager a = LockManager.builder().redlock(uris).application("a").build();
+             LockManager b = LockManager.builder().redlock(uris).application("b").build()) {
+            LockOptions warm = LockOptions.ttl(Duration.ofSeconds(10));
+            assertTrue(WakeLatency.afterRelease(a, b, name + ":warm", warm, warm.waitUpTo(Duration.ofSeconds(20)), 300,
+                    Duration.ofSeconds(20)) < 2_000, "baseline wake-up");
+            REDIS.node(0).command("SET", "lock:{" + name + "}", "previous-holders-token", "PX", "300");
+            LockOptions holding = LockOptions.ttl(Duration.ofSeconds(60));
+            a.acquire(name, holding); // the stuck job: never released by its holder
+            CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
+                try (LockHandle got = b.acquire(name, holding.waitUpTo(Duration.ofSeconds(40)).retryInterval(Duration.ofSeconds(60)))) {
+                    return System.nanoTime();
+                }
+            });
+            Thread.sleep(800);
+            assertFalse(acquiredAt.isDone(), "the waiter got a held lock");
+            long forcedAt = System.nanoTime();
+            assertTrue(a.inspector().forceRelease(name, "ops").released());
+            long ms = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(30, TimeUnit.SECONDS) - forcedAt);
+            assertTrue(ms < 5_000, "waiter got the lock " + ms + " ms after a force-release that node 0 (the one it listens on)"
+                    + " did not announce (bound 5,000 ms; the fallback sleep is >= 11,250 ms)");
+        }
+    }
+
     private static long wakeLatencyMs(LockManager a, LockManager b, LockOptions opts, LockOptions waiting, long holdMs) throws Exception {
         LockHandle h = a.acquire("wake:redlock", opts);
         CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
