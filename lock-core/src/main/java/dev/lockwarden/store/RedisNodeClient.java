@@ -248,6 +248,22 @@ public class RedisNodeClient implements AutoCloseable {
         call("announce the release of '" + name + "'", () -> redis.publish(keys.releasedChannel(name), "1"));
     }
 
+    /** {@link #announceRelease} for many names in one pipelined round trip (the manager's close). */
+    public void announceReleases(List<String> names) {
+        if (names.isEmpty()) {
+            return;
+        }
+        call("announce the release of " + names.size() + " lock(s)", () -> {
+            try (AbstractPipeline p = redis.pipelined()) {
+                for (String name : names) {
+                    p.publish(keys.releasedChannel(name), "1");
+                }
+                p.sync();
+            }
+            return null;
+        });
+    }
+
     /** Keys and arguments of one release.lua call, encoded once. */
     private record ReleaseCall(Rawable[] scriptKeys, Rawable[] args) {
     }

@@ -291,10 +291,16 @@ public final class RedlockStore implements LockStore {
     /** {@link #releaseAnnounced} for many leases (the manager's close). */
     private static boolean[] releaseManyAnnounced(RedisNodeClient node, List<Lease> leases, long[] keepMillis) {
         boolean[] ours = node.releaseMany(leases, keepMillis);
+        List<String> notHeld = new ArrayList<>();
         for (int i = 0; i < ours.length; i++) {
             if (!ours[i] && keepMillis[i] <= 0) {
-                announce(node, leases.get(i).name());
+                notHeld.add(leases.get(i).name());
             }
+        }
+        try {
+            node.announceReleases(notHeld); // one round trip, however many
+        } catch (LockStoreException e) {
+            // as in announce(...)
         }
         return ours;
     }

@@ -46,36 +46,38 @@ class RedlockWakeupTest {
      */
     @Test
     void aNodeTheHolderDidNotHoldStillAnnouncesTheRelease() throws Exception {
-        String[] uris = REDIS.uris().toArray(String[]::new);
-        String name = "wake:minority";
-        try (LockManager a = LockManager.builder().redlock(uris).application("a").build();
-             LockManager b = LockManager.builder().redlock(uris).application("b").build()) {
-            LockOptions warm = LockOptions.ttl(Duration.ofSeconds(10));
-            assertTrue(WakeLatency.afterRelease(a, b, name + ":warm", warm, warm.waitUpTo(Duration.ofSeconds(20)), 300,
-                    Duration.ofSeconds(20)) < 2_000, "baseline wake-up"); // b's wake-up connection is up, on node 0
-            // the previous holder's key on node 0 only, gone before a's release
-            REDIS.node(0).command("SET", "lock:{" + name + "}", "previous-holders-token", "PX", "300");
-            LockOptions holding = LockOptions.ttl(Duration.ofSeconds(60));
-            LockOptions waiting = holding.waitUpTo(Duration.ofSeconds(40)).retryInterval(Duration.ofSeconds(60));
-            long ms = WakeLatency.afterRelease(a, b, name, holding, waiting, 800, Duration.ofSeconds(40));
-            assertTrue(ms < 5_000, "waiter got the lock " + ms + " ms after a release that node 0 (the one it listens on)"
-                    + " did not announce (bound 5,000 ms; the fallback sleep is >= 11,250 ms)");
-        }
+        assertWokenSoonAfter("a release", "wake:minority", (a, held) -> held.release());
     }
 
     /** The same state, and an operator's force-release instead of the holder's release. */
     @Test
     void aForceReleaseIsAnnouncedOnANodeTheHolderDidNotHold() throws Exception {
+        assertWokenSoonAfter("a force-release", "wake:minority-forced",
+                (a, held) -> assertTrue(a.inspector().forceRelease("wake:minority-forced", "ops").released()));
+    }
+
+    /** The same state, and the holder's manager closing (its locks released in one batch per node). */
+    @Test
+    void closingTheManagerAnnouncesOnANodeItDidNotHold() throws Exception {
+        assertWokenSoonAfter("the holder's manager closing", "wake:minority-closed", (a, held) -> a.close());
+    }
+
+    /** How the holder's side ends its hold in {@link #assertWokenSoonAfter}. */
+    private interface Ending {
+        void end(LockManager holderSide, LockHandle held) throws Exception;
+    }
+
+    private static void assertWokenSoonAfter(String what, String name, Ending ending) throws Exception {
         String[] uris = REDIS.uris().toArray(String[]::new);
-        String name = "wake:minority-forced";
         try (LockManager a = LockManager.builder().redlock(uris).application("a").build();
              LockManager b = LockManager.builder().redlock(uris).application("b").build()) {
             LockOptions warm = LockOptions.ttl(Duration.ofSeconds(10));
             assertTrue(WakeLatency.afterRelease(a, b, name + ":warm", warm, warm.waitUpTo(Duration.ofSeconds(20)), 300,
-                    Duration.ofSeconds(20)) < 2_000, "baseline wake-up");
+                    Duration.ofSeconds(20)) < 2_000, "baseline wake-up"); // b's wake-up connection is up, on node 0
+            // the previous holder's key on node 0 only, gone before the hold ends
             REDIS.node(0).command("SET", "lock:{" + name + "}", "previous-holders-token", "PX", "300");
             LockOptions holding = LockOptions.ttl(Duration.ofSeconds(60));
-            a.acquire(name, holding); // the stuck job: never released by its holder
+            LockHandle held = a.acquire(name, holding);
             CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
                 try (LockHandle got = b.acquire(name, holding.waitUpTo(Duration.ofSeconds(40)).retryInterval(Duration.ofSeconds(60)))) {
                     return System.nanoTime();
@@ -83,10 +85,10 @@ class RedlockWakeupTest {
             });
             Thread.sleep(800);
             assertFalse(acquiredAt.isDone(), "the waiter got a held lock");
-            long forcedAt = System.nanoTime();
-            assertTrue(a.inspector().forceRelease(name, "ops").released());
-            long ms = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(30, TimeUnit.SECONDS) - forcedAt);
-            assertTrue(ms < 5_000, "waiter got the lock " + ms + " ms after a force-release that node 0 (the one it listens on)"
+            long endedAt = System.nanoTime();
+            ending.end(a, held);
+            long ms = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(30, TimeUnit.SECONDS) - endedAt);
+            assertTrue(ms < 5_000, "waiter got the lock " + ms + " ms after " + what + " that node 0 (the one it listens on)"
                     + " did not announce (bound 5,000 ms; the fallback sleep is >= 11,250 ms)");
         }
     }
