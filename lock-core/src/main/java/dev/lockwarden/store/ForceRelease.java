@@ -58,15 +58,11 @@ public final class ForceRelease {
             audit.put("holder.pid", Long.toString(holder.pid()));
         }
         List<RedisNodeClient.ForceReleased> replies = new ArrayList<>();
-        List<RedisNodeClient> withoutTheLock = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         for (NodeReply<RedisNodeClient.ForceReleased> r : redis.onEveryNode("force-release '" + name + "'", name,
                 n -> n.forceRelease(name, tokenSha1, fence, audit, auditMaxLen, HISTORY_MAX_LEN), NODE_TIMEOUT_MILLIS)) {
             if (r.ok()) {
                 replies.add(r.value());
-                if (!r.value().released()) {
-                    withoutTheLock.add(redis.nodes().get(r.node()));
-                }
             } else {
                 failures.add(r.error() == null ? "node " + r.node() + " gave no answer" : r.error().getMessage());
             }
@@ -92,21 +88,8 @@ public final class ForceRelease {
         if (released < redis.quorum()) {
             return new ForceReleaseResult(name, false, 0, newFence, null);
         }
-        // Redlock: a waiter listens on one node, and the holder may have held only a majority
-        announceWhereNotHeld(name, withoutTheLock);
         recordEvent(name, operator, oldFence, audit.get("at"));
         return new ForceReleaseResult(name, true, oldFence, newFence, auditId);
-    }
-
-    /** Best effort, like the release's ({@code RedlockStore}): a waiter that misses it falls back to its retries. */
-    private static void announceWhereNotHeld(String name, List<RedisNodeClient> nodes) {
-        for (RedisNodeClient n : nodes) {
-            try {
-                n.announceRelease(name);
-            } catch (LockStoreException e) {
-                // the force-release stands; the waiter's fallback retry covers the missing message
-            }
-        }
     }
 
     /** The events stream, capped like every event (best effort: the audit record is already written atomically). */

@@ -240,30 +240,6 @@ public class RedisNodeClient implements AutoCloseable {
         return ours;
     }
 
-    /**
-     * Sends the release message of {@code name} without releasing anything (Redlock: from a node where the
-     * holder's release found no key of its own; see {@code RedlockStore}).
-     */
-    public void announceRelease(String name) {
-        call("announce the release of '" + name + "'", () -> redis.publish(keys.releasedChannel(name), "1"));
-    }
-
-    /** {@link #announceRelease} for many names in one pipelined round trip (the manager's close). */
-    public void announceReleases(List<String> names) {
-        if (names.isEmpty()) {
-            return;
-        }
-        call("announce the release of " + names.size() + " lock(s)", () -> {
-            try (AbstractPipeline p = redis.pipelined()) {
-                for (String name : names) {
-                    p.publish(keys.releasedChannel(name), "1");
-                }
-                p.sync();
-            }
-            return null;
-        });
-    }
-
     /** Keys and arguments of one release.lua call, encoded once. */
     private record ReleaseCall(Rawable[] scriptKeys, Rawable[] args) {
     }

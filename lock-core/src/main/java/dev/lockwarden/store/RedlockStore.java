@@ -187,7 +187,7 @@ public final class RedlockStore implements LockStore {
 
     @Override
     public boolean release(Lease lease, long keepMillis) {
-        List<NodeReply<Boolean>> r = fanOut.call("release '" + lease.name() + "'", lease.name(), n -> releaseAnnounced(n, lease, keepMillis),
+        List<NodeReply<Boolean>> r = fanOut.call("release '" + lease.name() + "'", lease.name(), n -> n.release(lease, true, keepMillis),
                 callTimeoutMillis, Boolean::booleanValue, quorum);
         if (redis.tooManyFailures(errors(r))) {
             throw quorumImpossible("release '" + lease.name() + "'", r);
@@ -202,7 +202,7 @@ public final class RedlockStore implements LockStore {
             return ours;
         }
         String what = "release " + leases.size() + " lock(s)";
-        List<NodeReply<boolean[]>> replies = fanOut.call(what, null, n -> releaseManyAnnounced(n, leases, keepMillis), callTimeoutMillis,
+        List<NodeReply<boolean[]>> replies = fanOut.call(what, null, n -> n.releaseMany(leases, keepMillis), callTimeoutMillis,
                 x -> true, 0);
         if (redis.tooManyFailures(errors(replies))) {
             throw quorumImpossible(what, replies);
@@ -271,47 +271,6 @@ public final class RedlockStore implements LockStore {
     @Override
     public void close() {
         redis.close();
-    }
-
-    /**
-     * Releases on one node, announcing the release there even where nothing of ours was found. A waiter listens
-     * on one node only, and a holder may hold just a majority (a node was down when it acquired, or still had the
-     * previous holder's key because that release, having reached a majority, had returned before its call to
-     * this node ran): without the message a waiter listening on that node would sleep out its fallback interval.
-     * A wake-up for a lock that is not free costs the woken waiter one more attempt.
-     */
-    private static boolean releaseAnnounced(RedisNodeClient node, Lease lease, long keepMillis) {
-        boolean ours = node.release(lease, true, keepMillis);
-        if (!ours && keepMillis <= 0) {
-            announce(node, lease.name());
-        }
-        return ours;
-    }
-
-    /** {@link #releaseAnnounced} for many leases (the manager's close). */
-    private static boolean[] releaseManyAnnounced(RedisNodeClient node, List<Lease> leases, long[] keepMillis) {
-        boolean[] ours = node.releaseMany(leases, keepMillis);
-        List<String> notHeld = new ArrayList<>();
-        for (int i = 0; i < ours.length; i++) {
-            if (!ours[i] && keepMillis[i] <= 0) {
-                notHeld.add(leases.get(i).name());
-            }
-        }
-        try {
-            node.announceReleases(notHeld); // one round trip, however many
-        } catch (LockStoreException e) {
-            // as in announce(...)
-        }
-        return ours;
-    }
-
-    /** Best effort: the node answered the release; if it fails now, a waiter listening there falls back to its retries. */
-    private static void announce(RedisNodeClient node, String name) {
-        try {
-            node.announceRelease(name);
-        } catch (LockStoreException e) {
-            // the release's own outcome stands; the waiter's fallback retry covers the missing message
-        }
     }
 
     /** Gives back a failed attempt's partial holds on every node, waiting at most one node timeout. */

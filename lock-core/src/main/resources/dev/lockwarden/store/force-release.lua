@@ -16,6 +16,8 @@
 local token = redis.call('GET', KEYS[1])
 local current = redis.call('GET', KEYS[3]) or '0'
 if not token then
+  -- free here (on Redlock the holder may hold only a majority): waiters listening on this node learn it too
+  redis.call('PUBLISH', ARGV[1], '1')
   return {0, 'free', current}
 end
 -- the lock's value is token US fence US packed holder (acquire.lua); a lock of the older layout holds

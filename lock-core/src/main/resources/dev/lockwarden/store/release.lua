@@ -15,8 +15,13 @@
 -- source, method, thread)} (older layout: the info hash's fields); its id is Redis's clock at the release. One entry per
 -- cycle instead of an acquire and a release event sent by the client.
 -- Returns 1 if released, 0 if the lock was not ours (expired, force-released, taken by another).
+-- A lock that is not here at all is announced free all the same: on Redlock a holder may hold only a
+-- majority, and a waiter listens on one node, maybe this one (docs/redlock.md).
 local v = redis.call('GET', KEYS[1])
 if not v then
+  if ARGV[2] ~= '' then
+    redis.call('PUBLISH', ARGV[2], '1')
+  end
   return 0
 end
 local n = #ARGV[1]
