@@ -46,8 +46,9 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private static final long SLOW_STORE_RETRY_MILLIS = 50;
     /**
      * Short retries (2, 4, … 256 ms, ~0.5 s in all) after a wake-up that still found the lock busy: on Redlock the
-     * first node's release message can arrive well before the release reached a majority on a loaded machine
-     * (30 ms of retries once fell into the full fallback sleep in CI), and only one node's message is heard.
+     * first node's release message can arrive well before the release reached a majority on a loaded machine, and
+     * only one node's message is heard. (The CI failure that first led here was a release message never sent, now
+     * fixed in release.lua; the wider window stays for the late majority.)
      */
     private static final int QUICK_RETRIES = 8;
     /** Longest wait for the batch release of the locks still held when the manager closes. */
