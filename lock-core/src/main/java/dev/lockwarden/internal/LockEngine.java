@@ -288,10 +288,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         h.meter().ended(h.heldMillis());
         try {
             long keep = h.keepMillisOnRelease(); // holdAtLeast not over: the lock stays until then
-            boolean wasOurs = store.release(h.lease(), keep);
-            if (wasOurs && keep <= 0 && wakeups.anyWaiters()) {
-                wakeups.releasedHere(keys.releasedChannel(h.name())); // local handoff, before the message comes back
-            }
+            boolean wasOurs = keep <= 0 && wakeups.anyWaiters() ? releaseHandingOver(h) : store.release(h.lease(), keep);
             if (!wasOurs) {
                 events.record("release-late", h.name(), h.fencingToken()); // rare: the script found another holder
             }
@@ -299,6 +296,27 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
             LOG.log(System.Logger.Level.WARNING, "release of lock '" + h.name() + "' failed; it expires by itself within "
                     + h.lease().ttlMillis() + " ms: " + e.getMessage());
         }
+    }
+
+    /**
+     * Releases {@code h} and wakes the longest local waiter for it before the release message comes back — on
+     * a single node as soon as the release is written: the waiter's attempt shares the connection, so Redis
+     * runs it after the release. If the lock was no longer ours, the next release message is not swallowed.
+     */
+    private boolean releaseHandingOver(DefaultLockHandle h) {
+        WakeupBus.HandOver[] given = {WakeupBus.HandOver.NONE};
+        String channel = keys.releasedChannel(h.name());
+        boolean wasOurs;
+        try {
+            wasOurs = store.release(h.lease(), 0, () -> given[0] = wakeups.releasedHere(channel));
+        } catch (RuntimeException e) {
+            given[0].retract(); // it may never have run: count on no message of it
+            throw e;
+        }
+        if (!wasOurs) {
+            given[0].retract();
+        }
+        return wasOurs;
     }
 
     @Override

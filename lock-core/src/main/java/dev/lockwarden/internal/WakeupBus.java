@@ -47,15 +47,26 @@ public final class WakeupBus implements AutoCloseable {
     }
 
     /**
-     * Local handoff: this JVM just released the lock of {@code channel} (the release reply is in),
-     * so the longest local waiter is woken now instead of when the release message comes back over
-     * pub/sub; that message is then not used again for a second wake-up (one wake-up per release).
+     * Local handoff: this JVM is releasing the lock of {@code channel} (the release is on its way ahead
+     * of any attempt a waiter sends now, or its reply is in), so the longest local waiter is woken now
+     * instead of when the release message comes back over pub/sub; that message is then not used again
+     * for a second wake-up (one wake-up per release).
+     *
+     * @return the hand-over to {@link HandOver#retract() retract} if the release turns out not to have
+     *         been ours (no release message of ours may then be counted on)
      */
-    public void releasedHere(String channel) {
+    public HandOver releasedHere(String channel) {
         ReleaseQueue c = channels.get(channel);
-        if (c != null) {
-            c.handOver();
-        }
+        return c != null && c.handOver() ? c::retractHandOver : HandOver.NONE;
+    }
+
+    /** A local wake-up given ahead of a release message. */
+    @FunctionalInterface
+    public interface HandOver {
+        HandOver NONE = () -> { };
+
+        /** The release was not ours after all: the next release message wakes a waiter again. */
+        void retract();
     }
 
     /** True if threads of this JVM wait for any lock (cheap: lets a release skip the handoff work). */

@@ -34,6 +34,20 @@ public interface LockStore extends AutoCloseable {
     boolean release(Lease lease, long keepMillis);
 
     /**
+     * {@link #release(Lease, long)} that runs {@code sent} once: where the store can promise that every later
+     * call of this JVM on the lock reaches Redis after the release, as soon as the release is on its way
+     * (before it is known whether the lock was still ours: {@code sent} then wakes a local waiter one round
+     * trip earlier); otherwise after the reply, and only if the lock was still ours.
+     */
+    default boolean release(Lease lease, long keepMillis, Runnable sent) {
+        boolean ours = release(lease, keepMillis);
+        if (ours) {
+            sent.run();
+        }
+        return ours;
+    }
+
+    /**
      * Token-checked release of many leases in one batch per node (shutdown); {@code keepMillis[i]} as
      * in {@link #release(Lease, long)}. True per lease that was still ours.
      */

@@ -71,6 +71,14 @@ public final class LuaScript {
         return run(redis::execute, keys, args);
     }
 
+    /**
+     * {@link #run(SharedConnection, Rawable[], Rawable[])}, running {@code sent} once the script call is
+     * written (see {@link SharedConnection#execute(CommandObject, Runnable)}; again if it is re-sent as EVAL).
+     */
+    Object run(SharedConnection redis, Rawable[] keys, Rawable[] args, Runnable sent) {
+        return run(c -> redis.execute(c, sent), keys, args);
+    }
+
     private Object run(java.util.function.Function<CommandObject<Object>, Object> execute, Rawable[] keys, Rawable[] args) {
         try {
             return execute.apply(command(Protocol.Command.EVALSHA, sha1Raw, keys, args));

@@ -32,6 +32,11 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
+    public boolean release(Lease lease, long keepMillis, Runnable sent) {
+        return node.release(lease, true, keepMillis, sent);
+    }
+
+    @Override
     public boolean[] releaseAll(List<Lease> leases, long[] keepMillis) {
         return node.releaseMany(leases, keepMillis);
     }

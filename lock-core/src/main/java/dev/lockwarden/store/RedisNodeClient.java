@@ -204,6 +204,32 @@ public class RedisNodeClient implements AutoCloseable {
     }
 
     /**
+     * {@link #release(Lease, boolean, long)} that runs {@code sent} once, as soon as the release is on its
+     * way ahead of every later acquire or release this JVM sends to this node (they share one connection,
+     * and Redis answers in order) — before it is known whether the lock was still ours; without the shared
+     * connection, after the reply and only if it was ours.
+     */
+    public boolean release(Lease lease, boolean wakeWaiters, long keepMillis, Runnable sent) {
+        if (shared == null) {
+            boolean ours = release(lease, wakeWaiters, keepMillis);
+            if (ours) {
+                sent.run();
+            }
+            return ours;
+        }
+        ReleaseCall c = releaseCall(lease, wakeWaiters, keepMillis);
+        boolean[] ran = {false}; // once, though a broken connection may make the call send the script again
+        Runnable once = () -> {
+            if (!ran[0]) {
+                ran[0] = true;
+                sent.run();
+            }
+        };
+        Object reply = call(new What("release", lease.name()), 0, () -> RELEASE.run(shared, c.scriptKeys(), c.args(), once));
+        return Long.valueOf(1L).equals(reply);
+    }
+
+    /**
      * Token-checked release of many leases in one pipelined round trip (shutdown); {@code keepMillis[i] > 0}
      * keeps lease i that long (holdAtLeast). True per lease that was still ours.
      */

@@ -65,7 +65,18 @@ final class SharedConnection implements AutoCloseable {
      * @throws JedisDataException       Redis answered this call with an error
      */
     <T> T execute(CommandObject<T> command) {
+        return execute(command, null);
+    }
+
+    /**
+     * {@link #execute(CommandObject)}, running {@code sent} (if not null) once the command is written:
+     * every call sent on this connection after that reaches Redis after it, in order.
+     */
+    <T> T execute(CommandObject<T> command, Runnable sent) {
         Call call = send(command.getArguments());
+        if (sent != null) {
+            sent.run();
+        }
         awaitReply(call);
         if (call.failure != null) {
             if (call.failure instanceof JedisDataException e) {

@@ -371,6 +371,80 @@ public abstract class AbstractLockBehaviourTest {
     }
 
     @Test
+    void localWaitersGetTheLockInArrivalOrderEachWokenByTheRelease() throws Exception {
+        // waiters of one JVM queue in arrival order; each release wakes the next one (a 60 s retry interval
+        // and holder TTL: without the wake-up every waiter sleeps >= 11.25 s, far beyond the bound)
+        LockOptions holding = LockOptions.ttl(Duration.ofSeconds(60));
+        LockOptions waiting = holding.waitUpTo(Duration.ofSeconds(60)).retryInterval(Duration.ofSeconds(60));
+        LockHandle first = locks.acquire(name, holding);
+        java.util.Queue<Integer> order = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        List<CompletableFuture<Void>> waiters = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            int id = i;
+            waiters.add(CompletableFuture.runAsync(() -> {
+                try (LockHandle h = locks.acquire(name, waiting)) {
+                    order.add(id);
+                    sleep(50);
+                }
+            }, runnable -> new Thread(runnable, "waiter-" + id).start()));
+            Thread.sleep(300); // waiter i is in its wait before waiter i + 1 comes
+        }
+        assertTrue(order.isEmpty(), "a waiter got a held lock: " + order);
+        long t0 = System.nanoTime();
+        first.release();
+        CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertEquals(List.of(0, 1, 2, 3), List.copyOf(order), "order in which the waiters got the lock");
+        assertTrue(tookMs < 8_000, "four handoffs took " + tookMs + " ms (each without its wake-up >= 11,250 ms)");
+    }
+
+    @Test
+    void aLateReleaseThatFindsAnotherHolderDoesNotSwallowTheNextWakeUp() throws Exception {
+        // The local handoff counts a release as delivered before its message comes back. A release that finds
+        // the lock taken by another JVM must take that back: it sends no message, and the other holder's
+        // release message is then the only thing that can wake a waiter sleeping out a 60 s interval.
+        LockManager other = newManager("app-b");
+        LockOptions holding = LockOptions.ttl(Duration.ofSeconds(60));
+        LockOptions waiting = holding.waitUpTo(Duration.ofSeconds(60)).retryInterval(Duration.ofSeconds(60));
+        LockHandle late = locks.acquire(name, holding.autoRefresh(false));
+        vanishQuietly(name); // as if it expired: Redis sends no message for that
+        LockHandle taker = other.acquire(name, holding);
+        CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
+            try (LockHandle h = locks.acquire(name, waiting)) {
+                return System.nanoTime();
+            }
+        });
+        Thread.sleep(600); // the waiter sleeps out its fallback interval now
+        late.release(); // not ours any more: wakes the waiter early (it finds the lock busy) and must take that back
+        Thread.sleep(1_000); // the waiter's quick retries after that wake-up are over
+        assertFalse(waiter.isDone(), "the waiter got a lock another manager holds");
+        long releasedAt = System.nanoTime();
+        taker.release();
+        long latencyMs = TimeUnit.NANOSECONDS.toMillis(waiter.get(30, TimeUnit.SECONDS) - releasedAt);
+        assertTrue(latencyMs < 5_000, "the waiter took " + latencyMs + " ms after the holder's release (bound 5,000 ms;"
+                + " a swallowed release message leaves it asleep for >= 11,250 ms)");
+    }
+
+    /** Deletes the lock key of {@code lockName} on every node that has it, sending no release message. */
+    private void vanishQuietly(String lockName) {
+        for (dev.lockwarden.testing.RedisNode node : servers().nodes()) {
+            try {
+                node.command("DEL", "lock:{" + lockName + "}");
+            } catch (dev.lockwarden.testing.RedisReplyException movedOnCluster) {
+                // a cluster master that does not own the key's slot
+            }
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void closingTheManagerReleasesItsLocks() {
         LockManager shortLived = newManager("short-lived");
         shortLived.acquire(name, TEN_SECONDS);
