@@ -304,17 +304,16 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
      * runs it after the release. If the lock was no longer ours, the next release message is not swallowed.
      */
     private boolean releaseHandingOver(DefaultLockHandle h) {
-        WakeupBus.HandOver[] given = {WakeupBus.HandOver.NONE};
-        String channel = keys.releasedChannel(h.name());
+        WakeupBus.HandOver handOver = wakeups.handOver(keys.releasedChannel(h.name())); // before the release is sent
         boolean wasOurs;
         try {
-            wasOurs = store.release(h.lease(), 0, () -> given[0] = wakeups.releasedHere(channel));
+            wasOurs = store.release(h.lease(), 0, handOver::give);
         } catch (RuntimeException e) {
-            given[0].retract(); // it may never have run: count on no message of it
+            handOver.retract(); // it may never have run: count on no message of it
             throw e;
         }
         if (!wasOurs) {
-            given[0].retract();
+            handOver.retract();
         }
         return wasOurs;
     }

@@ -46,6 +46,11 @@ final class ReleaseQueue {
     private boolean dead;
     /** Local releases whose waiter was woken before their message arrived (guarded by lock). */
     private int deliveredEarly;
+    /**
+     * Release messages that woke a waiter (not those of releases handed over already), and reconnects: a
+     * hand-over checks that none came since its release was sent (guarded by lock).
+     */
+    private long heard;
 
     ReleaseQueue(String name) {
         this.name = name;
@@ -96,15 +101,39 @@ final class ReleaseQueue {
         }
     }
 
-    /**
-     * This JVM released the lock: wakes the next waiter now, and the release message later wakes nobody.
-     *
-     * @return true if a waiter was woken (and the message counted as delivered)
-     */
-    boolean handOver() {
+    /** How many release messages (and reconnects) this queue has seen: the mark for {@link #handOver(long)}. */
+    long heard() {
         lock.lock();
         try {
-            if (!dead && signalNext()) {
+            return heard;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * This JVM released the lock: wakes the next waiter now, and the release message later wakes nobody —
+     * unless a message came since {@code mark} (taken before the release was sent). That was the release's
+     * own message coming back before its reply (Redlock, Cluster: the reply may wait for other nodes) and it
+     * woke the longest waiter already, maybe before the release was done everywhere: that same waiter is woken
+     * again (its next attempt finds the lock free) instead of the next one, which could overtake it.
+     *
+     * @return true if a waiter was woken and the message is counted as delivered
+     */
+    boolean handOver(long mark) {
+        lock.lock();
+        try {
+            if (dead) {
+                return false;
+            }
+            if (heard != mark) {
+                Place longest = queue.peekFirst();
+                if (longest != null && !longest.signaled) {
+                    signal(longest);
+                }
+                return false;
+            }
+            if (signalNext()) {
                 deliveredEarly++;
                 return true;
             }
@@ -137,6 +166,7 @@ final class ReleaseQueue {
                 deliveredEarly--; // the wake-up of this release (or one before it) was handed over locally
                 return;
             }
+            heard++;
             signalNext(); // false = everyone is already awake: nothing to do
         } finally {
             lock.unlock();
@@ -148,6 +178,7 @@ final class ReleaseQueue {
         lock.lock();
         try {
             deliveredEarly = 0; // count afresh
+            heard++;
             for (Place p : queue) {
                 signal(p);
             }

@@ -47,26 +47,41 @@ public final class WakeupBus implements AutoCloseable {
     }
 
     /**
-     * Local handoff: this JVM is releasing the lock of {@code channel} (the release is on its way ahead
-     * of any attempt a waiter sends now, or its reply is in), so the longest local waiter is woken now
-     * instead of when the release message comes back over pub/sub; that message is then not used again
-     * for a second wake-up (one wake-up per release).
-     *
-     * @return the hand-over to {@link HandOver#retract() retract} if the release turns out not to have
-     *         been ours (no release message of ours may then be counted on)
+     * Local handoff, prepared before this JVM sends the release of {@code channel}'s lock: {@link HandOver#give()}
+     * (once the release is on its way, or its reply is in) wakes the longest local waiter instead of the release
+     * message coming back over pub/sub; that message then wakes nobody else (one wake-up per release).
      */
-    public HandOver releasedHere(String channel) {
+    public HandOver handOver(String channel) {
         ReleaseQueue c = channels.get(channel);
-        return c != null && c.handOver() ? c::retractHandOver : HandOver.NONE;
+        return c == null ? HandOver.NONE : new HandOver(c, c.heard()); // no waiters now: later ones hear the message
     }
 
-    /** A local wake-up given ahead of a release message. */
-    @FunctionalInterface
-    public interface HandOver {
-        HandOver NONE = () -> { };
+    /** One release's local wake-up, given at most once ahead of its release message. */
+    public static final class HandOver {
+        static final HandOver NONE = new HandOver(null, 0);
+        private final ReleaseQueue queue;
+        private final long mark;
+        private boolean given;
 
-        /** The release was not ours after all: the next release message wakes a waiter again. */
-        void retract();
+        private HandOver(ReleaseQueue queue, long mark) {
+            this.queue = queue;
+            this.mark = mark;
+        }
+
+        /** Wakes the longest local waiter, unless the release's own message came back first and did. */
+        public void give() {
+            if (queue != null && !given) {
+                given = queue.handOver(mark);
+            }
+        }
+
+        /** The release was not ours after all (or failed): the next release message wakes a waiter again. */
+        public void retract() {
+            if (given) {
+                given = false;
+                queue.retractHandOver();
+            }
+        }
     }
 
     /** True if threads of this JVM wait for any lock (cheap: lets a release skip the handoff work). */

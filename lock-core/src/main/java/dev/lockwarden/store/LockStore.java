@@ -35,9 +35,9 @@ public interface LockStore extends AutoCloseable {
 
     /**
      * {@link #release(Lease, long)} that runs {@code sent} once: where the store can promise that every later
-     * call of this JVM on the lock reaches Redis after the release, as soon as the release is on its way
-     * (before it is known whether the lock was still ours: {@code sent} then wakes a local waiter one round
-     * trip earlier); otherwise after the reply, and only if the lock was still ours.
+     * call of this JVM on the lock reaches Redis after the release, as soon as the release is queued to go
+     * and before Redis can have run it (before it is known whether the lock was still ours: {@code sent} then
+     * wakes a local waiter one round trip earlier); otherwise after the reply, and only if the lock was still ours.
      */
     default boolean release(Lease lease, long keepMillis, Runnable sent) {
         boolean ours = release(lease, keepMillis);

@@ -73,7 +73,7 @@ public final class LuaScript {
 
     /**
      * {@link #run(SharedConnection, Rawable[], Rawable[])}, running {@code sent} once the script call is
-     * written (see {@link SharedConnection#execute(CommandObject, Runnable)}; again if it is re-sent as EVAL).
+     * queued (see {@link SharedConnection#execute(CommandObject, Runnable)}; again if it is re-sent as EVAL).
      */
     Object run(SharedConnection redis, Rawable[] keys, Rawable[] args, Runnable sent) {
         return run(c -> redis.execute(c, sent), keys, args);

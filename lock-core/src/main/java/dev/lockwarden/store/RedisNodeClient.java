@@ -204,10 +204,10 @@ public class RedisNodeClient implements AutoCloseable {
     }
 
     /**
-     * {@link #release(Lease, boolean, long)} that runs {@code sent} once, as soon as the release is on its
-     * way ahead of every later acquire or release this JVM sends to this node (they share one connection,
-     * and Redis answers in order) — before it is known whether the lock was still ours; without the shared
-     * connection, after the reply and only if it was ours.
+     * {@link #release(Lease, boolean, long)} that runs {@code sent} once, as soon as the release is queued
+     * ahead of every later acquire or release this JVM sends to this node (they share one connection, and
+     * Redis answers in order) and before it is flushed — before it is known whether the lock was still
+     * ours; without the shared connection, after the reply and only if it was ours.
      */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis, Runnable sent) {
         if (shared == null) {

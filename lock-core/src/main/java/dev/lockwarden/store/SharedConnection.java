@@ -69,14 +69,12 @@ final class SharedConnection implements AutoCloseable {
     }
 
     /**
-     * {@link #execute(CommandObject)}, running {@code sent} (if not null) once the command is written:
-     * every call sent on this connection after that reaches Redis after it, in order.
+     * {@link #execute(CommandObject)}, running {@code sent} (if not null) once the command is in the
+     * connection's buffer and before it is flushed: every call sent on this connection after that reaches
+     * Redis after it, in order, and nothing the command causes in Redis can have happened yet.
      */
     <T> T execute(CommandObject<T> command, Runnable sent) {
-        Call call = send(command.getArguments());
-        if (sent != null) {
-            sent.run();
-        }
+        Call call = send(command.getArguments(), sent);
         awaitReply(call);
         if (call.failure != null) {
             if (call.failure instanceof JedisDataException e) {
@@ -88,7 +86,8 @@ final class SharedConnection implements AutoCloseable {
         return command.getBuilder().build(call.reply);
     }
 
-    private Call send(CommandArguments args) {
+    /** Writes {@code args}; {@code written} (if not null) runs after the write and before the flush, under the lock. */
+    private Call send(CommandArguments args, Runnable written) {
         Call call = new Call(Thread.currentThread());
         writing.lock();
         try {
@@ -102,6 +101,11 @@ final class SharedConnection implements AutoCloseable {
             waiting.add(call); // in the order of writing, which is the order of the replies
             try {
                 socket.write(args);
+                if (written != null) {
+                    // before the flush: nothing this call causes in Redis (its reply, a release message on
+                    // another connection) can come back before this has run; calls written later still follow
+                    written.run();
+                }
                 // the threads queued here write next: the last of them sends all (one system call for several);
                 // anyone else who takes this lock drops the socket, failing every call on it
                 if (!writing.hasQueuedThreads()) {
