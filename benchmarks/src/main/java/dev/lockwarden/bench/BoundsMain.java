@@ -11,7 +11,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.lockwarden.LockSource;
@@ -117,8 +116,12 @@ public final class BoundsMain {
             }));
         }
         int majority = ports.size() / 2 + 1;
+        // the lanes variant waits for a majority only, so its last calls may still run when the other variant
+        // takes over the same connections: that one drains the lanes first
+        java.util.concurrent.atomic.AtomicBoolean lanesBusy = new java.util.concurrent.atomic.AtomicBoolean();
         try {
             Cycle viaLanes = (key, token) -> {
+                lanesBusy.set(true);
                 for (CommandArguments c : snippetCycle(key, token)) {
                     CountDownLatch replies = new CountDownLatch(majority);
                     for (int i = 0; i < wires.size(); i++) {
@@ -132,9 +135,10 @@ public final class BoundsMain {
                 }
             };
             Cycle gathered = (key, token) -> {
+                if (lanesBusy.getAndSet(false)) {
+                    drain(lanes);
+                }
                 for (CommandArguments c : snippetCycle(key, token)) {
-                    // after the lanes' variant, its late calls may still run: this variant owns the wires
-                    // only once every lane is idle, which interleave's slice change ensures (see below)
                     for (Wire w : wires) {
                         w.write(c);
                     }
@@ -143,25 +147,10 @@ public final class BoundsMain {
                     }
                 }
             };
-            // the two variants must not share a wire at the same moment: the lanes variant waits for a majority
-            // only, so before each slice of the caller-writes variant every lane is drained
-            Cycle drainedGather = new Cycle() {
-                private int lastSlice = -1;
-
-                @Override
-                public void run(String key, String token) {
-                    int slice = Interleaver.slice.get();
-                    if (slice != lastSlice) {
-                        lastSlice = slice;
-                        drain(lanes);
-                    }
-                    gathered.run(key, token);
-                }
-            };
             report("fan-out over " + ports.size() + " nodes, one thread, the snippet's SET NX PX + Lua DEL on each node",
                     List.of("one lane thread per node, wait for a majority (as NodeFanOut)",
                             "the caller writes to all five connections, then reads the five replies"),
-                    interleave(List.of(viaLanes, drainedGather), 1, seconds));
+                    interleave(List.of(viaLanes, gathered), 1, seconds));
         } finally {
             lanes.forEach(ExecutorService::shutdownNow);
             wires.forEach(Connection::close);
@@ -217,8 +206,6 @@ public final class BoundsMain {
 
     /** Worker threads that run whichever variant is current; counts only inside measured slices. */
     private static final class Interleaver {
-        /** The slice being run, so that a variant can tell when it takes over. */
-        static final AtomicInteger slice = new AtomicInteger();
         private final List<Cycle> variants;
         private final int threads;
         private volatile int current;
@@ -282,7 +269,6 @@ public final class BoundsMain {
         }
 
         private void switchTo(int v) {
-            slice.incrementAndGet();
             current = v;
         }
     }

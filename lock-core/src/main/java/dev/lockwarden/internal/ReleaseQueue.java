@@ -144,7 +144,7 @@ final class ReleaseQueue {
     }
 
     /**
-     * A {@link #handOver()} whose release found the lock no longer ours: no message of that release comes
+     * A {@link #handOver(long)} whose release found the lock no longer ours: no message of that release comes
      * (or, if the lock was gone, one that should wake someone), so the next message is not swallowed.
      */
     void retractHandOver() {

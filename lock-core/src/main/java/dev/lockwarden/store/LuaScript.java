@@ -68,12 +68,12 @@ public final class LuaScript {
 
     /** {@link #run(UnifiedJedis, Rawable[], Rawable[])} over a connection many threads share. */
     Object run(SharedConnection redis, Rawable[] keys, Rawable[] args) {
-        return run(redis::execute, keys, args);
+        return run(redis, keys, args, null);
     }
 
     /**
      * {@link #run(SharedConnection, Rawable[], Rawable[])}, running {@code sent} once the script call is
-     * queued (see {@link SharedConnection#execute(CommandObject, Runnable)}; again if it is re-sent as EVAL).
+     * queued (if not null; see {@link SharedConnection#execute(CommandObject, Runnable)}; again if it is re-sent as EVAL).
      */
     Object run(SharedConnection redis, Rawable[] keys, Rawable[] args, Runnable sent) {
         return run(c -> redis.execute(c, sent), keys, args);

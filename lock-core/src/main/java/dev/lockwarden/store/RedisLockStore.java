@@ -33,7 +33,7 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public boolean release(Lease lease, long keepMillis, Runnable sent) {
-        return node.release(lease, true, keepMillis, sent);
+        return node.sharesConnection() ? node.release(lease, true, keepMillis, sent) : LockStore.super.release(lease, keepMillis, sent);
     }
 
     @Override

@@ -203,19 +203,20 @@ public class RedisNodeClient implements AutoCloseable {
         return Long.valueOf(1L).equals(reply);
     }
 
+    /** True if acquire and release share one connection, so Redis runs them in the order this JVM sends them. */
+    public boolean sharesConnection() {
+        return shared != null;
+    }
+
     /**
-     * {@link #release(Lease, boolean, long)} that runs {@code sent} once, as soon as the release is queued
-     * ahead of every later acquire or release this JVM sends to this node (they share one connection, and
-     * Redis answers in order) and before it is flushed — before it is known whether the lock was still
-     * ours; without the shared connection, after the reply and only if it was ours.
+     * {@link #release(Lease, boolean, long)} on the shared connection ({@link #sharesConnection()} must be
+     * true) that runs {@code sent} once, as soon as the release is queued ahead of every later acquire or
+     * release this JVM sends to this node and before it is flushed — before it is known whether the lock was
+     * still ours.
      */
     public boolean release(Lease lease, boolean wakeWaiters, long keepMillis, Runnable sent) {
         if (shared == null) {
-            boolean ours = release(lease, wakeWaiters, keepMillis);
-            if (ours) {
-                sent.run();
-            }
-            return ours;
+            throw new IllegalStateException("no shared connection to " + address + ": use release(lease, wakeWaiters, keepMillis)");
         }
         ReleaseCall c = releaseCall(lease, wakeWaiters, keepMillis);
         boolean[] ran = {false}; // once, though a broken connection may make the call send the script again
