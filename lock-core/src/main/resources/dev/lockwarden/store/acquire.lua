@@ -41,12 +41,16 @@ end
 local packed = #ARGV == 5
 local now = redis.call('TIME')
 local fence
+local text -- the fence as written into the value, when it is the floor (formatted once)
 local behind = 0
 if ARGV[4] == '1' then
   -- SET ... GET: the floor wins almost always, so store it and read the old counter in one command;
   -- an old counter at or above the floor (clock stepped back, or counting ahead) is put right after
   local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
-  local old = redis.call('SET', KEYS[3], floor, 'PX', ARGV[3], 'GET')
+  -- formatted once, for the counter and the value: a number argument costs Redis a %.17g conversion
+  -- (same digits: the floor is an integer below 1e17); callgrind, docs/benchmarks.md
+  text = string.format('%d', floor)
+  local old = redis.call('SET', KEYS[3], text, 'PX', ARGV[3], 'GET')
   fence = floor
   if old then
     local counter = tonumber(old)
@@ -59,6 +63,7 @@ if ARGV[4] == '1' then
       fence = counter + 1
       -- a number argument is sent with 17 significant digits, so the value is stored exactly
       redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
+      text = nil
     end
   end
 else
@@ -80,7 +85,7 @@ else
   end
 end
 if packed then
-  redis.call('SET', KEYS[1], ARGV[1] .. '\31' .. string.format('%d', fence) .. '\31' .. ARGV[5], 'PX', ARGV[2])
+  redis.call('SET', KEYS[1], ARGV[1] .. '\31' .. (text or string.format('%d', fence)) .. '\31' .. ARGV[5], 'PX', ARGV[2])
 else
   -- the info hash shares the lock's PX, so no stale one can linger: HSET overwrites every field
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
