@@ -37,6 +37,9 @@ import redis.clients.jedis.params.SetParams;
  *   one single-thread lane per node (waiting for a majority, as {@code NodeFanOut}), against the caller writing to
  *   all five connections itself and then reading the five replies (no thread hand-off at all: the best an
  *   asynchronous fan-out could do).</li>
+ *   <li>{@code -Dbench.bounds=instructions} (one node under valgrind's callgrind): Redis's instructions per cycle
+ *   of the snippet, Lockwarden's scripts, the one-write prototype and a minimal Lua acquire ({@link CallgrindBound});
+ *   counted, so repeatable to about 1% where cycles/s differ by 20% between runs.</li>
  * </ul>
  * Bounded: {@code .seconds} (default 24, at most 120) of measuring plus a warm-up slice per variant; every loop
  * also stops after 10 million cycles.
@@ -61,7 +64,8 @@ public final class BoundsMain {
                 }
                 case "fanout" -> fanOut(List.of(servers.start(), servers.start(), servers.start(), servers.start(),
                         servers.start()), seconds);
-                default -> throw new IllegalArgumentException("bench.bounds=" + which + ": use scripts or fanout");
+                case "instructions" -> new CallgrindBound(servers.binary().path()).run();
+                default -> throw new IllegalArgumentException("bench.bounds=" + which + ": use scripts, fanout or instructions");
             }
         }
         System.exit(0);
@@ -195,7 +199,7 @@ public final class BoundsMain {
         }
     }
 
-    private static String resource(Class<?> next, String name) throws IOException {
+    static String resource(Class<?> next, String name) throws IOException {
         try (InputStream in = next.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException(name + " not found next to " + next.getName());
