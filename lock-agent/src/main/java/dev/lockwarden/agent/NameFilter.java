@@ -23,8 +23,10 @@ final class NameFilter {
     private final List<String> prefixes = new ArrayList<>();
     private final List<String> patterns = new ArrayList<>();
     private final boolean anyName;
+    private final List<LockRule> rules;
 
     NameFilter(List<LockRule> rules) {
+        this.rules = List.copyOf(rules);
         boolean any = false;
         for (LockRule r : rules) {
             String internal = r.className().replace('.', '/');
@@ -59,5 +61,17 @@ final class NameFilter {
             }
         }
         return false;
+    }
+
+    /** The lines of the rules whose class pattern can name this class ({@code +} rules: any class); for messages. */
+    List<String> rulesNaming(String internalName) {
+        List<String> wheres = new ArrayList<>();
+        for (LockRule r : rules) {
+            String internal = r.className().replace('.', '/');
+            if (r.subtypes() || internal.equals(internalName) || RuleMatchers.wildcard(internal, internalName, '/')) {
+                wheres.add(r.where());
+            }
+        }
+        return wheres;
     }
 }

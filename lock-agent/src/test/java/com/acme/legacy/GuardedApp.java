@@ -1,0 +1,28 @@
+package com.acme.legacy;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Calls {@link Guarded#pay}: mode {@code call} once; mode {@code attach} once before the agent arrives (the class is
+ * loaded), then waits for a line on stdin and calls it again, printing {@code RESULT} or {@code FAILED}.
+ */
+public final class GuardedApp {
+    private GuardedApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args[0].equals("attach")) {
+            System.out.println("READY " + Guarded.pay("warm"));
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+        }
+        try {
+            System.out.println("RESULT " + Guarded.pay("p1"));
+        } catch (RuntimeException | LinkageError e) {
+            Throwable root = e.getCause() != null ? e.getCause() : e;
+            System.out.println("FAILED " + root);
+            System.exit(3);
+        }
+    }
+}
