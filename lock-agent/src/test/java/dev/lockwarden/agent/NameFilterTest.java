@@ -42,11 +42,12 @@ class NameFilterTest {
     }
 
     @Test
-    void subtypeRulesLetEveryApplicationClassThroughButNeverJdkOrAgentClasses() throws Exception {
+    void subtypeRulesLetEveryApplicationClassThroughButNeverJdkOrLockwardenClasses() throws Exception {
         NameFilter f = filter("com.acme.PaymentHandler+#handle(..) key=\"p\"");
         assertTrue(f.mayMatch("org/anything/CardHandler"), "a subtype can have any name: Byte Buddy decides");
         for (String jdk : new String[] {"java/lang/String", "jdk/internal/misc/Unsafe", "sun/nio/ch/Util",
-                "com/sun/jmx/Foo", "dev/lockwarden/agent/shaded/net/bytebuddy/ByteBuddy"}) {
+                "com/sun/jmx/Foo", "dev/lockwarden/agent/shaded/net/bytebuddy/ByteBuddy", "javax/sql/DataSource",
+                "dev/lockwarden/LockManager", "dev/lockwarden/core/RedisLockStore"}) {
             assertFalse(f.mayMatch(jdk), jdk);
         }
     }
