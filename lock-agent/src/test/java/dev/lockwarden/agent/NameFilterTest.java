@@ -51,4 +51,16 @@ class NameFilterTest {
             assertFalse(f.mayMatch(jdk), jdk);
         }
     }
+
+    @Test
+    void aPathologicalPatternDoesNotSlowTheFilter() throws Exception {
+        NameFilter f = filter("com.acme.a*a*a*a*a*a*a*a*b#run key=\"x\"");
+        String name = "com/acme/" + "a".repeat(20_000);
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(1), () -> {
+            for (int i = 0; i < 10; i++) {
+                assertFalse(f.mayMatch(name));
+            }
+        });
+        assertTrue(f.mayMatch(name + "b"));
+    }
 }

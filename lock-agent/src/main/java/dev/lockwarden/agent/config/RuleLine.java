@@ -54,6 +54,8 @@ final class RuleLine {
         String rest = spec.substring(hash + 1).strip();
         int paren = rest.indexOf('(');
         String methodName = (paren < 0 ? rest : rest.substring(0, paren)).strip();
+        ConfigLimits.pattern(where, className);
+        ConfigLimits.pattern(where, methodName);
         checkClass(className);
         checkMethod(methodName);
         String list = paren < 0 ? "" : rest.substring(paren).replace(" ", "");
