@@ -9,4 +9,11 @@ public final class Guarded {
         System.out.println("BODY RAN " + id);
         return "paid " + id;
     }
+
+    public static String hold(String id, long millis) throws InterruptedException {
+        System.out.println("HOLDING " + id);
+        Thread.sleep(millis);
+        System.out.println("SLEPT FULL " + id);
+        return "held " + id;
+    }
 }

@@ -73,10 +73,15 @@ final class RuleLine {
         OnBusy onBusy = v.onBusy();
         boolean autoRefresh = v.autoRefresh();
         OnLost onLost = v.choice("onLost", OnLost.class, OnLost.LOG,
-                "onLost=log (WARNING, the caller gets the method's result) or onLost=throw (LockLostException after the method returned)");
+                "onLost=log (WARNING, the caller gets the method's result), onLost=throw (LockLostException after the method"
+                        + " returned) or onLost=interrupt (the method's thread is interrupted when the loss is known)");
         OnStoreDown onStoreDown = v.choice("onStoreDown", OnStoreDown.class, OnStoreDown.FAIL,
                 "onStoreDown=fail (LockStoreException, the body does not run) or onStoreDown=skip (with onBusy=SKIP only)");
         Optional<Duration> holdAtLeast = v.holdAtLeast(ttl);
+        if (onLost == OnLost.INTERRUPT && !autoRefresh) {
+            problem("onLost=interrupt needs autoRefresh (the refresh is what notices the loss)",
+                    "remove autoRefresh=false, or use onLost=throw");
+        }
         if (onStoreDown == OnStoreDown.SKIP && onBusy != OnBusy.SKIP) {
             problem("onStoreDown=skip needs onBusy=SKIP", "add onBusy=SKIP, or remove onStoreDown (a FAIL rule fails when Redis is down)");
         }
