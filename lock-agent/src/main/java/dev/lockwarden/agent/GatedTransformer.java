@@ -41,6 +41,10 @@ final class GatedTransformer implements ClassFileTransformer {
         this.report = report;
         this.inst = inst;
         this.closing = new ClassClosing(filter, report);
+        // loaded now, not inside a transformation: a class first loaded while the JVM retransforms another can fail
+        // with a duplicate definition, and that resolution error then sticks to every later call
+        InjectedFault.at("install", "");
+        Halt.class.getName();
     }
 
     @Override
