@@ -71,4 +71,20 @@ class InternalFailureIT extends RedisAgentTestBase {
             assertFalse(app.stderr().contains("WITHOUT locks"), app.toString());
         }
     }
+
+    @Test
+    void whenALoadedClassCannotBeMadeToFailTheJvmStopsBeforeItRunsAgain() throws Exception {
+        Path config = config("fault.conf", RULE);
+        try (ChildJvm app = ChildJvm.startMain("com.acme.legacy.GuardedApp", List.of(
+                "-Dlockwarden.agent.testFault=weave:" + CLASS + ",closed:" + CLASS), Map.of(), "attach")) {
+            app.awaitLine("READY paid warm", RUN);
+            try (ChildJvm cli = ChildJvm.cli("attach", String.valueOf(app.pid()), config.toString())) {
+                cli.waitFor(RUN);
+            }
+            assertEquals(Halt.EXIT_INTERNAL, app.waitFor(RUN), app.toString());
+            assertFalse(app.stdout().contains("BODY RAN p1"), "the body never runs unlocked\n" + app);
+            assertTrue(app.stderr().contains("stopping the JVM (exit " + Halt.EXIT_INTERNAL + "): " + CLASS), app.toString());
+            assertTrue(app.stderr().contains(config + ":2") && app.stderr().contains("injected fault at closed"), app.toString());
+        }
+    }
 }
