@@ -28,8 +28,9 @@ final class AgentInstaller {
             report.started(attached);
             MethodPlanner planner = new MethodPlanner(config.rules());
             NameFilter names = new NameFilter(config.rules());
-            inst.addTransformer(new GatedTransformer(names, planner, new Binder(runtime, report), report, inst), true);
-            retransformLoaded(inst, names, planner, report);
+            GatedTransformer transformer = new GatedTransformer(names, planner, new Binder(runtime, report), report, inst);
+            inst.addTransformer(transformer, true);
+            retransformLoaded(inst, names, planner, transformer);
             AgentShutdown.register(runtime, report, config.agent().drainTimeout());
             report.scheduleUnmatchedReport(config.agent().reportUnmatchedAfter());
             AgentMBean.registerInBackground(runtime, report, config);
@@ -43,9 +44,11 @@ final class AgentInstaller {
     /**
      * Classes loaded before the agent (dynamic attach, or loaded by an earlier agent's premain) that a rule names are
      * retransformed, one at a time, synchronously (an attach reports them). The name filter runs first, so only
-     * candidates are planned (from their class files); a class that cannot be retransformed is a reported problem.
+     * candidates are planned (from their class files). A candidate whose planning or retransformation fails is
+     * retransformed once more to fail closed; when even that is refused the JVM stops ({@link Halt}).
      */
-    private static void retransformLoaded(Instrumentation inst, NameFilter names, MethodPlanner planner, AgentReport report) {
+    private static void retransformLoaded(Instrumentation inst, NameFilter names, MethodPlanner planner,
+                                          GatedTransformer transformer) {
         for (Class<?> c : inst.getAllLoadedClasses()) {
             if (c.getClassLoader() == null || c.isArray() || c.isPrimitive() || !inst.isModifiableClass(c)
                     || !names.mayMatch(c.getName().replace('.', '/'))) {
@@ -53,11 +56,19 @@ final class AgentInstaller {
             }
             try {
                 if (planned(c, planner)) {
+                    InjectedFault.at("retransform", c.getName());
                     inst.retransformClasses(c);
                 }
             } catch (Exception | LinkageError e) {
-                report.problem("could not retransform the already loaded " + c.getName() + " in class loader "
-                        + AgentReport.describe(c.getClassLoader()) + ", so its configured methods run WITHOUT locks: " + e);
+                transformer.closeOnRetransform(c, e);
+                try {
+                    inst.retransformClasses(c);
+                } catch (Exception | LinkageError again) {
+                    Halt.stop("the already loaded " + c.getName() + " in class loader " + AgentReport.describe(c.getClassLoader())
+                            + " could not be retransformed (" + e + ") nor made to fail (" + again + "), and the methods "
+                            + String.join(", ", names.rulesNaming(c.getName().replace('.', '/')))
+                            + " name must not run without their lock");
+                }
             }
         }
     }

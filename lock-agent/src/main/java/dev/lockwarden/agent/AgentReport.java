@@ -85,8 +85,8 @@ final class AgentReport {
      * A method of the rule matched but its class could not be woven and was made to fail ({@link FailClosedClass}):
      * already reported as a problem, so the rule is not reported again as matching nothing.
      */
-    void failedClosed(Planned p) {
-        closed.add(p.rule().where());
+    void failedClosed(String ruleWhere) {
+        closed.add(ruleWhere);
     }
 
     /** Rules that instrumented no method so far (rules whose class was made to fail are not among them). */

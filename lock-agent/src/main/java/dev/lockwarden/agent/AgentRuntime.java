@@ -58,7 +58,7 @@ final class AgentRuntime implements LockBridge.Dispatcher {
     }
 
     /** The acquired lock and the binding it belongs to, passed from enter to exit. */
-    private record Held(LockHandle handle, Binding binding) {
+    private record Held(LockHandle handle, Binding binding, Interrupter interrupter) {
     }
 
     AgentRuntime(AgentConfig config) {
@@ -103,7 +103,13 @@ final class AgentRuntime implements LockBridge.Dispatcher {
         try {
             String name = b.key.render(args);
             LockManager manager = locks.get();
-            return new Held(manager.acquire(name, b.options(manager)), b);
+            LockHandle handle = manager.acquire(name, b.options(manager));
+            Interrupter interrupter = null;
+            if (b.rule.onLost() == OnLost.INTERRUPT) {
+                interrupter = new Interrupter();
+                handle.onLost(interrupter);
+            }
+            return new Held(handle, b, interrupter);
         } catch (LockNotAcquiredException busy) {
             drain.end();
             stats.busy.increment();
@@ -133,11 +139,15 @@ final class AgentRuntime implements LockBridge.Dispatcher {
         }
         LockHandle handle = held.handle();
         Throwable outcome = thrown;
+        if (held.interrupter() != null) {
+            held.interrupter().finish();
+        }
         try {
             outcome = LockedBody.afterBody(handle, thrown, h -> {
                 stats.lost.increment();
-                if (held.binding().rule.onLost() == OnLost.THROW && thrown == null) {
-                    return LockedBody.lostException(h);
+                OnLost onLost = held.binding().rule.onLost();
+                if (onLost == OnLost.THROW && thrown == null || onLost == OnLost.INTERRUPT) {
+                    return LockedBody.lostException(h); // interrupt: added to what the interrupted body threw
                 }
                 AgentLog.warn("lock '" + h.name() + "' (fence " + h.fencingToken() + ") was lost while "
                         + held.binding().method + " ran; the work may have overlapped another holder (onLost=log, "

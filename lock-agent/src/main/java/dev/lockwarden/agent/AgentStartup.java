@@ -25,7 +25,8 @@ final class AgentStartup {
             StartupStamps.mark("install");
             return report;
         } catch (Exception | LinkageError e) {
-            throw new StartupException("start-up failed: " + e, config.agent().continueOnError(), e);
+            // an internal failure, not a config error: onConfigError = continue does not let the rules go unenforced
+            throw new StartupException("start-up failed: " + e, false, e);
         }
     }
 

@@ -85,6 +85,27 @@ final class FailClosedClass {
         return writer.toByteArray();
     }
 
+    /**
+     * For an already loaded class (retransformation must not change its shape): the class file kept as it is —
+     * fields, methods, attributes — but every concrete method's code replaced by the throw.
+     */
+    static byte[] keepingShape(byte[] original, String message) {
+        ClassReader reader = new ClassReader(original);
+        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+                MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+                if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0) {
+                    throwing(mv, message);
+                }
+                mv.visitEnd();
+                return null;
+            }
+        }, ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
+        return writer.toByteArray();
+    }
+
     /** {@code throw new IllegalStateException(message)}: no branch, so no stack map frame is needed. */
     private static void throwing(MethodVisitor mv, String message) {
         mv.visitCode();

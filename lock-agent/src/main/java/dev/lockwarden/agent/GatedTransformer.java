@@ -18,9 +18,9 @@ import dev.lockwarden.agent.bootstrap.LockBridge;
  * rule can match ({@link NameFilter}) return at once, unchanged (their bytes stay identical). The rest are read
  * as {@link ClassModel}s and planned; a class with nothing to lock stays unchanged too. Planned classes are woven by
  * {@link AsmWeaver} when first loaded, else (retransformation, interfaces, pre-Java 7 class files, or when ASM
- * weaving fails) by Byte Buddy ({@link ClassWeaver}). When both fail on a class being defined, it is defined with
- * every method throwing ({@link FailClosedClass}), so a lock-wrapped method never runs unlocked; reported at ERROR
- * (and in JMX Problems). A failure on retransformation (attach) is reported and the loaded class stays as it is.
+ * weaving fails) by Byte Buddy ({@link ClassWeaver}). Any failure on a candidate class — reading, planning, binding,
+ * weaving, opening its module — makes it fail closed ({@link ClassClosing}): defined, or retransformed, with every
+ * method throwing, so a lock-wrapped method never runs unlocked; reported at ERROR (and in JMX Problems).
  */
 final class GatedTransformer implements ClassFileTransformer {
     private final NameFilter filter;
@@ -30,6 +30,9 @@ final class GatedTransformer implements ClassFileTransformer {
     private final Instrumentation inst;
     /** What {@link AsmWeaver} made, per loader and class: a later retransformation must keep the added methods. */
     private final Map<ClassLoader, Map<String, byte[]>> asmWoven = new WeakHashMap<>();
+    /** Loaded classes whose retransformation the JVM refused: the next one makes them fail. */
+    private final Map<Class<?>, Throwable> toClose = new ConcurrentHashMap<>();
+    private final ClassClosing closing;
 
     GatedTransformer(NameFilter filter, MethodPlanner planner, Binder binder, AgentReport report, Instrumentation inst) {
         this.filter = filter;
@@ -37,93 +40,95 @@ final class GatedTransformer implements ClassFileTransformer {
         this.binder = binder;
         this.report = report;
         this.inst = inst;
+        this.closing = new ClassClosing(filter, report);
+        // loaded now, not inside a transformation: a class first loaded while the JVM retransforms another can fail
+        // with a duplicate definition, and that resolution error then sticks to every later call
+        InjectedFault.at("install", "");
+        Halt.class.getName();
     }
 
     @Override
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined,
                             ProtectionDomain domain, byte[] bytes) {
-        if (loader == null || !filter.mayMatch(className)) {
+        if (loader == null || className == null) {
             return null;
         }
-        if (redefined != null) {
-            byte[] earlier = earlier(loader, className);
-            if (earlier != null) {
-                return earlier;
-            }
-        }
-        String name = className.replace('/', '.');
-        StartupStamps.mark("until-weave");
+        Plan[] plan = new Plan[1];
         try {
-            // for a retransformation the planner reads the original class file (the JVM's bytes are reconstituted)
-            byte[] original = redefined != null ? TypeResolver.read(loader, name) : null;
-            ClassModel model = ClassModel.read(original != null ? original : bytes);
-            if (generated(model)) {
+            if (!filter.mayMatch(className)) {
                 return null;
             }
-            Plan plan = planner.plan(model, TypeResolver.of(loader).with(name, model));
-            if (plan.methods().isEmpty()) {
-                for (String problem : plan.problems()) {
-                    report.problem(problem);
+            if (redefined != null) {
+                byte[] earlier = earlier(loader, className);
+                if (earlier != null) {
+                    return earlier;
                 }
-                return null;
-            }
-            List<Woven> woven = binder.bind(plan, loader);
-            byte[] result = null;
-            if (AsmWeaver.canWeave(model, redefined)) {
-                try {
-                    result = AsmWeaver.weave(bytes, woven);
-                    remember(loader, className, result);
-                } catch (RuntimeException | LinkageError e) {
-                    AgentLog.warn("ASM weaving of " + name + " failed, falling back to Byte Buddy: " + e);
+                Throwable forced = toClose.remove(redefined);
+                if (forced != null) {
+                    return closed(className, loader, redefined, bytes, null, forced);
                 }
             }
-            if (result == null) {
-                try {
-                    result = ClassWeaver.weave(loader, name, redefined, bytes, woven);
-                } catch (RuntimeException | LinkageError e) {
-                    if (redefined != null) {
-                        throw e; // an already loaded class cannot change shape: reported below, the attach lists it
-                    }
-                    return failClosed(name, loader, plan, bytes, e);
-                }
-            }
-            readBridge(module);
-            binder.reportWoven(woven, loader);
-            StartupStamps.mark("woven");
-            return result;
+            return weave(module, loader, className, redefined, bytes, plan);
         } catch (RuntimeException | LinkageError e) {
-            report.problem("could not instrument " + name + " in class loader " + AgentReport.describe(loader)
-                    + ", so its configured methods run WITHOUT locks: " + e);
-            return null;
+            return closed(className, loader, redefined, bytes, plan[0], e);
         }
     }
 
-    /**
-     * Neither weaver took a class with lock-wrapped methods: it is defined so that every method fails
-     * ({@link FailClosedClass}) rather than run unlocked, and that is reported at ERROR once.
-     */
-    private byte[] failClosed(String name, ClassLoader loader, Plan plan, byte[] bytes, Throwable cause) {
-        StringBuilder methods = new StringBuilder();
-        for (MethodPlanner.Planned p : plan.methods()) {
-            methods.append(methods.length() == 0 ? "" : ", ").append(p.signature()).append(" (").append(p.rule().where()).append(')');
-        }
-        String message = AgentLog.PREFIX + name + " could not be instrumented (" + cause + "), so every method of it"
-                + " fails instead of letting " + methods + " run without its lock; remove the rule or report this with the"
-                + " class file";
-        try {
-            byte[] closed = FailClosedClass.of(bytes, message);
-            for (MethodPlanner.Planned p : plan.methods()) {
-                report.failedClosed(p);
-            }
-            report.problem("could not instrument " + name + " in class loader " + AgentReport.describe(loader) + " (" + cause
-                    + "): the class is defined with every method throwing IllegalStateException, so " + methods
-                    + " never runs without its lock; remove the rule or report this with the class file");
-            return closed;
-        } catch (RuntimeException | LinkageError e) {
-            report.problem("could not instrument " + name + " in class loader " + AgentReport.describe(loader) + ", so its"
-                    + " configured methods run WITHOUT locks: " + cause + " (and it could not be made to fail either: " + e + ")");
+    /** Has the next retransformation of {@code loaded} make it fail: the JVM refused the woven one ({@code cause}). */
+    void closeOnRetransform(Class<?> loaded, Throwable cause) {
+        toClose.put(loaded, cause);
+    }
+
+    private byte[] weave(Module module, ClassLoader loader, String className, Class<?> redefined, byte[] bytes, Plan[] planned) {
+        String name = className.replace('/', '.');
+        StartupStamps.mark("until-weave");
+        // for a retransformation the planner reads the original class file (the JVM's bytes are reconstituted)
+        InjectedFault.at("read", name);
+        byte[] original = redefined != null ? TypeResolver.read(loader, name) : null;
+        ClassModel model = ClassModel.read(original != null ? original : bytes);
+        if (generated(model)) {
             return null;
         }
+        InjectedFault.at("plan", name);
+        Plan plan = planner.plan(model, TypeResolver.of(loader).with(name, model));
+        planned[0] = plan;
+        if (plan.methods().isEmpty()) {
+            for (String problem : plan.problems()) {
+                report.problem(problem);
+            }
+            return null;
+        }
+        InjectedFault.at("bind", name);
+        List<Woven> woven = binder.bind(plan, loader);
+        byte[] result = null;
+        if (AsmWeaver.canWeave(model, redefined)) {
+            try {
+                InjectedFault.at("weave", name);
+                result = AsmWeaver.weave(bytes, woven);
+            } catch (RuntimeException | LinkageError e) {
+                AgentLog.warn("ASM weaving of " + name + " failed, falling back to Byte Buddy: " + e);
+            }
+        }
+        boolean byAsm = result != null;
+        if (result == null) {
+            InjectedFault.at("weave", name);
+            result = ClassWeaver.weave(loader, name, redefined, bytes, woven);
+        }
+        InjectedFault.at("module", name);
+        readBridge(module);
+        binder.reportWoven(woven, loader);
+        if (byAsm) {
+            remember(loader, className, result);
+        }
+        StartupStamps.mark("woven");
+        return result;
+    }
+
+    /** Any failure on a candidate class: it fails closed, and a later retransformation keeps it so. */
+    private byte[] closed(String className, ClassLoader loader, Class<?> redefined, byte[] bytes, Plan plan, Throwable cause) {
+        byte[] closed = closing.close(className.replace('/', '.'), loader, redefined != null, bytes, plan, cause);
+        remember(loader, className, closed);
+        return closed;
     }
 
     /** Synthetic and generated proxy classes are never instrumented. */

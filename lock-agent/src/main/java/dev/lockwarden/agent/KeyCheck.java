@@ -8,6 +8,7 @@ import dev.lockwarden.KeyTemplate;
 import dev.lockwarden.agent.ClassModel.MethodModel;
 import dev.lockwarden.agent.config.KeyNames;
 import dev.lockwarden.agent.config.LockRule;
+import dev.lockwarden.agent.config.Names;
 
 /**
  * Makes a rule's key template concrete for one method: replaces {@code {class}}/{@code {method}}, resolves
@@ -27,7 +28,7 @@ final class KeyCheck {
         List<String> names = m.parameterNames();
         KeyTemplate key = KeyTemplate.parse(template, names);
         for (String head : bare(template)) {
-            int index = digits(head) ? Integer.parseInt(head) : names.indexOf(head);
+            int index = Names.digits(head) ? Integer.parseInt(head) : names.indexOf(head);
             String p = m.parameterTypes().get(index);
             String problem = identityToString(p, resolver);
             if (problem != null) {
@@ -74,15 +75,6 @@ final class KeyCheck {
 
     private static boolean word(char c) {
         return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '$';
-    }
-
-    private static boolean digits(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (!Character.isDigit(s.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

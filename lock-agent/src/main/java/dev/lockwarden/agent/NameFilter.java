@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.lockwarden.agent.config.LockRule;
+import dev.lockwarden.agent.config.Names;
 
 /**
  * The raw-name pre-filter in front of Byte Buddy: decides from the JVM's internal class name alone
@@ -16,15 +17,17 @@ import dev.lockwarden.agent.config.LockRule;
  * rule (subtypes can have any name) lets every class through that is not excluded.
  */
 final class NameFilter {
-    /** Never instrumented (the same list {@link AgentInstaller} gives Byte Buddy's ignore matcher). */
-    private static final String[] EXCLUDED = {"java/", "jdk/", "sun/", "com/sun/", "dev/lockwarden/agent/"};
+    /** Never instrumented, whatever a rule says ({@code +} rules let any name through): {@link Names#PROTECTED}. */
+    private static final String[] EXCLUDED = excluded();
 
     private final Set<String> exact = new HashSet<>();
     private final List<String> prefixes = new ArrayList<>();
     private final List<String> patterns = new ArrayList<>();
     private final boolean anyName;
+    private final List<LockRule> rules;
 
     NameFilter(List<LockRule> rules) {
+        this.rules = List.copyOf(rules);
         boolean any = false;
         for (LockRule r : rules) {
             String internal = r.className().replace('.', '/');
@@ -38,6 +41,14 @@ final class NameFilter {
             }
         }
         this.anyName = any;
+    }
+
+    private static String[] excluded() {
+        String[] internal = new String[Names.PROTECTED.size()];
+        for (int i = 0; i < internal.length; i++) {
+            internal[i] = Names.PROTECTED.get(i).replace('.', '/');
+        }
+        return internal;
     }
 
     /** Whether the class with this internal name may be named by a rule; false for JDK and agent classes. */
@@ -59,5 +70,17 @@ final class NameFilter {
             }
         }
         return false;
+    }
+
+    /** The lines of the rules whose class pattern can name this class ({@code +} rules: any class); for messages. */
+    List<String> rulesNaming(String internalName) {
+        List<String> wheres = new ArrayList<>();
+        for (LockRule r : rules) {
+            String internal = r.className().replace('.', '/');
+            if (r.subtypes() || internal.equals(internalName) || RuleMatchers.wildcard(internal, internalName, '/')) {
+                wheres.add(r.where());
+            }
+        }
+        return wheres;
     }
 }

@@ -5,13 +5,14 @@ import java.util.function.Predicate;
 
 import dev.lockwarden.agent.ClassModel.MethodModel;
 import dev.lockwarden.agent.config.LockRule;
+import dev.lockwarden.agent.config.Names;
 
 /**
  * The matchers of one rule, kept strict: a plain name matches exactly that name, {@code *} matches any run of
  * characters within one name ({@code com.acme.*Job} does not reach {@code com.acme.sub.XJob}), {@code +} matches the
  * type and every subtype; methods must be concrete, non-native, non-synthetic and non-bridge
  * ({@link MethodModel#lockable()}). Plain string work on {@link ClassModel}s: small classes rather than lambdas and
- * a hand-written wildcard match rather than regular expressions, because this runs in {@code premain}, where the
+ * a hand-written wildcard match ({@link Names#wildcard}) rather than regular expressions, because this runs in {@code premain}, where the
  * first lambda or regex is start-up time the application waits for.
  */
 final class RuleMatchers {
@@ -33,34 +34,9 @@ final class RuleMatchers {
         return new Method(new Name(rule.methodName(), '.'), rule.parameterTypes().orElse(null));
     }
 
-    /**
-     * Whether {@code name} matches {@code pattern} as a whole, {@code *} standing for any run of characters other
-     * than {@code separator}, everything else literal. Recursion depth and work are bounded by the lengths.
-     */
+    /** Whether {@code name} matches {@code pattern} ({@link Names#wildcard}). */
     static boolean wildcard(String pattern, String name, char separator) {
-        return wildcard(pattern, 0, name, 0, separator);
-    }
-
-    private static boolean wildcard(String p, int pi, String s, int si, char sep) {
-        while (pi < p.length()) {
-            char c = p.charAt(pi);
-            if (c == '*') {
-                for (int k = si; ; k++) {
-                    if (wildcard(p, pi + 1, s, k, sep)) {
-                        return true;
-                    }
-                    if (k >= s.length() || s.charAt(k) == sep) {
-                        return false;
-                    }
-                }
-            }
-            if (si >= s.length() || s.charAt(si) != c) {
-                return false;
-            }
-            pi++;
-            si++;
-        }
-        return si == s.length();
+        return Names.wildcard(pattern, name, separator);
     }
 
     private static String normal(String typeName) {

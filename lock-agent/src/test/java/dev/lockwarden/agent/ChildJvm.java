@@ -61,11 +61,17 @@ final class ChildJvm implements AutoCloseable {
 
     /** Starts the legacy app with extra environment variables. */
     static ChildJvm start(List<String> jvmArgs, java.util.Map<String, String> env, String... appArgs) throws IOException {
+        return startMain("com.acme.legacy.LegacyApp", jvmArgs, env, appArgs);
+    }
+
+    /** Starts another main class of the test classes. */
+    static ChildJvm startMain(String mainClass, List<String> jvmArgs, java.util.Map<String, String> env, String... appArgs)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"));
         cmd.addAll(jvmArgs);
-        cmd.addAll(List.of("-cp", appClassPath(), "com.acme.legacy.LegacyApp"));
+        cmd.addAll(List.of("-cp", appClassPath(), mainClass));
         cmd.addAll(Arrays.asList(appArgs));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().putAll(env);

@@ -110,6 +110,27 @@ class FailClosedIT extends RedisAgentTestBase {
             assertEquals(LockAgent.EXIT_CONFIG, app.waitFor(RUN), app.toString());
             assertTrue(app.stderr().contains("start-up failed") && app.stderr().contains("bootstrap bridge"), app.toString());
         }
+        // an internal failure is not a config error: onConfigError = continue does not let the rules go unenforced
+        try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(good), "-Dlockwarden.agent.bridge=spoofed",
+                "-Dlockwarden.agent.onConfigError=continue"), "plain")) {
+            assertEquals(LockAgent.EXIT_CONFIG, app.waitFor(RUN), app.toString());
+            assertTrue(app.stderr().contains("start-up failed") && app.stderr().contains("bootstrap bridge"), app.toString());
+            assertFalse(app.stdout().contains("PLAIN"), app.toString());
+        }
+    }
+
+    @Test
+    void aConfigBeyondTheRuleLimitStopsTheJvmEvenWithContinue() throws Exception {
+        List<String> lines = new java.util.ArrayList<>(List.of("onConfigError = continue"));
+        for (int i = 0; i <= 1000; i++) {
+            lines.add("com.acme.legacy.Jobs" + i + "#report key=\"job:{0}\"");
+        }
+        Path many = write("many.conf", lines.toArray(String[]::new));
+        try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(many)), "plain")) {
+            assertEquals(LockAgent.EXIT_CONFIG, app.waitFor(RUN), app.toString());
+            assertTrue(app.stderr().contains(many + ":1002: more than 1000 rules (the agent's limit)"), app.toString());
+            assertFalse(app.stdout().contains("PLAIN"), app.toString());
+        }
     }
 
     /** Java 17 and 25: the cheap way ({@code BootDefiner}) works; its fallback (Byte Buddy's Unsafe injector) locks too. */

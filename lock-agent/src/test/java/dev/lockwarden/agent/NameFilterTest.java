@@ -42,12 +42,25 @@ class NameFilterTest {
     }
 
     @Test
-    void subtypeRulesLetEveryApplicationClassThroughButNeverJdkOrAgentClasses() throws Exception {
+    void subtypeRulesLetEveryApplicationClassThroughButNeverJdkOrLockwardenClasses() throws Exception {
         NameFilter f = filter("com.acme.PaymentHandler+#handle(..) key=\"p\"");
         assertTrue(f.mayMatch("org/anything/CardHandler"), "a subtype can have any name: Byte Buddy decides");
         for (String jdk : new String[] {"java/lang/String", "jdk/internal/misc/Unsafe", "sun/nio/ch/Util",
-                "com/sun/jmx/Foo", "dev/lockwarden/agent/shaded/net/bytebuddy/ByteBuddy"}) {
+                "com/sun/jmx/Foo", "dev/lockwarden/agent/shaded/net/bytebuddy/ByteBuddy", "javax/sql/DataSource",
+                "dev/lockwarden/LockManager", "dev/lockwarden/core/RedisLockStore"}) {
             assertFalse(f.mayMatch(jdk), jdk);
         }
+    }
+
+    @Test
+    void aPathologicalPatternDoesNotSlowTheFilter() throws Exception {
+        NameFilter f = filter("com.acme.a*a*a*a*a*a*a*a*b#run key=\"x\"");
+        String name = "com/acme/" + "a".repeat(20_000);
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(1), () -> {
+            for (int i = 0; i < 10; i++) {
+                assertFalse(f.mayMatch(name));
+            }
+        });
+        assertTrue(f.mayMatch(name + "b"));
     }
 }

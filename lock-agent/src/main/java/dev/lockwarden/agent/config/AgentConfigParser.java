@@ -3,6 +3,7 @@ package dev.lockwarden.agent.config;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,9 @@ public final class AgentConfigParser {
     private final Map<String, Integer> settingLines = new LinkedHashMap<>();
     private final List<LockRule> rules = new ArrayList<>();
     private final Map<String, Integer> ruleLines = new LinkedHashMap<>();
+    /** Per method ({@code Class#method}): the first rule's line, and the line of a rule for every overload. */
+    private final Map<String, Integer> methodLines = new HashMap<>();
+    private final Map<String, Integer> allOverloadLines = new HashMap<>();
     private final AgentSettingsReader agent = new AgentSettingsReader();
 
     private AgentConfigParser(String file) {
@@ -47,6 +51,8 @@ public final class AgentConfigParser {
         List<String> lines;
         try {
             lines = ConfigText.lines(path);
+        } catch (ConfigLimits.Exceeded e) {
+            throw e.asConfigError(path.toString());
         } catch (IOException e) {
             throw new AgentConfigException(path.toString(), List.of(path + ": cannot read the file (" + e
                     + ") — check the path given as -javaagent:lock-agent.jar=config=/path/to/locks.conf, "
@@ -58,8 +64,12 @@ public final class AgentConfigParser {
     /** Parses the lines of a config file; {@code file} names it in messages. */
     public static AgentConfig parse(String file, List<String> lines) throws AgentConfigException {
         AgentConfigParser p = new AgentConfigParser(file);
-        for (int i = 0; i < lines.size(); i++) {
-            p.line(i + 1, lines.get(i));
+        try {
+            for (int i = 0; i < lines.size(); i++) {
+                p.line(i + 1, lines.get(i));
+            }
+        } catch (ConfigLimits.Exceeded e) {
+            throw e.asConfigError(file);
         }
         return p.finish();
     }
@@ -90,11 +100,12 @@ public final class AgentConfigParser {
     }
 
     private void line(int number, String raw) {
+        String where = file + ":" + number;
+        ConfigLimits.line(where, raw);
         String line = raw.strip();
         if (line.isEmpty() || line.startsWith("#")) {
             return;
         }
-        String where = file + ":" + number;
         int eq = settingEquals(line);
         if (eq > 0) {
             setting(where, number, line.substring(0, eq).strip(), line.substring(eq + 1).strip());
@@ -163,23 +174,19 @@ public final class AgentConfigParser {
                     + ") — remove one of them");
             return;
         }
-        Integer overlap = null;
-        if (rule.parameterTypes().isEmpty()) {
-            for (Map.Entry<String, Integer> e : ruleLines.entrySet()) {
-                if (e.getKey().startsWith(any + "(")) {
-                    overlap = e.getValue();
-                    break;
-                }
-            }
-        } else {
-            overlap = ruleLines.get(any);
-        }
+        // a rule without parameter types covers every overload: it overlaps any other rule of the method
+        Integer overlap = rule.parameterTypes().isEmpty() ? methodLines.get(any) : allOverloadLines.get(any);
         if (overlap != null) {
             problems.add(rule.where() + ": rule for " + rule.spec() + " overlaps the rule on line " + overlap
                     + " (a rule without parameter types covers every overload) — remove one or list parameter types on both");
             return;
         }
+        ConfigLimits.ruleCount(rule.where(), rules.size() + 1);
         ruleLines.put(exact, number);
+        methodLines.putIfAbsent(any, number);
+        if (rule.parameterTypes().isEmpty()) {
+            allOverloadLines.putIfAbsent(any, number);
+        }
         rules.add(rule);
     }
 

@@ -19,11 +19,14 @@ final class ConfigText {
     private ConfigText() {
     }
 
+    /** The file's lines; a file larger than {@link ConfigLimits#MAX_FILE_BYTES} is never read whole. */
     static List<String> lines(Path path) throws IOException {
         byte[] bytes;
+        ConfigLimits.fileSize(path.toString(), path.toFile().length());
         try (InputStream in = new FileInputStream(path.toFile())) {
-            bytes = in.readAllBytes();
+            bytes = in.readNBytes(ConfigLimits.MAX_FILE_BYTES + 1); // a pipe or device has no length: bound the read
         }
+        ConfigLimits.fileSize(path.toString(), bytes.length);
         return split(StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString());
     }
 

@@ -5,5 +5,10 @@ public enum OnLost {
     /** Log a WARNING with lock name, fencing token and method; the caller gets the method's own result. */
     LOG,
     /** Throw {@code LockLostException} into the caller after the method returned (the work is already done). */
-    THROW
+    THROW,
+    /**
+     * Interrupt the thread running the method as soon as the loss is known (at the next refresh, or the client's
+     * loss notice), then throw {@code LockLostException} (added to the method's own failure, if it threw).
+     */
+    INTERRUPT
 }

@@ -20,7 +20,6 @@ import dev.lockwarden.OnBusy;
  */
 final class RuleLine {
     private static final List<String> PRIMITIVES = List.of("boolean", "byte", "char", "short", "int", "long", "float", "double");
-    private static final List<String> FORBIDDEN = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.lockwarden.");
     private static final String EXAMPLE = "com.acme.Billing#charge(java.lang.String) key=\"payment:{0}\" ttl=30s onBusy=FAIL";
 
     private final String where;
@@ -55,6 +54,8 @@ final class RuleLine {
         String rest = spec.substring(hash + 1).strip();
         int paren = rest.indexOf('(');
         String methodName = (paren < 0 ? rest : rest.substring(0, paren)).strip();
+        ConfigLimits.pattern(where, className);
+        ConfigLimits.pattern(where, methodName);
         checkClass(className);
         checkMethod(methodName);
         String list = paren < 0 ? "" : rest.substring(paren).replace(" ", "");
@@ -72,10 +73,15 @@ final class RuleLine {
         OnBusy onBusy = v.onBusy();
         boolean autoRefresh = v.autoRefresh();
         OnLost onLost = v.choice("onLost", OnLost.class, OnLost.LOG,
-                "onLost=log (WARNING, the caller gets the method's result) or onLost=throw (LockLostException after the method returned)");
+                "onLost=log (WARNING, the caller gets the method's result), onLost=throw (LockLostException after the method"
+                        + " returned) or onLost=interrupt (the method's thread is interrupted when the loss is known)");
         OnStoreDown onStoreDown = v.choice("onStoreDown", OnStoreDown.class, OnStoreDown.FAIL,
                 "onStoreDown=fail (LockStoreException, the body does not run) or onStoreDown=skip (with onBusy=SKIP only)");
         Optional<Duration> holdAtLeast = v.holdAtLeast(ttl);
+        if (onLost == OnLost.INTERRUPT && !autoRefresh) {
+            problem("onLost=interrupt needs autoRefresh (the refresh is what notices the loss)",
+                    "remove autoRefresh=false, or use onLost=throw");
+        }
         if (onStoreDown == OnStoreDown.SKIP && onBusy != OnBusy.SKIP) {
             problem("onStoreDown=skip needs onBusy=SKIP", "add onBusy=SKIP, or remove onStoreDown (a FAIL rule fails when Redis is down)");
         }
@@ -116,11 +122,12 @@ final class RuleLine {
                     + " the first package name cannot be a wildcard)");
             return;
         }
-        for (String f : FORBIDDEN) {
-            if (className.startsWith(f)) {
-                problem("class " + className + " cannot be locked (JDK and Lockwarden classes are never instrumented)",
-                        "name a class of the application");
-            }
+        String denied = Names.protectedPackageMatched(className);
+        if (denied != null) {
+            problem("class " + (className.contains("*") ? "pattern " + className + " can match classes of " + denied + "*, which"
+                    : className + "") + " cannot be locked (JDK and Lockwarden classes are never instrumented)",
+                    "name a class of the application" + (className.contains("*") ? " and write the package levels the"
+                    + " pattern must stay in, e.g. com.acme.*.Job" : ""));
         }
     }
 
@@ -161,7 +168,7 @@ final class RuleLine {
         List<String> names = new ArrayList<>();
         for (String placeholder : placeholders(template)) {
             String head = placeholder.strip().split("\\.", -1)[0];
-            if (!head.isEmpty() && !digits(head) && !names.contains(head)) {
+            if (!head.isEmpty() && !Names.digits(head) && !names.contains(head)) {
                 names.add(head); // names are only checked when the class loads (they need javac -parameters)
             }
         }
@@ -235,15 +242,6 @@ final class RuleLine {
             }
         }
         return found;
-    }
-
-    private static boolean digits(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (!Character.isDigit(s.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static String abbreviate(String line) {

@@ -189,7 +189,7 @@ class AgentConfigParserTest {
                 "com.acme.X#c key=\"x\" ttl=10s holdAtLeast=1m"));
         assertTrue(all.contains("locks.conf:1: '*.acme.X' is not a class name or pattern"), all);
         assertTrue(all.contains("locks.conf:2: onStoreDown=skip needs onBusy=SKIP"), all);
-        assertTrue(all.contains("locks.conf:3: onLost=maybe is not one of [log, throw]"), all);
+        assertTrue(all.contains("locks.conf:3: onLost=maybe is not one of [log, throw, interrupt]"), all);
         assertTrue(all.contains("locks.conf:4: onConfigError = 'sometimes' is not fail or continue"), all);
         assertTrue(all.contains("locks.conf:5: drainTimeout = 'soon' is not a duration"), all);
         assertTrue(all.contains("locks.conf:6: holdAtLeast PT1M is longer than ttl PT10S"), all);
@@ -201,5 +201,12 @@ class AgentConfigParserTest {
                 () -> AgentConfigParser.parse("locks.conf", List.of("onConfigError = continue", "com.acme.X#a")));
         assertTrue(e.continueOnError());
         assertEquals(1, e.problems().size(), e.getMessage());
+    }
+
+    @Test
+    void onLostInterruptNeedsAutoRefresh() throws Exception {
+        assertEquals(OnLost.INTERRUPT, parse("com.acme.X#a key=\"x\" onLost=interrupt").rules().get(0).onLost());
+        String all = String.join("\n", problems("com.acme.X#a key=\"x\" onLost=interrupt autoRefresh=false"));
+        assertTrue(all.contains("locks.conf:1: onLost=interrupt needs autoRefresh"), all);
     }
 }
