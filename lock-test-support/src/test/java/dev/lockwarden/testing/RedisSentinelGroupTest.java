@@ -62,6 +62,15 @@ class RedisSentinelGroupTest {
     }
 
     @Test
+    void theEmbeddedBinaryRunsAGroupThatFailsOver() {
+        group = new RedisSentinelGroup(RedisBinary.embedded(), false).start();
+        RedisNode old = group.master();
+        assertTrue(old.command("INFO", "server").contains("redis_version:6.2"));
+        group.killMaster();
+        assertNotEquals(old, group.awaitPromotion(old, PROMOTION));
+    }
+
+    @Test
     void aWriteHeldBackByTheRelaysIsGoneAfterThePromotion() {
         group = new RedisSentinelGroup(true).start();
         RedisNode old = group.master();
