@@ -1,6 +1,8 @@
 package dev.lockwarden.failover;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +32,9 @@ class SentinelFailoverTest {
 
     static final Duration PROMOTION = Duration.ofSeconds(20);
     private static final String NAME = "payment:42";
-    private static final LockOptions LONG_TTL = LockOptions.ttl(Duration.ofSeconds(30));
+    /** Longer than a promotion (about 2 s) plus a refresh interval, so the first holder still believes. */
+    private static final Duration TTL = Duration.ofSeconds(10);
+    private static final LockOptions OPTS = LockOptions.ttl(TTL);
 
     private final Clients clients = new Clients();
     private RedisSentinelGroup group;
@@ -47,11 +51,11 @@ class SentinelFailoverTest {
     }
 
     @Test
-    void withoutReplicaAcknowledgementASecondClientGetsTheLockTheFirstStillHolds() {
+    void withoutReplicaAcknowledgementASecondClientGetsTheLockTheFirstStillHolds() throws InterruptedException {
         RedisNode old = group.master();
         LockManager first = clients.on("holder-a", old);
         group.holdReplication();
-        LockHandle held = first.acquire(NAME, LONG_TTL);
+        LockHandle held = first.acquire(NAME, OPTS);
         AtomicReference<LockLostEvent> lost = new AtomicReference<>();
         held.onLost(lost::set);
         assertEquals("1", old.command("EXISTS", "lock:{" + NAME + "}"), "the lock is on the master");
@@ -62,7 +66,7 @@ class SentinelFailoverTest {
         System.out.printf("promotion %d ms after SIGKILL%n", (System.nanoTime() - killed) / 1_000_000);
         assertNull(promoted.command("GET", "lock:{" + NAME + "}"), "the promoted replica missed the lock");
 
-        Optional<LockHandle> second = clients.on("holder-b", promoted).tryAcquire(NAME, LONG_TTL);
+        Optional<LockHandle> second = clients.on("holder-b", promoted).tryAcquire(NAME, OPTS);
         assertTrue(second.isPresent(), "the second client was refused: the double grant did not happen");
         // the double grant: both handles say they hold the lock, nothing told the first one
         assertTrue(held.isHeld(), "the first holder no longer believes it holds the lock");
@@ -71,5 +75,16 @@ class SentinelFailoverTest {
         assertNull(lost.get(), "the first holder was told of the loss");
         assertTrue(second.get().fencingToken() > held.fencingToken(),
                 second.get().fencingToken() + " is not above " + held.fencingToken());
+
+        // the first holder is told only when its TTL passes without a confirmed refresh
+        long granted = System.nanoTime();
+        long deadline = granted + TTL.plusSeconds(2).toNanos();
+        while (lost.get() == null && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertNotNull(lost.get(), "the first holder was never told of the loss");
+        assertFalse(held.isHeld());
+        System.out.printf("both held the lock for %d ms, until the first holder's TTL passed%n",
+                (System.nanoTime() - granted) / 1_000_000);
     }
 }
