@@ -7,7 +7,9 @@ import java.util.Map;
 
 import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockStoreException;
+import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.params.XAddParams;
+import redis.clients.jedis.resps.StreamEntry;
 
 /**
  * Force-release with everything it writes: force-release.lua on every node (in parallel, through the
@@ -18,8 +20,6 @@ import redis.clients.jedis.params.XAddParams;
  * leftover; the new holder keeps the lock).
  */
 public final class ForceRelease {
-    /** Entries kept in each lock's own history stream. */
-    static final long HISTORY_MAX_LEN = 100;
     /** Bound of each node's answer: force-release is an operator's action, not on a lock's path. */
     private static final long NODE_TIMEOUT_MILLIS = 10_000;
 
@@ -57,10 +57,10 @@ public final class ForceRelease {
             audit.put("holder.host", holder.host());
             audit.put("holder.pid", Long.toString(holder.pid()));
         }
-        List<RedisNodeClient.ForceReleased> replies = new ArrayList<>();
+        List<ForceReleaseScript.Reply> replies = new ArrayList<>();
         List<String> failures = new ArrayList<>();
-        for (NodeReply<RedisNodeClient.ForceReleased> r : redis.onEveryNode("force-release '" + name + "'", name,
-                n -> n.forceRelease(name, tokenSha1, fence, audit, auditMaxLen, HISTORY_MAX_LEN), NODE_TIMEOUT_MILLIS)) {
+        for (NodeReply<ForceReleaseScript.Reply> r : redis.onEveryNode("force-release '" + name + "'", name,
+                n -> onNode(n, name, tokenSha1, fence, audit), NODE_TIMEOUT_MILLIS)) {
             if (r.ok()) {
                 replies.add(r.value());
             } else {
@@ -72,7 +72,7 @@ public final class ForceRelease {
         List<Long> oldFences = new ArrayList<>();
         int released = 0;
         String auditId = null;
-        for (RedisNodeClient.ForceReleased r : replies) {
+        for (ForceReleaseScript.Reply r : replies) {
             newFence = Math.max(newFence, r.newFence());
             if (r.released()) {
                 released++;
@@ -90,6 +90,32 @@ public final class ForceRelease {
         }
         recordEvent(name, operator, oldFence, audit.get("at"));
         return new ForceReleaseResult(name, true, oldFence, newFence, auditId);
+    }
+
+    /**
+     * force-release.lua on one node: only if the lock still has the token whose SHA-1 is {@code tokenSha1}
+     * ("" = any holder) and a fence not above {@code fence} (0 = any), it deletes the lock, bumps the fence,
+     * appends {@code audit} to the lock's capped history and, off a cluster, to {@link KeySpace#AUDIT}, wakes
+     * waiters and notifies the holder. On a cluster, where one script touches one slot only, the audit stream
+     * is written right after.
+     */
+    private ForceReleaseScript.Reply onNode(RedisNodeClient node, String name, String tokenSha1, long fence,
+                                            Map<String, String> audit) {
+        ForceReleaseScript.Reply r = node.forceRelease(name, tokenSha1, fence, audit, auditMaxLen);
+        return r.released() && node.singleSlotScriptsOnly() ? r.withAuditId(copyToAudit(node, name, r.historyId())) : r;
+    }
+
+    /** Cluster only: the audit record the script wrote into the lock's history, appended to the global stream. */
+    private String copyToAudit(RedisNodeClient node, String name, String historyId) {
+        StreamEntryID id = new StreamEntryID(historyId);
+        String history = node.keySpace().history(name);
+        return node.call("write the audit record of '" + name + "'", () -> {
+            List<StreamEntry> e = node.redis().xrange(history, id, id);
+            Map<String, String> fields = new LinkedHashMap<>(e.isEmpty() ? Map.of("name", name) : e.get(0).getFields());
+            fields.remove("type");
+            return node.redis().xadd(KeySpace.AUDIT, XAddParams.xAddParams().maxLen(auditMaxLen).approximateTrimming(), fields)
+                    .toString();
+        });
     }
 
     /** The events stream, capped like every event (best effort: the audit record is already written atomically). */

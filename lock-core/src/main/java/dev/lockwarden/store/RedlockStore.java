@@ -275,7 +275,7 @@ public final class RedlockStore implements LockStore {
 
     /** Gives back a failed attempt's partial holds on every node, waiting at most one node timeout. */
     private void releaseEverywhere(Lease lease, long nodeTimeout) {
-        fanOut.call("release '" + lease.name() + "' after a failed attempt", lease.name(), n -> n.release(lease, false), nodeTimeout,
+        fanOut.call("release '" + lease.name() + "' after a failed attempt", lease.name(), n -> n.release(lease, false, 0), nodeTimeout,
                 x -> true, 0);
     }
 
