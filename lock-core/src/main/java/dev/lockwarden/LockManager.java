@@ -15,6 +15,7 @@ import dev.lockwarden.config.Settings;
 import dev.lockwarden.config.TlsSettings;
 import dev.lockwarden.inspect.RedisLockInspector;
 import dev.lockwarden.internal.JvmIdentity;
+import dev.lockwarden.internal.EngineSettings;
 import dev.lockwarden.internal.LockEngine;
 import dev.lockwarden.internal.ManagerAccess;
 import dev.lockwarden.internal.Ticker;
@@ -480,8 +481,8 @@ public final class LockManager implements AutoCloseable {
                     : TlsSettings.socketFactory(settings).orElse(null);
             ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections, tls);
             RedisDeployment redis = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
-            LockEngine engine = new LockEngine(redis, StoreFactory.store(redis, conn), reentrant, app, JvmIdentity.create(),
-                    eventsMaxLen, cycles, history.toMillis(), ticker, metricsConfig);
+            LockEngine engine = new LockEngine(redis, StoreFactory.store(redis, conn), JvmIdentity.create(),
+                    new EngineSettings(reentrant, app, eventsMaxLen, cycles, history.toMillis(), ticker, metricsConfig));
             LockInspector inspector = new MeteredInspector(new RedisLockInspector(redis, auditMaxLen, eventsMaxLen), engine.metrics());
             return new LockManager(engine, inspector, defaults, app, redis.describe(), shutdownHook);
         }

@@ -16,6 +16,7 @@ import dev.lockwarden.LockOptions;
 import dev.lockwarden.store.Drift;
 import dev.lockwarden.metrics.LockMetrics;
 import dev.lockwarden.store.Lease;
+import dev.lockwarden.store.LockHolder;
 
 /**
  * The real ownership of one lock. Its lifecycle (held → released | lost) is enforced here once:
@@ -47,11 +48,11 @@ public final class DefaultLockHandle implements LockHandle {
             java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(DefaultLockHandle.class, List.class, "listeners");
     private final Ticker ticker;
     private final long acquiredNanos;
-    /** Who took it (set by the engine right after construction; for a lost event, which shows the acquisition it ended). */
-    dev.lockwarden.store.LockHolder holder;
+    /** Who took it (for a lost event, which shows the acquisition it ended). */
+    private final LockHolder holder;
     private volatile long validUntilNanos;
     private volatile String lostReason;
-    private volatile LockMetrics.Meter meter;
+    private final LockMetrics.Meter meter;
     /** Set once, when the handle is lost. */
     private volatile LockLostEvent lostEvent;
     /** When the next watchdog refresh is due (set by the watchdog and by {@link #extend}). */
@@ -83,16 +84,20 @@ public final class DefaultLockHandle implements LockHandle {
         }
     }
 
-    public DefaultLockHandle(Lease lease, long fence, boolean autoRefresh, long validUntilNanos, HandleOwner manager) {
-        this(lease, fence, autoRefresh, validUntilNanos, 0, manager);
-    }
-
-    public DefaultLockHandle(Lease lease, long fence, boolean autoRefresh, long validUntilNanos, long holdAtLeastNanos,
-                             HandleOwner manager) {
+    /**
+     * @param holder          who took it
+     * @param options         the acquire's options (auto-refresh, holdAtLeast)
+     * @param validUntilNanos until when Redis's answer makes it held (on {@code manager}'s ticker)
+     * @param meter           where its metrics go
+     */
+    public DefaultLockHandle(Lease lease, long fence, LockHolder holder, LockOptions options, long validUntilNanos,
+                             LockMetrics.Meter meter, HandleOwner manager) {
         this.lease = lease;
         this.fence = fence;
-        this.holdAtLeastNanos = holdAtLeastNanos;
-        this.autoRefresh = autoRefresh;
+        this.holder = holder;
+        this.meter = meter;
+        this.holdAtLeastNanos = options.holdAtLeast().toNanos();
+        this.autoRefresh = options.autoRefresh();
         this.validUntilNanos = validUntilNanos;
         this.owner = Thread.currentThread();
         this.manager = manager;
@@ -275,13 +280,14 @@ public final class DefaultLockHandle implements LockHandle {
         return validUntilNanos;
     }
 
-    /** This handle's metrics series; set by the engine before the handle is shared. */
+    /** This handle's metrics series. */
     public LockMetrics.Meter meter() {
         return meter;
     }
 
-    void meter(LockMetrics.Meter m) {
-        this.meter = m;
+    /** Who took it. */
+    LockHolder holder() {
+        return holder;
     }
 
     /** How long this handle has existed (for hold-time metrics). */

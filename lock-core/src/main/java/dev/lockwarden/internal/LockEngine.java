@@ -15,7 +15,6 @@ import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.metrics.LockMetrics;
-import dev.lockwarden.metrics.MetricsConfig;
 import dev.lockwarden.store.AcquireResult;
 import dev.lockwarden.store.Drift;
 import dev.lockwarden.store.KeySpace;
@@ -40,17 +39,6 @@ import dev.lockwarden.store.StoreTimeoutException;
  */
 public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LockEngine.class.getName());
-    private static final long SUBSCRIBE_WAIT_MILLIS = 1_000;
-    /** The first sleep between attempts while the release channel's subscription is unconfirmed (then doubled). */
-    private static final long UNHEARD_RETRY_MILLIS = 250;
-    private static final long SLOW_STORE_RETRY_MILLIS = 50;
-    /**
-     * Short retries (2, 4, … 256 ms, ~0.5 s in all) after a wake-up that still found the lock busy: on Redlock the
-     * first node's release message can arrive well before the release reached a majority on a loaded machine, and
-     * only one node's message is heard. (The CI failure that first led here was a release message never sent, now
-     * fixed in release.lua; the wider window stays for the late majority.)
-     */
-    private static final int QUICK_RETRIES = 8;
     /** Longest wait for the batch release of the locks still held when the manager closes. */
     static final long CLOSE_BOUND_MILLIS = 3_000;
 
@@ -73,26 +61,13 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
 
-    /** With the defaults: no cycles recorded (force-releases and lost locks are), histories kept a day. */
-    public LockEngine(RedisDeployment redis, LockStore store, boolean reentrant, String application, JvmIdentity id,
-                      long eventsMaxLen) {
-        this(redis, store, reentrant, application, id, eventsMaxLen, false, TimeUnit.DAYS.toMillis(1), Ticker.SYSTEM,
-                MetricsConfig.defaults());
-    }
-
-    /**
-     * @param recordCycles           whether every release appends its cycle to the lock's own history
-     * @param historyRetentionMillis how long a lock's history outlives its last entry
-     * @param ticker                 time source of handles and watchdog (tests advance one instead of sleeping)
-     */
-    public LockEngine(RedisDeployment redis, LockStore store, boolean reentrant, String application, JvmIdentity id,
-                      long eventsMaxLen, boolean recordCycles, long historyRetentionMillis, Ticker ticker,
-                      MetricsConfig metricsConfig) {
-        this.ticker = ticker;
+    public LockEngine(RedisDeployment redis, LockStore store, JvmIdentity id, EngineSettings settings) {
+        String application = settings.application();
+        this.ticker = settings.ticker();
         this.store = store;
         this.unconfirmed = new UnconfirmedAttempts(store);
         this.keys = redis.keySpace();
-        this.reentrant = reentrant;
+        this.reentrant = settings.reentrant();
         this.jvmId = id.jvmId();
         this.holderName = application + "@" + id.host() + ":" + id.pid();
         this.callbacks = new java.util.concurrent.ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
@@ -102,17 +77,17 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                     return t;
                 });
         callbacks.allowCoreThreadTimeOut(true);
-        this.metrics = new LockMetrics(application, id.jvmId(), metricsConfig);
-        this.watchdog = new Watchdog(store, redis, ticker);
+        this.metrics = new LockMetrics(application, id.jvmId(), settings.metrics());
+        this.watchdog = new Watchdog(store, redis, settings.ticker());
         this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
-        this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen,
-                historyRetentionMillis);
+        this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), settings.eventsMaxLen(),
+                settings.historyRetentionMillis());
         this.activity = new ActivityCounter(redis.first().redis(), application, metrics::activityTotals);
         // application, host and pid once per JVM, not in every lock's info hash: the heartbeat renews them
         this.heartbeat = new Heartbeat(redis, id.jvmId(), new JvmRecord(application, id.host(), id.pid()));
         // one history entry per cycle, written by the release script itself (first node only, like the
         // other events: that is where the inspector reads them)
-        redis.first().recordCycles(recordCycles ? historyRetentionMillis : 0);
+        redis.first().recordCycles(settings.recordCycles() ? settings.historyRetentionMillis() : 0);
     }
 
     /** Acquires, waiting up to {@code options.waitUpTo()}; busy → {@link LockNotAcquiredException}. */
@@ -157,24 +132,20 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
     }
 
+    /** The acquire loop: one attempt after another until granted or the {@link WaitPlan} gives up. */
     private LockHandle acquireFromStore(String name, LockOptions options, boolean throwOnBusy, LockMetrics.Meter meter) {
         LockHolder info = holderInfo(options);
-        long start = System.nanoTime();
-        long deadline = start + options.waitUpTo().toNanos();
+        WaitPlan plan = new WaitPlan(System.nanoTime(), options.waitUpTo(), options.retryInterval());
         // the release channel's name only when this call may wait: a non-blocking attempt never needs it
-        String channel = options.waitUpTo().isZero() ? null : keys.releasedChannel(name);
+        String channel = plan.mayWait() ? keys.releasedChannel(name) : null;
         WakeupBus.Ticket ticket = null;
         try {
             if (channel != null && wakeups.hasWaiters(channel)) {
-                // Fair handoff: others in this JVM already wait for this lock; queue behind them
-                // instead of barging in (the release message wakes the longest waiter first).
+                // fair handoff: others in this JVM already wait for this lock; queue behind them instead of barging in
                 ticket = wakeups.join(channel);
-                long first = Backoff.sleepMillis(0, -1, options.waitUpTo().toMillis(), options.retryInterval().toMillis());
-                ticket.await(ticket.listening() ? first : Math.min(first, UNHEARD_RETRY_MILLIS));
+                ticket.await(plan.queueMillis(ticket.listening()));
             }
-            int quickRetries = 0;
-            int unheard = 0;
-            for (int attempt = 0; ; ) {
+            while (true) {
                 if (ticket != null) {
                     ticket.reset();
                 }
@@ -184,52 +155,30 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 // a fresh token per attempt: a late release of a timed-out attempt can never
                 // delete what a later attempt took on a node that was stalled in between
                 Lease lease = new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
-                unconfirmed.giveBack(name);
-                AcquireResult r;
-                try {
-                    r = attempt(lease, info, deadline);
-                } catch (LocalPoolBusyException poolBusy) {
-                    // no local connection yet, while Redis answers: that wait is part of the budget
-                    if (deadline - System.nanoTime() <= 0) {
-                        throw poolBusy;
-                    }
-                    continue;
-                } catch (StoreTimeoutException | NodeTimeoutException slow) { // a quorum or one node too slow
-                    long budget = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                    if (budget <= SLOW_STORE_RETRY_MILLIS) {
-                        throw slow; // no wait budget left: report it, never as "busy"
-                    }
-                    Thread.sleep(SLOW_STORE_RETRY_MILLIS); // slow, maybe not down: retry within the budget
+                AcquireResult r = attempt(lease, info, plan);
+                if (r == null) {
                     continue;
                 }
                 if (r.acquired()) {
                     return granted(lease, r, t0, options, meter, info);
                 }
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (left <= 0) {
-                    if (!throwOnBusy) {
-                        return null;
+                WaitPlan.Next next = plan.afterBusy(System.nanoTime(), ticket != null, heard, r.holderTtlMillis());
+                switch (next.action()) {
+                    case GIVE_UP -> {
+                        if (!throwOnBusy) {
+                            return null;
+                        }
+                        throw busy(name, plan.startNanos(), r);
                     }
-                    throw busy(name, start, r);
-                }
-                if (ticket == null) {
-                    ticket = wakeups.join(channel);
-                    ticket.awaitSubscribed(Math.min(left, SUBSCRIBE_WAIT_MILLIS));
-                    continue; // retry at once: a release may have come before we listened
-                }
-                long sleep = quickRetries > 0
-                        // just woken, yet busy: the release may not have reached every node yet (Redlock)
-                        ? Math.min(left, 2L << (QUICK_RETRIES - quickRetries--))
-                        : Backoff.sleepMillis(attempt++, r.holderTtlMillis(), left, options.retryInterval().toMillis());
-                if (!heard) {
-                    // not listening yet (connecting, or moving to another node): a release now would go
-                    // unheard, so look again soon instead of sleeping out the whole fallback interval;
-                    // doubling (250 ms, 500 ms, …) so pub/sub that never comes back (e.g. an ACL without
-                    // SUBSCRIBE) ends in the ordinary fallback, not a tight poll
-                    sleep = Math.min(sleep, UNHEARD_RETRY_MILLIS << Math.min(unheard++, 6));
-                }
-                if (ticket.await(sleep)) {
-                    quickRetries = QUICK_RETRIES;
+                    case LISTEN -> {
+                        ticket = wakeups.join(channel);
+                        ticket.awaitSubscribed(next.millis());
+                    }
+                    case WAIT -> {
+                        if (ticket.await(next.millis())) {
+                            plan.woken();
+                        }
+                    }
                 }
             }
         } catch (InterruptedException e) {
@@ -239,6 +188,29 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
             if (ticket != null) {
                 ticket.close();
             }
+        }
+    }
+
+    /**
+     * One attempt; null = try again at once (no local connection was free, or the store was slow, within the
+     * budget: that wait is part of it). Store errors are reported, never as "busy".
+     */
+    private AcquireResult attempt(Lease lease, LockHolder info, WaitPlan plan) throws InterruptedException {
+        unconfirmed.giveBack(lease.name());
+        try {
+            return attempt(lease, info, plan.deadlineNanos());
+        } catch (LocalPoolBusyException poolBusy) {
+            if (!plan.retryAfterPoolBusy(System.nanoTime())) {
+                throw poolBusy;
+            }
+            return null;
+        } catch (StoreTimeoutException | NodeTimeoutException slow) { // a quorum or one node too slow
+            long pause = plan.pauseAfterSlowStore(System.nanoTime());
+            if (pause < 0) {
+                throw slow;
+            }
+            Thread.sleep(pause); // slow, maybe not down: retry within the budget
+            return null;
         }
     }
 
@@ -258,10 +230,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options, LockMetrics.Meter meter,
                                LockHolder holder) {
         long validUntil = t0 + TimeUnit.MILLISECONDS.toNanos(r.validityMillis()) - Drift.nanos(lease.ttlMillis());
-        DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), options.autoRefresh(), validUntil,
-                options.holdAtLeast().toNanos(), this);
-        h.meter(meter);
-        h.holder = holder;
+        DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), holder, options, validUntil, meter, this);
         if (reentrant) {
             reentrancy.register(h);
         }
@@ -326,11 +295,8 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         h.meter().ended(h.heldMillis());
         LOG.log(System.Logger.Level.WARNING, "lock '" + h.name() + "' (fence " + h.fencingToken() + ", holder " + holderName
                 + " thread " + h.owner().getName() + ") lost: " + e.reason());
-        if (h.holder == null) {
-            events.record("lost", h.name(), h.fencingToken(), "reason", e.reason());
-        } else { // with the holder, so the lock's history shows the acquisition that ended here
-            events.record("lost", h.name(), h.fencingToken(), "reason", e.reason(), LockHolder.PACKED, h.holder.encode());
-        }
+        // with the holder, so the lock's history shows the acquisition that ended here
+        events.record("lost", h.name(), h.fencingToken(), "reason", e.reason(), LockHolder.PACKED, h.holder().encode());
     }
 
     @Override
