@@ -77,8 +77,8 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                     return t;
                 });
         callbacks.allowCoreThreadTimeOut(true);
-        this.metrics = new LockMetrics(application, id.jvmId(), settings.metrics());
         this.watchdog = new Watchdog(store, redis, settings.ticker());
+        this.metrics = new LockMetrics(application, id.jvmId(), settings.metrics(), watchdog::batches);
         this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
         this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), settings.eventsMaxLen(),
                 settings.historyRetentionMillis());

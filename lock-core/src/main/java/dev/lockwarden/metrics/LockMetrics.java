@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 import javax.management.JMException;
 import javax.management.MBeanServer;
@@ -171,16 +172,7 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     private final MetricsConfig config;
     private final ObjectName objectName;
     private final Binding binding;
-
-    /**
-     * Counters with the default {@link MetricsConfig}, registered over JMX (and Micrometer when present).
-     *
-     * @param application the application name (a JMX key property and Micrometer tag)
-     * @param jvmId       this manager's JVM id (makes the JMX name unique)
-     */
-    public LockMetrics(String application, String jvmId) {
-        this(application, jvmId, MetricsConfig.defaults());
-    }
+    private final LongSupplier watchdogBatches;
 
     /**
      * Counters registered over JMX (and Micrometer when present).
@@ -188,8 +180,10 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
      * @param application the application name (a JMX key property and Micrometer tag)
      * @param jvmId       this manager's JVM id (makes the JMX name unique)
      * @param config      the group cap and timer statistics
+     * @param watchdogBatches the watchdog's refresh round trips so far
      */
-    public LockMetrics(String application, String jvmId, MetricsConfig config) {
+    public LockMetrics(String application, String jvmId, MetricsConfig config, LongSupplier watchdogBatches) {
+        this.watchdogBatches = watchdogBatches;
         this.application = application;
         this.config = config;
         this.objectName = register(application, jvmId);
@@ -357,6 +351,11 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     }
 
     /** {@return the JMX name, or null if registration failed (e.g. no platform MBean server)} */
+    @Override
+    public long getWatchdogBatches() {
+        return watchdogBatches.getAsLong();
+    }
+
     public ObjectName objectName() {
         return objectName;
     }
