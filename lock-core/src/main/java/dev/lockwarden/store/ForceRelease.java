@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockStoreException;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.params.XAddParams;
@@ -43,7 +42,7 @@ public final class ForceRelease {
      * @param operator  who releases it, for the audit record
      * @param holder    who holds it as the caller read it (null = unknown), for the audit record
      */
-    public ForceReleaseResult run(String name, String tokenSha1, long fence, String operator, dev.lockwarden.HolderInfo holder) {
+    public Outcome run(String name, String tokenSha1, long fence, String operator, JvmRecord holder) {
         if (operator == null || operator.isBlank()) {
             throw new IllegalArgumentException("force-release of '" + name + "' needs the operator's name for the audit record");
         }
@@ -86,10 +85,21 @@ public final class ForceRelease {
             redis.onEveryNode("raise the fence of '" + name + "'", name, n -> n.raiseFence(name, "", highest), NODE_TIMEOUT_MILLIS);
         }
         if (released < redis.quorum()) {
-            return new ForceReleaseResult(name, false, 0, newFence, null);
+            return new Outcome(false, 0, newFence, null);
         }
         recordEvent(name, operator, oldFence, audit.get("at"));
-        return new ForceReleaseResult(name, true, oldFence, newFence, auditId);
+        return new Outcome(true, oldFence, newFence, auditId);
+    }
+
+    /**
+     * What a force-release did.
+     *
+     * @param released whether a quorum of nodes removed the holder
+     * @param oldFence the removed holder's fence (0 if none)
+     * @param newFence the highest counter after the bump
+     * @param auditId  id of the audit record (null if nothing was released)
+     */
+    public record Outcome(boolean released, long oldFence, long newFence, String auditId) {
     }
 
     /**
