@@ -7,13 +7,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import dev.lockwarden.LocalPoolBusyException;
-import dev.lockwarden.LockException;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
+import dev.lockwarden.metrics.LockMeter;
 import dev.lockwarden.metrics.LockMetrics;
 import dev.lockwarden.store.AcquireResult;
 import dev.lockwarden.store.Drift;
@@ -24,20 +23,15 @@ import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.LockStore;
 import dev.lockwarden.store.RedisDeployment;
-import dev.lockwarden.store.NodeTimeoutException;
-import dev.lockwarden.store.StoreTimeoutException;
 
 /**
- * Takes and gives back locks for one {@code LockManager}: the acquire/wait loop, reentrancy, and
- * the bookkeeping around a handle's life (watchdog, events).
+ * Takes and gives back locks for one {@code LockManager}: reentrancy, and the bookkeeping around a
+ * handle's life (watchdog, events, metrics); the acquire loop is {@link AcquireLoop}'s.
  * <p>
- * Over 200 lines because the acquire path is one loop on purpose: the wait budget, the local pool
- * check, store errors (retried within the budget, never reported as busy), the pub/sub wake-up and
- * the local handoff all decide the same "try again or give up" question, and splitting them would
- * spread that decision over several classes. Each step it delegates (store, watchdog, wake-ups,
- * events, metrics) lives in its own class.
+ * Over 200 lines because it is the one owner of every handle's callbacks (released, lost, extended,
+ * rescheduled) and wires the parts each of them touches; each part lives in its own class.
  */
-public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoCloseable {
+public final class LockEngine implements HandleOwner, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LockEngine.class.getName());
     /** Longest wait for the batch release of the locks still held when the manager closes. */
     static final long CLOSE_BOUND_MILLIS = 3_000;
@@ -53,6 +47,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private final Heartbeat heartbeat;
     private final Reentrancy reentrancy = new Reentrancy();
     private final UnconfirmedAttempts unconfirmed;
+    private final AcquireLoop acquireLoop;
     private final LockMetrics metrics;
     private final ActivityCounter activity;
     private final String holderName;
@@ -80,6 +75,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         this.watchdog = new Watchdog(store, redis, settings.ticker());
         this.metrics = new LockMetrics(application, id.jvmId(), settings.metrics(), watchdog::batches);
         this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
+        this.acquireLoop = new AcquireLoop(store, unconfirmed, wakeups, keys, this::dispatch);
         this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), settings.eventsMaxLen(),
                 settings.historyRetentionMillis());
         this.activity = new ActivityCounter(redis.first().redis(), application, metrics::activityTotals);
@@ -112,7 +108,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 return nested;
             }
         }
-        LockMetrics.Meter meter = metrics.meter(name, options.source());
+        LockMeter meter = metrics.meter(name, options.source());
         meter.count(LockMetrics.Event.ATTEMPT);
         long begin = System.nanoTime();
         try {
@@ -132,102 +128,13 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
     }
 
-    /** The acquire loop: one attempt after another until granted or the {@link WaitPlan} gives up. */
-    private LockHandle acquireFromStore(String name, LockOptions options, boolean throwOnBusy, LockMetrics.Meter meter) {
+    private LockHandle acquireFromStore(String name, LockOptions options, boolean throwOnBusy, LockMeter meter) {
         LockHolder info = holderInfo(options);
-        WaitPlan plan = new WaitPlan(System.nanoTime(), options.waitUpTo(), options.retryInterval());
-        // the release channel's name only when this call may wait: a non-blocking attempt never needs it
-        String channel = plan.mayWait() ? keys.releasedChannel(name) : null;
-        WakeupBus.Ticket ticket = null;
-        try {
-            if (channel != null && wakeups.hasWaiters(channel)) {
-                // fair handoff: others in this JVM already wait for this lock; queue behind them instead of barging in
-                ticket = wakeups.join(channel);
-                ticket.await(plan.queueMillis(ticket.listening()));
-            }
-            while (true) {
-                if (ticket != null) {
-                    ticket.reset();
-                }
-                // read before the attempt: only then does a release after a busy answer surely wake us
-                boolean heard = ticket != null && ticket.listening();
-                long t0 = System.nanoTime();
-                // a fresh token per attempt: a late release of a timed-out attempt can never
-                // delete what a later attempt took on a node that was stalled in between
-                Lease lease = new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
-                AcquireResult r = attempt(lease, info, plan);
-                if (r == null) {
-                    continue;
-                }
-                if (r.acquired()) {
-                    return granted(lease, r, t0, options, meter, info);
-                }
-                WaitPlan.Next next = plan.afterBusy(System.nanoTime(), ticket != null, heard, r.holderTtlMillis());
-                switch (next.action()) {
-                    case GIVE_UP -> {
-                        if (!throwOnBusy) {
-                            return null;
-                        }
-                        throw busy(name, plan.startNanos(), r);
-                    }
-                    case LISTEN -> {
-                        ticket = wakeups.join(channel);
-                        ticket.awaitSubscribed(next.millis());
-                    }
-                    case WAIT -> {
-                        if (ticket.await(next.millis())) {
-                            plan.woken();
-                        }
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while waiting for lock '" + name + "'", e);
-        } finally {
-            if (ticket != null) {
-                ticket.close();
-            }
-        }
+        AcquireLoop.Granted g = acquireLoop.run(name, options, info, throwOnBusy);
+        return g == null ? null : granted(g.lease(), g.result(), g.attemptNanos(), options, meter, info);
     }
 
-    /**
-     * One attempt; null = try again at once (no local connection was free, or the store was slow, within the
-     * budget: that wait is part of it). Store errors are reported, never as "busy".
-     */
-    private AcquireResult attempt(Lease lease, LockHolder info, WaitPlan plan) throws InterruptedException {
-        unconfirmed.giveBack(lease.name());
-        try {
-            return attempt(lease, info, plan.deadlineNanos());
-        } catch (LocalPoolBusyException poolBusy) {
-            if (!plan.retryAfterPoolBusy(System.nanoTime())) {
-                throw poolBusy;
-            }
-            return null;
-        } catch (StoreTimeoutException | NodeTimeoutException slow) { // a quorum or one node too slow
-            long pause = plan.pauseAfterSlowStore(System.nanoTime());
-            if (pause < 0) {
-                throw slow;
-            }
-            Thread.sleep(pause); // slow, maybe not down: retry within the budget
-            return null;
-        }
-    }
-
-    private AcquireResult attempt(Lease lease, LockHolder info, long deadline) {
-        try {
-            return store.tryAcquire(lease, info, deadline);
-        } catch (LockStoreException e) {
-            // The reply may have been lost after Redis granted the lock (or a stalled Redis grants it when it
-            // resumes): give our token back in the background so the caller learns of the failure at once,
-            // and, if Redis cannot be asked now, before this JVM's next attempt on the name
-            unconfirmed.add(lease);
-            dispatch(() -> unconfirmed.tryGiveBack(lease));
-            throw e;
-        }
-    }
-
-    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options, LockMetrics.Meter meter,
+    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options, LockMeter meter,
                                LockHolder holder) {
         long validUntil = t0 + TimeUnit.MILLISECONDS.toNanos(r.validityMillis()) - Drift.nanos(lease.ttlMillis());
         DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), holder, options, validUntil, meter, this);
@@ -242,12 +149,6 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
 
     private LockHolder holderInfo(LockOptions o) {
         return new LockHolder(jvmId, Thread.currentThread().getName(), o.source(), o.method(), System.currentTimeMillis());
-    }
-
-    private static LockNotAcquiredException busy(String name, long start, AcquireResult r) {
-        Duration waited = Duration.ofNanos(System.nanoTime() - start);
-        return new LockNotAcquiredException(name, waited,
-                r.holderTtlMillis() >= 0 ? Duration.ofMillis(r.holderTtlMillis()) : null);
     }
 
     @Override
@@ -273,7 +174,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
      * runs it after the release. If the lock was no longer ours, the next release message is not swallowed.
      */
     private boolean releaseHandingOver(DefaultLockHandle h) {
-        WakeupBus.HandOver handOver = wakeups.handOver(keys.releasedChannel(h.name())); // before the release is sent
+        HandOver handOver = wakeups.handOver(keys.releasedChannel(h.name())); // before the release is sent
         boolean wasOurs;
         try {
             wasOurs = store.release(h.lease(), 0, handOver::give);
@@ -348,39 +249,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         if (batch.isEmpty()) {
             return;
         }
-        List<Lease> leases = new ArrayList<>(batch.size());
-        long[] keep = new long[batch.size()];
-        for (int i = 0; i < batch.size(); i++) {
-            leases.add(batch.get(i).lease());
-            keep[i] = batch.get(i).keepMillisOnRelease();
-        }
-        Thread releaser = new Thread(() -> {
-            try {
-                store.releaseAll(leases, keep);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "releasing " + leases.size() + " lock(s) at shutdown failed; they expire"
-                        + " by themselves within their TTL: " + e.getMessage());
-            }
-        }, "lockwarden-release-all");
-        releaser.setDaemon(true);
-        releaser.start();
-        try {
-            releaser.join(boundMillis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (releaser.isAlive()) {
-            LOG.log(System.Logger.Level.WARNING, "releasing " + leases.size() + " lock(s) took longer than " + boundMillis
-                    + " ms; not waiting any longer: they expire by themselves within their TTL");
-        }
-    }
-
-    public LockStore store() {
-        return store;
-    }
-
-    public Watchdog watchdog() {
-        return watchdog;
+        ShutdownRelease.run(store, batch, boundMillis);
     }
 
     public LockMetrics metrics() {
