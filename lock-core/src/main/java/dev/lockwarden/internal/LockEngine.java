@@ -35,7 +35,6 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LockEngine.class.getName());
     /** Longest wait for the batch release of the locks still held when the manager closes. */
     static final long CLOSE_BOUND_MILLIS = 3_000;
-    private static final String FORCE_RELEASED = "it was force-released";
 
     private final LockStore store;
     private final Ticker ticker;
@@ -49,7 +48,6 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
     private final Reentrancy reentrancy = new Reentrancy();
     private final UnconfirmedAttempts unconfirmed;
     private final AcquireLoop acquireLoop;
-    private final LossSignals lossSignals;
     private final LockMetrics metrics;
     private final ActivityCounter activity;
     private final String holderName;
@@ -76,9 +74,7 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
         callbacks.allowCoreThreadTimeOut(true);
         this.watchdog = new Watchdog(store, redis, settings.ticker());
         this.metrics = new LockMetrics(application, id.jvmId(), settings.metrics(), watchdog::batches);
-        this.lossSignals = new LossSignals(keys, this::dispatch, h -> watchdog.lossCause().reason(h.lease(), FORCE_RELEASED));
-        this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup", lossSignals::message);
-        lossSignals.listenOn(wakeups);
+        this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
         this.acquireLoop = new AcquireLoop(store, unconfirmed, wakeups, keys, this::dispatch);
         this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), settings.eventsMaxLen(),
                 settings.historyRetentionMillis());
@@ -146,7 +142,6 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
             reentrancy.register(h);
         }
         watchdog.register(h);
-        lossSignals.watch(h);
         meter.acquired();
         // no acquire event: the release records the whole cycle, and ActivityCounter counts per application
         return h;
@@ -159,7 +154,6 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
     @Override
     public void released(DefaultLockHandle h) {
         watchdog.unregister(h); // before the round trip: no renewal may outlive the release
-        lossSignals.unwatch(h); // before it too: the next holder's SUBSCRIBE comes after this UNSUBSCRIBE
         reentrancy.forget(h);
         h.meter().ended(h.heldMillis());
         try {
@@ -197,7 +191,6 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
     @Override
     public void lost(DefaultLockHandle h, LockLostEvent e) {
         watchdog.unregister(h);
-        lossSignals.unwatch(h);
         reentrancy.forget(h);
         h.meter().count(LockMetrics.Event.LOST);
         h.meter().ended(h.heldMillis());
@@ -248,7 +241,6 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
         for (DefaultLockHandle h : watchdog.active()) {
             if (h.markReleasedForBatch()) {
                 watchdog.unregister(h); // before the round trip, as for a single release
-                lossSignals.unwatch(h);
                 reentrancy.forget(h);
                 h.meter().ended(h.heldMillis());
                 batch.add(h);

@@ -1,13 +1,9 @@
 package dev.lockwarden.internal;
 
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiConsumer;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import redis.clients.jedis.JedisPubSub;
@@ -15,17 +11,18 @@ import dev.lockwarden.store.RedisDeployment;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * One pub/sub connection per {@code LockManager}, shared by every waiter and holder of this JVM. A
- * waiter subscribes to its lock's release channel, a holder to its lock's force-released channel
- * ({@link #listen}, see {@link LossSignals}); whom a release wakes is its {@link ReleaseQueue}'s job
+ * One pub/sub connection per {@code LockManager}, shared by every waiter of this JVM. A waiter
+ * subscribes to its lock's release channel; whom a release wakes is its {@link ReleaseQueue}'s job
  * (FIFO, one waiter per release). If the connection drops, it reconnects in the background, moving
  * to the next node (Redlock: every node hears every release), and re-subscribes; waiters meanwhile
  * fall back to their timed retry.
  * <p>
- * Over 200 lines because the connection's life (subscribe, the control channel whose confirmation sends
- * what joined while connecting, reconnect and failover, close) stays under one lock ({@code wire}) with
- * the (UN)SUBSCRIBEs that membership changes cause, so Redis sees them in the order they were decided.
- * Only {@link ReentrantLock}s, never a monitor: a virtual thread here does not pin its carrier thread.
+ * Over 200 lines because the connection's life — subscribe, the control channel whose confirmation
+ * sends what waiters joined while connecting, reconnect and failover, close — must stay under one
+ * lock ({@code wire}) with the (UN)SUBSCRIBEs that membership changes cause, so Redis always sees
+ * them in the order they were decided; splitting it further would spread that lock over classes.
+ * Only {@link ReentrantLock}s, never a monitor: a virtual thread that waits here (or writes a
+ * SUBSCRIBE) does not pin its carrier thread on JDK 21–23.
  */
 public final class WakeupBus implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WakeupBus.class.getName());
@@ -39,46 +36,14 @@ public final class WakeupBus implements AutoCloseable {
     private volatile Listener current;
     private volatile Thread thread;
     private volatile boolean closed;
-    /** Channels of held locks ({@link #listen}): each message goes to {@link #heldMessages}. */
-    private final Set<String> held = ConcurrentHashMap.newKeySet();
-    /** The held channels the live connection has subscribed or been sent; guarded by {@link #wire}. */
-    private final Set<String> heldSent = new HashSet<>();
-    private final BiConsumer<String, String> heldMessages;
 
     /**
-     * @param redis        the nodes that all receive every release message (one node; each Redlock node; a
-     *                     cluster client); the bus listens on one and moves to the next when it fails
-     * @param heldMessages gets (channel, message) of each message on a {@link #listen}ed channel (pub/sub thread)
+     * @param redis the nodes that all receive every release message (one node; each Redlock node; a
+     *              cluster client); the bus listens on one and moves to the next when it fails
      */
-    public WakeupBus(RedisDeployment redis, String controlChannel, BiConsumer<String, String> heldMessages) {
+    public WakeupBus(RedisDeployment redis, String controlChannel) {
         this.sources = redis.clients();
         this.controlChannel = controlChannel;
-        this.heldMessages = heldMessages;
-    }
-
-    /** Subscribes to {@code channel} (a held lock's) until {@link #unlisten}; a message sent before the SUBSCRIBE is not heard. */
-    public void listen(String channel) {
-        startIfNeeded();
-        wire.lock();
-        try {
-            if (held.add(channel) && send(l -> l.subscribe(channel))) {
-                heldSent.add(channel);
-            }
-        } finally {
-            wire.unlock();
-        }
-    }
-
-    /** Stops {@link #listen}ing to {@code channel}. */
-    public void unlisten(String channel) {
-        wire.lock();
-        try {
-            if (held.remove(channel) && heldSent.remove(channel)) {
-                send(l -> l.unsubscribe(channel));
-            }
-        } finally {
-            wire.unlock();
-        }
     }
 
     /**
@@ -112,7 +77,7 @@ public final class WakeupBus implements AutoCloseable {
         wire.lock();
         try {
             ReleaseQueue c = channels.computeIfAbsent(channel, ReleaseQueue::new);
-            Ticket t = new Ticket(this, c, c.join());
+            Ticket t = new Ticket(c, c.join());
             if (!c.subscribeSent) {
                 c.subscribeSent = send(l -> l.subscribe(channel));
             }
@@ -122,7 +87,7 @@ public final class WakeupBus implements AutoCloseable {
         }
     }
 
-    void leave(Ticket t) {
+    private void leave(Ticket t) {
         ReleaseQueue c = t.queue;
         wire.lock();
         try {
@@ -166,11 +131,6 @@ public final class WakeupBus implements AutoCloseable {
                     c.subscribeSent = true;
                 }
             }
-            for (String c : held) {
-                if (heldSent.add(c)) {
-                    l.subscribe(c);
-                }
-            }
         } finally {
             wire.unlock();
         }
@@ -202,11 +162,7 @@ public final class WakeupBus implements AutoCloseable {
                 wire.lock();
                 try {
                     current = l;
-                    heldSent.clear();
-                    heldSent.addAll(held);
-                    List<String> names = new ArrayList<>(channels.keySet());
-                    names.addAll(heldSent);
-                    subs = names.toArray(new String[0]);
+                    subs = channels.keySet().toArray(new String[0]);
                     for (ReleaseQueue c : channels.values()) {
                         c.subscribeSent = true;
                         c.listening = false; // until this connection's confirmation
@@ -230,7 +186,7 @@ public final class WakeupBus implements AutoCloseable {
                 }
                 source++; // try the next node: with Redlock any node hears every release
                 if (source % sources.size() == 0) {
-                    LockSupport.parkNanos(backoff * 1_000_000L); // close() interrupts: returns at once
+                    sleep(backoff);
                     backoff = Math.min(1000, backoff * 2);
                 }
             } finally {
@@ -243,6 +199,14 @@ public final class WakeupBus implements AutoCloseable {
                     wire.unlock();
                 }
             }
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -274,8 +238,6 @@ public final class WakeupBus implements AutoCloseable {
             ReleaseQueue c = channels.get(channel);
             if (c != null) {
                 c.released();
-            } else if (held.contains(channel)) {
-                heldMessages.accept(channel, message);
             }
         }
 
@@ -290,6 +252,46 @@ public final class WakeupBus implements AutoCloseable {
                 c.listening = true;
                 c.confirmed.countDown();
             }
+        }
+    }
+
+    /** A waiter's place in a channel's queue. */
+    public final class Ticket implements AutoCloseable {
+        private final ReleaseQueue queue;
+        private final ReleaseQueue.Place place;
+
+        private Ticket(ReleaseQueue queue, ReleaseQueue.Place place) {
+            this.queue = queue;
+            this.place = place;
+        }
+
+        /** Waits until the subscription is confirmed by Redis (so no release can be missed), at most {@code millis}. */
+        public boolean awaitSubscribed(long millis) throws InterruptedException {
+            return queue.confirmed.await(millis, TimeUnit.MILLISECONDS);
+        }
+
+        /**
+         * True if Redis confirmed this channel's subscription on the live connection, so a release
+         * from now on wakes this waiter; false while connecting or reconnecting.
+         */
+        public boolean listening() {
+            return queue.listening;
+        }
+
+        /** Forgets a wake-up received before the next attempt; call right before each attempt. */
+        public void reset() {
+            queue.reset(place);
+        }
+
+        /** Waits for a release message or the timeout; true if woken by a message. */
+        public boolean await(long millis) throws InterruptedException {
+            return queue.await(place, millis);
+        }
+
+        /** Leaves the queue (passing on an unused wake-up). */
+        @Override
+        public void close() {
+            leave(this);
         }
     }
 }
