@@ -5,7 +5,7 @@
  * {@code LockOptions}, {@code LockInspector}, exceptions), {@code dev.lockwarden.fencing}
  * (fence checks in your database), {@code dev.lockwarden.config} (the shared settings names and
  * duration syntax, which {@code LockManager.Builder.settings(...)} takes) and
- * {@code dev.lockwarden.spi} (what the interceptor, agent, dashboard and benchmarks need; not for
+ * {@code dev.lockwarden.spi} (what the interceptor, agent and dashboard need; not for
  * applications). The machinery ({@code internal}, {@code store}, {@code inspect}) is not exported;
  * {@code metrics} only to JMX, which reads its MXBean interfaces reflectively.
  */

@@ -15,8 +15,8 @@ import dev.lockwarden.config.Settings;
 import dev.lockwarden.config.TlsSettings;
 import dev.lockwarden.inspect.RedisLockInspector;
 import dev.lockwarden.internal.JvmIdentity;
+import dev.lockwarden.internal.EngineSettings;
 import dev.lockwarden.internal.LockEngine;
-import dev.lockwarden.internal.ManagerAccess;
 import dev.lockwarden.internal.Ticker;
 import dev.lockwarden.metrics.MetricsConfig;
 import dev.lockwarden.metrics.MeteredInspector;
@@ -42,10 +42,6 @@ import dev.lockwarden.store.StoreFactory.Topology;
  * Over 200 lines because it holds the builder, whose settings each carry their documentation; the manager itself is a thin facade over the engine.
  */
 public final class LockManager implements AutoCloseable {
-    static {
-        ManagerAccess.install(m -> m.engine); // the SPI's and tests' way to the engine; no public accessor
-    }
-
     private final LockEngine engine;
     private final LockInspector inspector;
     private final LockOptions defaults;
@@ -137,8 +133,19 @@ public final class LockManager implements AutoCloseable {
      */
     public <T> T withLock(String name, LockOptions options, Callable<T> body) {
         Objects.requireNonNull(options, "options");
-        try {
-            return LockedBody.run(this, name, options, OnBusy.FAIL, body, () -> null, LockedBody::lostException);
+        try (LockHandle lock = acquire(name, options)) {
+            T result;
+            try {
+                result = body.call();
+            } catch (Exception | Error e) {
+                LockedBody.afterBody(lock, e, LockedBody::lostException); // e stays the one thrown
+                throw e;
+            }
+            Throwable lost = LockedBody.afterBody(lock, null, LockedBody::lostException);
+            if (lost != null) {
+                throw (RuntimeException) lost;
+            }
+            return result;
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -480,8 +487,8 @@ public final class LockManager implements AutoCloseable {
                     : TlsSettings.socketFactory(settings).orElse(null);
             ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections, tls);
             RedisDeployment redis = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
-            LockEngine engine = new LockEngine(redis, StoreFactory.store(redis, conn), reentrant, app, JvmIdentity.create(),
-                    eventsMaxLen, cycles, history.toMillis(), ticker, metricsConfig);
+            LockEngine engine = new LockEngine(redis, StoreFactory.store(redis, conn), JvmIdentity.create(),
+                    new EngineSettings(reentrant, app, eventsMaxLen, cycles, history.toMillis(), ticker, metricsConfig));
             LockInspector inspector = new MeteredInspector(new RedisLockInspector(redis, auditMaxLen, eventsMaxLen), engine.metrics());
             return new LockManager(engine, inspector, defaults, app, redis.describe(), shutdownHook);
         }

@@ -1,20 +1,29 @@
 package dev.lockwarden.bench;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
-import dev.lockwarden.LockManager;
-import dev.lockwarden.spi.Diagnostics;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.config.RedisUri;
+import dev.lockwarden.store.ConnectionSettings;
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.Lease;
+import dev.lockwarden.store.LockHolder;
+import dev.lockwarden.store.LockStore;
+import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.StoreFactory;
 
 /**
  * Diagnostic: Lockwarden's acquire and release scripts called straight through its store, with the
  * same holder info, skipping the engine (watchdog, events, metrics, reentrancy, handle). The gap to
- * the full API is what the engine costs; the gap to the snippet is what the scripts cost.
+ * the full API is what the engine costs; the gap to the snippet is what the scripts cost. The store
+ * is built from lock-core's classes as LockManager builds it (the benchmarks run on the class path).
  */
 final class StoreOnlyContender implements Contender {
     private final int port;
-    private LockManager locks;
-    private Diagnostics.ScriptsOnly scripts;
+    private LockStore store;
+    private final LockHolder holder = new LockHolder("benchmarks", "benchmarks", LockSource.API, "", System.currentTimeMillis());
 
     StoreOnlyContender(int port) {
         this.port = port;
@@ -27,20 +36,24 @@ final class StoreOnlyContender implements Contender {
 
     @Override
     public void setUp() {
-        locks = LockwardenContender.build(List.of(port), "benchmarks");
-        scripts = Diagnostics.scriptsOnly(locks);
+        // LockManager's defaults: 2 s timeout, 7 days of fence retention; the benchmark's pool size
+        ConnectionSettings conn = new ConnectionSettings(Duration.ofSeconds(2), Pools.SIZE);
+        RedisDeployment redis = StoreFactory.create(StoreFactory.Topology.SINGLE, List.of(RedisUri.parse("redis://127.0.0.1:" + port)),
+                new KeySpace("lock:"), conn, Duration.ofDays(7).toMillis(), true);
+        store = StoreFactory.store(redis, conn);
     }
 
     @Override
     public boolean cycle(String key, Runnable body) {
         String token = UUID.randomUUID().toString();
-        if (!scripts.acquire(key, token, 30_000)) {
+        Lease lease = new Lease(key, token, 30_000);
+        if (!store.tryAcquire(lease, holder).acquired()) {
             return false;
         }
         try {
             body.run();
         } finally {
-            scripts.release(key, token, 30_000);
+            store.release(lease);
         }
         return true;
     }
@@ -57,8 +70,8 @@ final class StoreOnlyContender implements Contender {
 
     @Override
     public void tearDown() {
-        if (locks != null) {
-            locks.close();
+        if (store != null) {
+            store.close();
         }
     }
 }

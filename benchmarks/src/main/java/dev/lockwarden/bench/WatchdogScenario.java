@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
-import dev.lockwarden.spi.Diagnostics;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
@@ -47,17 +46,33 @@ final class WatchdogScenario {
         LockOptions opts = LockOptions.ttl(ttl).autoRefresh(true);
         try (LockManager locks = LockwardenContender.build(List.of(b.single), "bench-watchdog")) {
             List<LockHandle> held = Holders.takeMany(n, 16, 60_000, i -> locks.tryAcquire("s6:" + i, opts).orElse(null));
-            long batches0 = Diagnostics.watchdogBatches(locks);
+            long batches0 = watchdogBatches("bench-watchdog");
             Sample s = Sample.take(b.single, "lockwarden-watchdog");
             Thread.sleep(window.toMillis());
             Sample e = Sample.take(b.single, "lockwarden-watchdog");
-            long batches = Diagnostics.watchdogBatches(locks) - batches0;
+            long batches = watchdogBatches("bench-watchdog") - batches0;
             row(t, "Lockwarden (single node)", held.size(), s, e, Long.toString(batches), ttl, window);
             long lost = held.stream().filter(h -> !h.isHeld()).count();
             if (lost > 0) {
                 b.note("Lockwarden lost " + lost + " of its " + held.size() + " held locks during scenario 6.");
             }
             Holders.forEach(held, 16, 60_000, LockHandle::release);
+        }
+    }
+
+    /** The refresh round trips of the one manager of {@code application} so far, from its MXBean. */
+    private static long watchdogBatches(String application) {
+        try {
+            javax.management.MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            javax.management.ObjectName pattern = new javax.management.ObjectName("dev.lockwarden:type=LockManager,application="
+                    + javax.management.ObjectName.quote(application) + ",*");
+            java.util.Set<javax.management.ObjectName> names = server.queryNames(pattern, null);
+            if (names.size() != 1) {
+                throw new IllegalStateException("expected one LockManager MXBean of " + application + ", found " + names);
+            }
+            return (Long) server.getAttribute(names.iterator().next(), "WatchdogBatches");
+        } catch (javax.management.JMException e) {
+            throw new IllegalStateException("cannot read the watchdog's batches over JMX", e);
         }
     }
 

@@ -42,7 +42,7 @@ final class LockHistory {
 
     static List<LockEvent> read(RedisNodeClient node, String name, Optional<LockInfo> current) {
         List<StreamEntry> history = node.call("read the history of '" + name + "'", () ->
-                node.redis().xrevrange(node.historyKey(name), (StreamEntryID) null, (StreamEntryID) null, RETURNED));
+                node.redis().xrevrange(node.keySpace().history(name), (StreamEntryID) null, (StreamEntryID) null, RETURNED));
         Map<String, JvmRecord> who = jvms(node, history);
         List<LockEvent> out = new ArrayList<>();
         current.ifPresent(i -> out.add(heldNow(i)));

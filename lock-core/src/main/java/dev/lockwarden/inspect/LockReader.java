@@ -11,7 +11,6 @@ import dev.lockwarden.HolderInfo;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.store.AgreedFence;
-import dev.lockwarden.store.ClusterNodeClient;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.JvmRecord;
@@ -245,7 +244,7 @@ final class LockReader {
     /** Where the lock is: the node's address, or on a Cluster the master that owns the lock's slot. */
     private String nodeOf(int node, String name) {
         RedisNodeClient client = nodes.get(node);
-        return client instanceof ClusterNodeClient cluster ? cluster.masterOf(keys.lock(name)) : client.address();
+        return client.masterOf(keys.lock(name));
     }
 
     static long parseLong(String s, long fallback) {

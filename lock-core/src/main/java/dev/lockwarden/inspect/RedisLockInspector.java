@@ -18,6 +18,7 @@ import dev.lockwarden.LockPage;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.PageRequest;
 import dev.lockwarden.store.ForceRelease;
+import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.LockNames;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
@@ -95,7 +96,7 @@ public final class RedisLockInspector implements LockInspector {
         LockNames.check(name);
         // who holds it, for the audit record (the info hash has only the per-lock part)
         dev.lockwarden.HolderInfo holder = operator == null || operator.isBlank() ? null : get(name).map(LockInfo::holder).orElse(null);
-        return forceRelease.run(name, "", 0, operator, holder);
+        return forceRelease(name, "", 0, operator, holder);
     }
 
     @Override
@@ -104,7 +105,14 @@ public final class RedisLockInspector implements LockInspector {
         if (seen.tokenId().isEmpty()) {
             throw new IllegalArgumentException("the LockInfo of '" + seen.name() + "' has no token id: read it with get() or list()");
         }
-        return forceRelease.run(seen.name(), seen.tokenId(), seen.fencingToken(), operator, seen.holder());
+        return forceRelease(seen.name(), seen.tokenId(), seen.fencingToken(), operator, seen.holder());
+    }
+
+    private ForceReleaseResult forceRelease(String name, String tokenSha1, long fence, String operator,
+                                            dev.lockwarden.HolderInfo holder) {
+        JvmRecord jvm = holder == null ? null : new JvmRecord(holder.application(), holder.host(), holder.pid());
+        ForceRelease.Outcome o = forceRelease.run(name, tokenSha1, fence, operator, jvm);
+        return new ForceReleaseResult(name, o.released(), o.oldFence(), o.newFence(), o.auditId());
     }
 
     @Override

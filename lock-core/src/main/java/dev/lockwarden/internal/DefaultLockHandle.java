@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -14,8 +15,10 @@ import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockLostException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.store.Drift;
+import dev.lockwarden.metrics.LockMeter;
 import dev.lockwarden.metrics.LockMetrics;
 import dev.lockwarden.store.Lease;
+import dev.lockwarden.store.LockHolder;
 
 /**
  * The real ownership of one lock. Its lifecycle (held → released | lost) is enforced here once:
@@ -43,56 +46,29 @@ public final class DefaultLockHandle implements LockHandle {
     private final AtomicInteger state = new AtomicInteger(HELD);
     /** Created by the first {@link #onLost} (most handles never get a listener: one allocation less per acquire). */
     private volatile List<Listener> listeners;
-    private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<DefaultLockHandle, List> LISTENERS =
-            java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(DefaultLockHandle.class, List.class, "listeners");
+    private static final AtomicReferenceFieldUpdater<DefaultLockHandle, List> LISTENERS =
+            AtomicReferenceFieldUpdater.newUpdater(DefaultLockHandle.class, List.class, "listeners");
     private final Ticker ticker;
     private final long acquiredNanos;
-    /** Who took it (set by the engine right after construction; for a lost event, which shows the acquisition it ended). */
-    dev.lockwarden.store.LockHolder holder;
+    /** Who took it (for a lost event, which shows the acquisition it ended). */
+    private final LockHolder holder;
     private volatile long validUntilNanos;
     private volatile String lostReason;
-    private volatile LockMetrics.Meter meter;
+    private final LockMeter meter;
     /** Set once, when the handle is lost. */
     private volatile LockLostEvent lostEvent;
     /** When the next watchdog refresh is due (set by the watchdog and by {@link #extend}). */
     volatile long nextRefreshNanos;
 
-    /** What a handle needs from its manager. */
-    public interface HandleOwner {
-        void released(DefaultLockHandle handle);
-
-        void lost(DefaultLockHandle handle, LockLostEvent event);
-
-        /** Runs listener callbacks off the watchdog thread. */
-        void dispatch(Runnable callback);
-
-        /** Token-checked refresh to {@code next.ttlMillis()}: validity in ms from the call's start, or -1 if not ours. */
-        long extend(DefaultLockHandle handle, Lease next);
-
-        /** Why the token is gone: {@code generic}, or that an operator force-released it. */
-        default String whyGone(DefaultLockHandle handle, String generic) {
-            return generic;
-        }
-
-        /** The handle's validity or refresh schedule changed. */
-        void rescheduled(DefaultLockHandle handle);
-
-        /** The time source of the handle's validity (the watchdog's too). */
-        default Ticker ticker() {
-            return Ticker.SYSTEM;
-        }
-    }
-
-    public DefaultLockHandle(Lease lease, long fence, boolean autoRefresh, long validUntilNanos, HandleOwner manager) {
-        this(lease, fence, autoRefresh, validUntilNanos, 0, manager);
-    }
-
-    public DefaultLockHandle(Lease lease, long fence, boolean autoRefresh, long validUntilNanos, long holdAtLeastNanos,
-                             HandleOwner manager) {
+    /** Held by {@code holder} with {@code options} until {@code validUntilNanos} (on the manager's ticker). */
+    public DefaultLockHandle(Lease lease, long fence, LockHolder holder, LockOptions options, long validUntilNanos,
+                             LockMeter meter, HandleOwner manager) {
         this.lease = lease;
         this.fence = fence;
-        this.holdAtLeastNanos = holdAtLeastNanos;
-        this.autoRefresh = autoRefresh;
+        this.holder = holder;
+        this.meter = meter;
+        this.holdAtLeastNanos = options.holdAtLeast().toNanos();
+        this.autoRefresh = options.autoRefresh();
         this.validUntilNanos = validUntilNanos;
         this.owner = Thread.currentThread();
         this.manager = manager;
@@ -275,13 +251,14 @@ public final class DefaultLockHandle implements LockHandle {
         return validUntilNanos;
     }
 
-    /** This handle's metrics series; set by the engine before the handle is shared. */
-    public LockMetrics.Meter meter() {
+    /** This handle's metrics series. */
+    public LockMeter meter() {
         return meter;
     }
 
-    void meter(LockMetrics.Meter m) {
-        this.meter = m;
+    /** Who took it. */
+    LockHolder holder() {
+        return holder;
     }
 
     /** How long this handle has existed (for hold-time metrics). */

@@ -51,7 +51,7 @@ public final class EventRecorder implements AutoCloseable {
      */
     public EventRecorder(RedisDeployment deployment, Map<String, String> common, long maxLen, long historyRetentionMillis) {
         this.redis = deployment.first().redis(); // every client writes its events to the first node
-        this.historyKey = deployment.first()::historyKey;
+        this.historyKey = deployment.first().keySpace()::history;
         this.common = Map.copyOf(common);
         this.maxLen = maxLen;
         this.historyRetentionMillis = historyRetentionMillis;
@@ -114,7 +114,7 @@ public final class EventRecorder implements AutoCloseable {
     private void send(List<Map<String, String>> batch) {
         try (AbstractPipeline p = redis.pipelined()) {
             XAddParams params = XAddParams.xAddParams().maxLen(maxLen).approximateTrimming();
-            XAddParams history = XAddParams.xAddParams().maxLen(RedisNodeClient.HISTORY_MAX_LEN).approximateTrimming();
+            XAddParams history = XAddParams.xAddParams().maxLen(KeySpace.HISTORY_MAX_LEN).approximateTrimming();
             for (Map<String, String> e : batch) {
                 p.xadd(KeySpace.EVENTS, params, e);
                 // and into the lock's own history, with the same expiry as the cycles release.lua writes there

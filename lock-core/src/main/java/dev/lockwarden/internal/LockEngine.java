@@ -7,15 +7,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import dev.lockwarden.LocalPoolBusyException;
-import dev.lockwarden.LockException;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
+import dev.lockwarden.metrics.LockMeter;
 import dev.lockwarden.metrics.LockMetrics;
-import dev.lockwarden.metrics.MetricsConfig;
 import dev.lockwarden.store.AcquireResult;
 import dev.lockwarden.store.Drift;
 import dev.lockwarden.store.KeySpace;
@@ -25,32 +23,16 @@ import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.LockStore;
 import dev.lockwarden.store.RedisDeployment;
-import dev.lockwarden.store.NodeTimeoutException;
-import dev.lockwarden.store.StoreTimeoutException;
 
 /**
- * Takes and gives back locks for one {@code LockManager}: the acquire/wait loop, reentrancy, and
- * the bookkeeping around a handle's life (watchdog, events).
+ * Takes and gives back locks for one {@code LockManager}: reentrancy, and the bookkeeping around a
+ * handle's life (watchdog, events, metrics); the acquire loop is {@link AcquireLoop}'s.
  * <p>
- * Over 200 lines because the acquire path is one loop on purpose: the wait budget, the local pool
- * check, store errors (retried within the budget, never reported as busy), the pub/sub wake-up and
- * the local handoff all decide the same "try again or give up" question, and splitting them would
- * spread that decision over several classes. Each step it delegates (store, watchdog, wake-ups,
- * events, metrics) lives in its own class.
+ * Over 200 lines because it is the one owner of every handle's callbacks (released, lost, extended,
+ * rescheduled) and wires the parts each of them touches; each part lives in its own class.
  */
-public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoCloseable {
+public final class LockEngine implements HandleOwner, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LockEngine.class.getName());
-    private static final long SUBSCRIBE_WAIT_MILLIS = 1_000;
-    /** The first sleep between attempts while the release channel's subscription is unconfirmed (then doubled). */
-    private static final long UNHEARD_RETRY_MILLIS = 250;
-    private static final long SLOW_STORE_RETRY_MILLIS = 50;
-    /**
-     * Short retries (2, 4, … 256 ms, ~0.5 s in all) after a wake-up that still found the lock busy: on Redlock the
-     * first node's release message can arrive well before the release reached a majority on a loaded machine, and
-     * only one node's message is heard. (The CI failure that first led here was a release message never sent, now
-     * fixed in release.lua; the wider window stays for the late majority.)
-     */
-    private static final int QUICK_RETRIES = 8;
     /** Longest wait for the batch release of the locks still held when the manager closes. */
     static final long CLOSE_BOUND_MILLIS = 3_000;
 
@@ -65,6 +47,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private final Heartbeat heartbeat;
     private final Reentrancy reentrancy = new Reentrancy();
     private final UnconfirmedAttempts unconfirmed;
+    private final AcquireLoop acquireLoop;
     private final LockMetrics metrics;
     private final ActivityCounter activity;
     private final String holderName;
@@ -73,26 +56,13 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
 
-    /** With the defaults: no cycles recorded (force-releases and lost locks are), histories kept a day. */
-    public LockEngine(RedisDeployment redis, LockStore store, boolean reentrant, String application, JvmIdentity id,
-                      long eventsMaxLen) {
-        this(redis, store, reentrant, application, id, eventsMaxLen, false, TimeUnit.DAYS.toMillis(1), Ticker.SYSTEM,
-                MetricsConfig.defaults());
-    }
-
-    /**
-     * @param recordCycles           whether every release appends its cycle to the lock's own history
-     * @param historyRetentionMillis how long a lock's history outlives its last entry
-     * @param ticker                 time source of handles and watchdog (tests advance one instead of sleeping)
-     */
-    public LockEngine(RedisDeployment redis, LockStore store, boolean reentrant, String application, JvmIdentity id,
-                      long eventsMaxLen, boolean recordCycles, long historyRetentionMillis, Ticker ticker,
-                      MetricsConfig metricsConfig) {
-        this.ticker = ticker;
+    public LockEngine(RedisDeployment redis, LockStore store, JvmIdentity id, EngineSettings settings) {
+        String application = settings.application();
+        this.ticker = settings.ticker();
         this.store = store;
         this.unconfirmed = new UnconfirmedAttempts(store);
         this.keys = redis.keySpace();
-        this.reentrant = reentrant;
+        this.reentrant = settings.reentrant();
         this.jvmId = id.jvmId();
         this.holderName = application + "@" + id.host() + ":" + id.pid();
         this.callbacks = new java.util.concurrent.ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
@@ -102,17 +72,18 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                     return t;
                 });
         callbacks.allowCoreThreadTimeOut(true);
-        this.metrics = new LockMetrics(application, id.jvmId(), metricsConfig);
-        this.watchdog = new Watchdog(store, redis, ticker);
+        this.watchdog = new Watchdog(store, redis, settings.ticker());
+        this.metrics = new LockMetrics(application, id.jvmId(), settings.metrics(), watchdog::batches);
         this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
-        this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), eventsMaxLen,
-                historyRetentionMillis);
+        this.acquireLoop = new AcquireLoop(store, unconfirmed, wakeups, keys, this::dispatch);
+        this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), settings.eventsMaxLen(),
+                settings.historyRetentionMillis());
         this.activity = new ActivityCounter(redis.first().redis(), application, metrics::activityTotals);
         // application, host and pid once per JVM, not in every lock's info hash: the heartbeat renews them
         this.heartbeat = new Heartbeat(redis, id.jvmId(), new JvmRecord(application, id.host(), id.pid()));
         // one history entry per cycle, written by the release script itself (first node only, like the
         // other events: that is where the inspector reads them)
-        redis.first().recordCycles(recordCycles ? historyRetentionMillis : 0);
+        redis.first().recordCycles(settings.recordCycles() ? settings.historyRetentionMillis() : 0);
     }
 
     /** Acquires, waiting up to {@code options.waitUpTo()}; busy → {@link LockNotAcquiredException}. */
@@ -137,7 +108,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
                 return nested;
             }
         }
-        LockMetrics.Meter meter = metrics.meter(name, options.source());
+        LockMeter meter = metrics.meter(name, options.source());
         meter.count(LockMetrics.Event.ATTEMPT);
         long begin = System.nanoTime();
         try {
@@ -157,111 +128,16 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         }
     }
 
-    private LockHandle acquireFromStore(String name, LockOptions options, boolean throwOnBusy, LockMetrics.Meter meter) {
+    private LockHandle acquireFromStore(String name, LockOptions options, boolean throwOnBusy, LockMeter meter) {
         LockHolder info = holderInfo(options);
-        long start = System.nanoTime();
-        long deadline = start + options.waitUpTo().toNanos();
-        // the release channel's name only when this call may wait: a non-blocking attempt never needs it
-        String channel = options.waitUpTo().isZero() ? null : keys.releasedChannel(name);
-        WakeupBus.Ticket ticket = null;
-        try {
-            if (channel != null && wakeups.hasWaiters(channel)) {
-                // Fair handoff: others in this JVM already wait for this lock; queue behind them
-                // instead of barging in (the release message wakes the longest waiter first).
-                ticket = wakeups.join(channel);
-                long first = Backoff.sleepMillis(0, -1, options.waitUpTo().toMillis(), options.retryInterval().toMillis());
-                ticket.await(ticket.listening() ? first : Math.min(first, UNHEARD_RETRY_MILLIS));
-            }
-            int quickRetries = 0;
-            int unheard = 0;
-            for (int attempt = 0; ; ) {
-                if (ticket != null) {
-                    ticket.reset();
-                }
-                // read before the attempt: only then does a release after a busy answer surely wake us
-                boolean heard = ticket != null && ticket.listening();
-                long t0 = System.nanoTime();
-                // a fresh token per attempt: a late release of a timed-out attempt can never
-                // delete what a later attempt took on a node that was stalled in between
-                Lease lease = new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
-                unconfirmed.giveBack(name);
-                AcquireResult r;
-                try {
-                    r = attempt(lease, info, deadline);
-                } catch (LocalPoolBusyException poolBusy) {
-                    // no local connection yet, while Redis answers: that wait is part of the budget
-                    if (deadline - System.nanoTime() <= 0) {
-                        throw poolBusy;
-                    }
-                    continue;
-                } catch (StoreTimeoutException | NodeTimeoutException slow) { // a quorum or one node too slow
-                    long budget = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                    if (budget <= SLOW_STORE_RETRY_MILLIS) {
-                        throw slow; // no wait budget left: report it, never as "busy"
-                    }
-                    Thread.sleep(SLOW_STORE_RETRY_MILLIS); // slow, maybe not down: retry within the budget
-                    continue;
-                }
-                if (r.acquired()) {
-                    return granted(lease, r, t0, options, meter, info);
-                }
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (left <= 0) {
-                    if (!throwOnBusy) {
-                        return null;
-                    }
-                    throw busy(name, start, r);
-                }
-                if (ticket == null) {
-                    ticket = wakeups.join(channel);
-                    ticket.awaitSubscribed(Math.min(left, SUBSCRIBE_WAIT_MILLIS));
-                    continue; // retry at once: a release may have come before we listened
-                }
-                long sleep = quickRetries > 0
-                        // just woken, yet busy: the release may not have reached every node yet (Redlock)
-                        ? Math.min(left, 2L << (QUICK_RETRIES - quickRetries--))
-                        : Backoff.sleepMillis(attempt++, r.holderTtlMillis(), left, options.retryInterval().toMillis());
-                if (!heard) {
-                    // not listening yet (connecting, or moving to another node): a release now would go
-                    // unheard, so look again soon instead of sleeping out the whole fallback interval;
-                    // doubling (250 ms, 500 ms, …) so pub/sub that never comes back (e.g. an ACL without
-                    // SUBSCRIBE) ends in the ordinary fallback, not a tight poll
-                    sleep = Math.min(sleep, UNHEARD_RETRY_MILLIS << Math.min(unheard++, 6));
-                }
-                if (ticket.await(sleep)) {
-                    quickRetries = QUICK_RETRIES;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while waiting for lock '" + name + "'", e);
-        } finally {
-            if (ticket != null) {
-                ticket.close();
-            }
-        }
+        AcquireLoop.Granted g = acquireLoop.run(name, options, info, throwOnBusy);
+        return g == null ? null : granted(g.lease(), g.result(), g.attemptNanos(), options, meter, info);
     }
 
-    private AcquireResult attempt(Lease lease, LockHolder info, long deadline) {
-        try {
-            return store.tryAcquire(lease, info, deadline);
-        } catch (LockStoreException e) {
-            // The reply may have been lost after Redis granted the lock (or a stalled Redis grants it when it
-            // resumes): give our token back in the background so the caller learns of the failure at once,
-            // and, if Redis cannot be asked now, before this JVM's next attempt on the name
-            unconfirmed.add(lease);
-            dispatch(() -> unconfirmed.tryGiveBack(lease));
-            throw e;
-        }
-    }
-
-    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options, LockMetrics.Meter meter,
+    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options, LockMeter meter,
                                LockHolder holder) {
         long validUntil = t0 + TimeUnit.MILLISECONDS.toNanos(r.validityMillis()) - Drift.nanos(lease.ttlMillis());
-        DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), options.autoRefresh(), validUntil,
-                options.holdAtLeast().toNanos(), this);
-        h.meter(meter);
-        h.holder = holder;
+        DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), holder, options, validUntil, meter, this);
         if (reentrant) {
             reentrancy.register(h);
         }
@@ -273,12 +149,6 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
 
     private LockHolder holderInfo(LockOptions o) {
         return new LockHolder(jvmId, Thread.currentThread().getName(), o.source(), o.method(), System.currentTimeMillis());
-    }
-
-    private static LockNotAcquiredException busy(String name, long start, AcquireResult r) {
-        Duration waited = Duration.ofNanos(System.nanoTime() - start);
-        return new LockNotAcquiredException(name, waited,
-                r.holderTtlMillis() >= 0 ? Duration.ofMillis(r.holderTtlMillis()) : null);
     }
 
     @Override
@@ -304,7 +174,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
      * runs it after the release. If the lock was no longer ours, the next release message is not swallowed.
      */
     private boolean releaseHandingOver(DefaultLockHandle h) {
-        WakeupBus.HandOver handOver = wakeups.handOver(keys.releasedChannel(h.name())); // before the release is sent
+        HandOver handOver = wakeups.handOver(keys.releasedChannel(h.name())); // before the release is sent
         boolean wasOurs;
         try {
             wasOurs = store.release(h.lease(), 0, handOver::give);
@@ -326,11 +196,8 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         h.meter().ended(h.heldMillis());
         LOG.log(System.Logger.Level.WARNING, "lock '" + h.name() + "' (fence " + h.fencingToken() + ", holder " + holderName
                 + " thread " + h.owner().getName() + ") lost: " + e.reason());
-        if (h.holder == null) {
-            events.record("lost", h.name(), h.fencingToken(), "reason", e.reason());
-        } else { // with the holder, so the lock's history shows the acquisition that ended here
-            events.record("lost", h.name(), h.fencingToken(), "reason", e.reason(), LockHolder.PACKED, h.holder.encode());
-        }
+        // with the holder, so the lock's history shows the acquisition that ended here
+        events.record("lost", h.name(), h.fencingToken(), "reason", e.reason(), LockHolder.PACKED, h.holder().encode());
     }
 
     @Override
@@ -382,39 +249,7 @@ public final class LockEngine implements DefaultLockHandle.HandleOwner, AutoClos
         if (batch.isEmpty()) {
             return;
         }
-        List<Lease> leases = new ArrayList<>(batch.size());
-        long[] keep = new long[batch.size()];
-        for (int i = 0; i < batch.size(); i++) {
-            leases.add(batch.get(i).lease());
-            keep[i] = batch.get(i).keepMillisOnRelease();
-        }
-        Thread releaser = new Thread(() -> {
-            try {
-                store.releaseAll(leases, keep);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "releasing " + leases.size() + " lock(s) at shutdown failed; they expire"
-                        + " by themselves within their TTL: " + e.getMessage());
-            }
-        }, "lockwarden-release-all");
-        releaser.setDaemon(true);
-        releaser.start();
-        try {
-            releaser.join(boundMillis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (releaser.isAlive()) {
-            LOG.log(System.Logger.Level.WARNING, "releasing " + leases.size() + " lock(s) took longer than " + boundMillis
-                    + " ms; not waiting any longer: they expire by themselves within their TTL");
-        }
-    }
-
-    public LockStore store() {
-        return store;
-    }
-
-    public Watchdog watchdog() {
-        return watchdog;
+        ShutdownRelease.run(store, batch, boundMillis);
     }
 
     public LockMetrics metrics() {

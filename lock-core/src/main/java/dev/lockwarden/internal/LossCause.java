@@ -25,7 +25,7 @@ final class LossCause {
         String sha1 = Sha1.hex(lease.token());
         for (RedisNodeClient n : redis.nodes()) { // Redlock: the force-release ran on every node
             try {
-                Map<String, String> marker = n.redis().hgetAll(n.forceReleasedKey(lease.name()));
+                Map<String, String> marker = n.redis().hgetAll(n.keySpace().forced(lease.name()));
                 if (sha1.equals(marker.get("token"))) {
                     String by = marker.getOrDefault("operator", "");
                     return "force-released by " + (by.isEmpty() ? "an operator" : "operator '" + by + "'")

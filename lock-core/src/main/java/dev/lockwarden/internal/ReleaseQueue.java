@@ -14,6 +14,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>
  * A {@link ReentrantLock} and its {@link Condition}, never a monitor: a virtual thread waiting here
  * does not pin its carrier thread on JDK 21–23.
+ * <p>
+ * Over 200 lines because the queue, the wake-ups it has given and the hand-overs it has counted change
+ * under one lock: split up, a release message and a hand-over could each wake a waiter for one release.
  */
 final class ReleaseQueue {
     /**

@@ -56,34 +56,6 @@ public final class WakeupBus implements AutoCloseable {
         return c == null ? HandOver.NONE : new HandOver(c, c.heard()); // no waiters now: later ones hear the message
     }
 
-    /** One release's local wake-up, given at most once ahead of its release message. */
-    public static final class HandOver {
-        static final HandOver NONE = new HandOver(null, 0);
-        private final ReleaseQueue queue;
-        private final long mark;
-        private boolean given;
-
-        private HandOver(ReleaseQueue queue, long mark) {
-            this.queue = queue;
-            this.mark = mark;
-        }
-
-        /** Wakes the longest local waiter, unless the release's own message came back first and did. */
-        public void give() {
-            if (queue != null && !given) {
-                given = queue.handOver(mark);
-            }
-        }
-
-        /** The release was not ours after all (or failed): the next release message wakes a waiter again. */
-        public void retract() {
-            if (given) {
-                given = false;
-                queue.retractHandOver();
-            }
-        }
-    }
-
     /** True if threads of this JVM wait for any lock (cheap: lets a release skip the handoff work). */
     public boolean anyWaiters() {
         return !channels.isEmpty();

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 import javax.management.JMException;
 import javax.management.MBeanServer;
@@ -25,8 +26,8 @@ import dev.lockwarden.LockSource;
  * with one WARNING, so unbounded lock names cannot exhaust memory or the metrics backend.
  * <p>
  * Over 200 lines (a third of them Javadoc) because the series, their cap and their two views (the
- * MXBean totals and the activity totals) must read the same adders; {@link Meter}, the hot path's
- * handle on one series, stays nested so the engine's one-increment-per-event path needs no lookup.
+ * MXBean totals and the activity totals) must read the same adders; {@link LockMeter} is the hot path's
+ * handle on one series, resolved once per acquisition.
  */
 public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     /** The group that counts every group beyond the cap. */
@@ -56,110 +57,17 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
         FORCE_RELEASED
     }
 
-    /** Records a duration elsewhere too (a Micrometer timer). */
-    interface DurationSink {
-        void record(long nanos);
-    }
-
     /** Publishes meters for each new group/source series; released when the manager closes. */
     interface Binding {
-        void bind(Meter meter);
+        void bind(LockMeter meter);
 
         void close();
     }
 
-    /**
-     * The counters of one group and source. The engine resolves it once per acquisition and keeps it
-     * with the handle, so the hot path does one adder increment per event and no map lookup.
-     */
-    public static final class Meter {
-        private final String group;
-        private final String source;
-        private final LongAdder[] events = new LongAdder[Event.values().length];
-        private final LongAdder waitMillis = new LongAdder();
-        private final LongAdder holdMillis = new LongAdder();
-        private final LongAdder held = new LongAdder();
-        private DurationSink waitTimer = nanos -> { };
-        private DurationSink holdTimer = nanos -> { };
-
-        Meter(String group, String source) {
-            this.group = group;
-            this.source = source;
-            for (int i = 0; i < events.length; i++) {
-                events[i] = new LongAdder();
-            }
-        }
-
-        /**
-         * Counts one event.
-         *
-         * @param e what happened
-         */
-        public void count(Event e) {
-            events[e.ordinal()].increment();
-        }
-
-        /**
-         * An acquire call (any outcome) took {@code nanos}.
-         *
-         * @param nanos how long it took
-         */
-        public void waited(long nanos) {
-            waitMillis.add(TimeUnit.NANOSECONDS.toMillis(nanos));
-            waitTimer.record(nanos);
-        }
-
-        /** A call got the lock: counted, and one more held now. */
-        public void acquired() {
-            events[Event.ACQUIRED.ordinal()].increment();
-            held.increment();
-        }
-
-        /**
-         * A held lock ended (released or lost) after {@code heldMillis}.
-         *
-         * @param heldMillis how long it was held
-         */
-        public void ended(long heldMillis) {
-            held.decrement();
-            holdMillis.add(heldMillis);
-            holdTimer.record(TimeUnit.MILLISECONDS.toNanos(heldMillis));
-        }
-
-        /** {@return the lock-name group (the name up to the first ':', or {@value LockMetrics#OTHER})} */
-        public String group() {
-            return group;
-        }
-
-        /** {@return {@code api}, {@code cdi}, {@code agent} or {@code unknown}} */
-        public String source() {
-            return source;
-        }
-
-        long get(Event e) {
-            return events[e.ordinal()].sum();
-        }
-
-        long heldNow() {
-            return held.sum();
-        }
-
-        void timers(DurationSink wait, DurationSink hold) {
-            this.waitTimer = wait;
-            this.holdTimer = hold;
-        }
-
-        long[] values() {
-            return new long[] {get(Event.ATTEMPT), get(Event.ACQUIRED), get(Event.BUSY), get(Event.STORE_ERROR),
-                    waitMillis.sum(), holdMillis.sum(), held.sum(), get(Event.REFRESH), get(Event.REFRESH_FAILURE),
-                    get(Event.LOST), get(Event.FORCE_RELEASED)};
-        }
-    }
-
-    private final Map<String, AtomicReferenceArray<Meter>> groups = new ConcurrentHashMap<>();
+    private final Map<String, AtomicReferenceArray<LockMeter>> groups = new ConcurrentHashMap<>();
 
     /** A group and its meters by source (a group's row never changes once created). */
-    private record LastGroup(String name, AtomicReferenceArray<Meter> row) {
+    private record LastGroup(String name, AtomicReferenceArray<LockMeter> row) {
     }
 
     /** The group the last {@link #meter} call used (a racy cache: any value is a correct one). */
@@ -171,16 +79,7 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     private final MetricsConfig config;
     private final ObjectName objectName;
     private final Binding binding;
-
-    /**
-     * Counters with the default {@link MetricsConfig}, registered over JMX (and Micrometer when present).
-     *
-     * @param application the application name (a JMX key property and Micrometer tag)
-     * @param jvmId       this manager's JVM id (makes the JMX name unique)
-     */
-    public LockMetrics(String application, String jvmId) {
-        this(application, jvmId, MetricsConfig.defaults());
-    }
+    private final LongSupplier watchdogBatches;
 
     /**
      * Counters registered over JMX (and Micrometer when present).
@@ -188,8 +87,10 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
      * @param application the application name (a JMX key property and Micrometer tag)
      * @param jvmId       this manager's JVM id (makes the JMX name unique)
      * @param config      the group cap and timer statistics
+     * @param watchdogBatches the watchdog's refresh round trips so far
      */
-    public LockMetrics(String application, String jvmId, MetricsConfig config) {
+    public LockMetrics(String application, String jvmId, MetricsConfig config, LongSupplier watchdogBatches) {
+        this.watchdogBatches = watchdogBatches;
         this.application = application;
         this.config = config;
         this.objectName = register(application, jvmId);
@@ -219,24 +120,24 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
      * @param source   the entry point, or null if unknown
      * @return the series (the {@value #OTHER} group's beyond the cap)
      */
-    public Meter meter(String lockName, LockSource source) {
+    public LockMeter meter(String lockName, LockSource source) {
         int colon = lockName.indexOf(':');
         int end = colon > 0 ? colon : lockName.length();
         int s = source == null ? UNKNOWN : source.ordinal();
         // the group of the previous call, if it is this one's: no substring and no map lookup per call
         LastGroup last = lastGroup;
         if (last != null && last.name.length() == end && lockName.startsWith(last.name)) {
-            Meter m = last.row.get(s);
+            LockMeter m = last.row.get(s);
             if (m != null) {
                 return m;
             }
         }
         String g = end == lockName.length() ? lockName : lockName.substring(0, end);
-        AtomicReferenceArray<Meter> row = groups.get(g);
+        AtomicReferenceArray<LockMeter> row = groups.get(g);
         if (row != null) {
             lastGroup = new LastGroup(g, row);
         }
-        Meter m = row == null ? null : row.get(s);
+        LockMeter m = row == null ? null : row.get(s);
         return m != null ? m : create(g, s);
     }
 
@@ -251,7 +152,7 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
         meter(lockName, source).count(e);
     }
 
-    private Meter create(String g, int s) {
+    private LockMeter create(String g, int s) {
         creating.lock();
         try {
             if (!groups.containsKey(g) && groups.size() >= config.maxGroups()) {
@@ -263,10 +164,10 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
                 }
                 g = OTHER;
             }
-            AtomicReferenceArray<Meter> row = groups.computeIfAbsent(g, k -> new AtomicReferenceArray<>(UNKNOWN + 1));
-            Meter m = row.get(s);
+            AtomicReferenceArray<LockMeter> row = groups.computeIfAbsent(g, k -> new AtomicReferenceArray<>(UNKNOWN + 1));
+            LockMeter m = row.get(s);
             if (m == null) {
-                m = new Meter(g, s == UNKNOWN ? "unknown" : SOURCES[s].name().toLowerCase());
+                m = new LockMeter(g, s == UNKNOWN ? "unknown" : SOURCES[s].name().toLowerCase());
                 if (binding != null) {
                     try {
                         binding.bind(m);
@@ -283,14 +184,14 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     }
 
     /** One series of this manager, or null (read by the Micrometer functions). */
-    Meter find(String group, String source) {
-        AtomicReferenceArray<Meter> row = groups.get(group);
+    LockMeter find(String group, String source) {
+        AtomicReferenceArray<LockMeter> row = groups.get(group);
         if (row == null) {
             return null;
         }
         for (int i = 0; i < row.length(); i++) {
-            Meter m = row.get(i);
-            if (m != null && m.source.equals(source)) {
+            LockMeter m = row.get(i);
+            if (m != null && m.source().equals(source)) {
                 return m;
             }
         }
@@ -298,9 +199,9 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     }
 
     /** Every series of this manager. */
-    Iterable<Meter> meters() {
-        java.util.List<Meter> out = new java.util.ArrayList<>();
-        for (AtomicReferenceArray<Meter> row : groups.values()) {
+    Iterable<LockMeter> meters() {
+        java.util.List<LockMeter> out = new java.util.ArrayList<>();
+        for (AtomicReferenceArray<LockMeter> row : groups.values()) {
             for (int i = 0; i < row.length(); i++) {
                 if (row.get(i) != null) {
                     out.add(row.get(i));
@@ -313,7 +214,7 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     /** {@return the totals of acquired, busy and lost (in that order) over every group and source: the activity flush's source} */
     public long[] activityTotals() {
         long[] t = new long[3];
-        for (Meter m : meters()) {
+        for (LockMeter m : meters()) {
             t[0] += m.get(Event.ACQUIRED);
             t[1] += m.get(Event.BUSY);
             t[2] += m.get(Event.LOST);
@@ -329,8 +230,8 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     @Override
     public Map<String, LockStats> getByGroup() {
         Map<String, long[]> sums = new TreeMap<>();
-        for (Meter m : meters()) {
-            add(sums.computeIfAbsent(m.group, k -> new long[11]), m.values());
+        for (LockMeter m : meters()) {
+            add(sums.computeIfAbsent(m.group(), k -> new long[11]), m.values());
         }
         Map<String, LockStats> out = new TreeMap<>();
         sums.forEach((k, v) -> out.put(k, stats(v)));
@@ -340,7 +241,7 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     @Override
     public LockStats getTotal() {
         long[] sum = new long[11];
-        for (Meter m : meters()) {
+        for (LockMeter m : meters()) {
             add(sum, m.values());
         }
         return stats(sum);
@@ -354,6 +255,11 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
 
     private static LockStats stats(long[] v) {
         return new LockStats(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]);
+    }
+
+    @Override
+    public long getWatchdogBatches() {
+        return watchdogBatches.getAsLong();
     }
 
     /** {@return the JMX name, or null if registration failed (e.g. no platform MBean server)} */

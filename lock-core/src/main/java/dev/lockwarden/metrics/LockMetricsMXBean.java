@@ -12,4 +12,7 @@ public interface LockMetricsMXBean {
 
     /** {@return the counters over all locks} */
     LockStats getTotal();
+
+    /** {@return the pipelined refresh round trips the watchdog has sent (each renews every lock due then)} */
+    long getWatchdogBatches();
 }

@@ -57,7 +57,7 @@ final class MicrometerBinding implements LockMetrics.Binding {
     }
 
     @Override
-    public void bind(LockMetrics.Meter m) {
+    public void bind(LockMeter m) {
         LOCK.lock();
         try {
             Timer[] timers = shared.series(m.group(), m.source());
@@ -139,7 +139,7 @@ final class MicrometerBinding implements LockMetrics.Binding {
                 long[] r = retired.get(group + '\0' + source);
                 long n = r == null ? 0 : r[e.ordinal()];
                 for (LockMetrics m : live) {
-                    LockMetrics.Meter s = m.find(group, source);
+                    LockMeter s = m.find(group, source);
                     n += s == null ? 0 : s.get(e);
                 }
                 return n;
@@ -151,14 +151,14 @@ final class MicrometerBinding implements LockMetrics.Binding {
         double held(String group, String source) {
             long n = 0;
             for (LockMetrics m : live) {
-                LockMetrics.Meter s = m.find(group, source);
+                LockMeter s = m.find(group, source);
                 n += s == null ? 0 : s.heldNow();
             }
             return n;
         }
 
         void retire(LockMetrics m) {
-            for (LockMetrics.Meter s : m.meters()) {
+            for (LockMeter s : m.meters()) {
                 long[] r = retired.computeIfAbsent(s.group() + '\0' + s.source(), k -> new long[LockMetrics.Event.values().length]);
                 for (LockMetrics.Event e : LockMetrics.Event.values()) {
                     r[e.ordinal()] += s.get(e);

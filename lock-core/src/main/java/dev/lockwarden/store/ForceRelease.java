@@ -5,9 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockStoreException;
+import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.params.XAddParams;
+import redis.clients.jedis.resps.StreamEntry;
 
 /**
  * Force-release with everything it writes: force-release.lua on every node (in parallel, through the
@@ -18,8 +19,6 @@ import redis.clients.jedis.params.XAddParams;
  * leftover; the new holder keeps the lock).
  */
 public final class ForceRelease {
-    /** Entries kept in each lock's own history stream. */
-    static final long HISTORY_MAX_LEN = 100;
     /** Bound of each node's answer: force-release is an operator's action, not on a lock's path. */
     private static final long NODE_TIMEOUT_MILLIS = 10_000;
 
@@ -43,7 +42,7 @@ public final class ForceRelease {
      * @param operator  who releases it, for the audit record
      * @param holder    who holds it as the caller read it (null = unknown), for the audit record
      */
-    public ForceReleaseResult run(String name, String tokenSha1, long fence, String operator, dev.lockwarden.HolderInfo holder) {
+    public Outcome run(String name, String tokenSha1, long fence, String operator, JvmRecord holder) {
         if (operator == null || operator.isBlank()) {
             throw new IllegalArgumentException("force-release of '" + name + "' needs the operator's name for the audit record");
         }
@@ -57,10 +56,10 @@ public final class ForceRelease {
             audit.put("holder.host", holder.host());
             audit.put("holder.pid", Long.toString(holder.pid()));
         }
-        List<RedisNodeClient.ForceReleased> replies = new ArrayList<>();
+        List<ForceReleaseScript.Reply> replies = new ArrayList<>();
         List<String> failures = new ArrayList<>();
-        for (NodeReply<RedisNodeClient.ForceReleased> r : redis.onEveryNode("force-release '" + name + "'", name,
-                n -> n.forceRelease(name, tokenSha1, fence, audit, auditMaxLen, HISTORY_MAX_LEN), NODE_TIMEOUT_MILLIS)) {
+        for (NodeReply<ForceReleaseScript.Reply> r : redis.onEveryNode("force-release '" + name + "'", name,
+                n -> onNode(n, name, tokenSha1, fence, audit), NODE_TIMEOUT_MILLIS)) {
             if (r.ok()) {
                 replies.add(r.value());
             } else {
@@ -72,7 +71,7 @@ public final class ForceRelease {
         List<Long> oldFences = new ArrayList<>();
         int released = 0;
         String auditId = null;
-        for (RedisNodeClient.ForceReleased r : replies) {
+        for (ForceReleaseScript.Reply r : replies) {
             newFence = Math.max(newFence, r.newFence());
             if (r.released()) {
                 released++;
@@ -86,10 +85,47 @@ public final class ForceRelease {
             redis.onEveryNode("raise the fence of '" + name + "'", name, n -> n.raiseFence(name, "", highest), NODE_TIMEOUT_MILLIS);
         }
         if (released < redis.quorum()) {
-            return new ForceReleaseResult(name, false, 0, newFence, null);
+            return new Outcome(false, 0, newFence, null);
         }
         recordEvent(name, operator, oldFence, audit.get("at"));
-        return new ForceReleaseResult(name, true, oldFence, newFence, auditId);
+        return new Outcome(true, oldFence, newFence, auditId);
+    }
+
+    /**
+     * What a force-release did.
+     *
+     * @param released whether a quorum of nodes removed the holder
+     * @param oldFence the removed holder's fence (0 if none)
+     * @param newFence the highest counter after the bump
+     * @param auditId  id of the audit record (null if nothing was released)
+     */
+    public record Outcome(boolean released, long oldFence, long newFence, String auditId) {
+    }
+
+    /**
+     * force-release.lua on one node: only if the lock still has the token whose SHA-1 is {@code tokenSha1}
+     * ("" = any holder) and a fence not above {@code fence} (0 = any), it deletes the lock, bumps the fence,
+     * appends {@code audit} to the lock's capped history and, off a cluster, to {@link KeySpace#AUDIT}, wakes
+     * waiters and notifies the holder. On a cluster, where one script touches one slot only, the audit stream
+     * is written right after.
+     */
+    private ForceReleaseScript.Reply onNode(RedisNodeClient node, String name, String tokenSha1, long fence,
+                                            Map<String, String> audit) {
+        ForceReleaseScript.Reply r = node.forceRelease(name, tokenSha1, fence, audit, auditMaxLen);
+        return r.released() && node.singleSlotScriptsOnly() ? r.withAuditId(copyToAudit(node, name, r.historyId())) : r;
+    }
+
+    /** Cluster only: the audit record the script wrote into the lock's history, appended to the global stream. */
+    private String copyToAudit(RedisNodeClient node, String name, String historyId) {
+        StreamEntryID id = new StreamEntryID(historyId);
+        String history = node.keySpace().history(name);
+        return node.call("write the audit record of '" + name + "'", () -> {
+            List<StreamEntry> e = node.redis().xrange(history, id, id);
+            Map<String, String> fields = new LinkedHashMap<>(e.isEmpty() ? Map.of("name", name) : e.get(0).getFields());
+            fields.remove("type");
+            return node.redis().xadd(KeySpace.AUDIT, XAddParams.xAddParams().maxLen(auditMaxLen).approximateTrimming(), fields)
+                    .toString();
+        });
     }
 
     /** The events stream, capped like every event (best effort: the audit record is already written atomically). */

@@ -16,6 +16,12 @@ public record KeySpace(String prefix) {
     public static final String INFO_SUFFIX = ":info";
     /** Suffix of a lock's fence counter. */
     public static final String FENCE_SUFFIX = ":fence";
+    /** Suffix of the lock's own capped history stream. */
+    public static final String HISTORY_SUFFIX = ":history";
+    /** Entries a lock's history keeps ({@code MAXLEN ~}: Redis trims whole stream nodes, so up to ~100 more). */
+    public static final long HISTORY_MAX_LEN = 100;
+    /** Suffix of the release channel. */
+    public static final String RELEASED_SUFFIX = ":released";
 
     public KeySpace {
         if (prefix == null || prefix.contains("{") || prefix.contains("}")) {
@@ -35,12 +41,27 @@ public record KeySpace(String prefix) {
         return lock(name) + FENCE_SUFFIX;
     }
 
-    /** Suffix of a lock's release channel. */
-    public static final String RELEASED_SUFFIX = ":released";
-
     /** Pub/sub channel announcing a release; hash-tagged like the lock. */
     public String releasedChannel(String name) {
         return lock(name) + RELEASED_SUFFIX;
+    }
+
+    /** The lock's own capped history stream (cycles, force-releases, lost locks; hash-tagged like the lock). */
+    public String history(String name) {
+        return lock(name) + HISTORY_SUFFIX;
+    }
+
+    /**
+     * Short-lived hash a force-release leaves (old token's SHA-1, operator, new fence) for the old holder,
+     * whose refresh then reports "force-released by ..." (hash-tagged like the lock).
+     */
+    public String forced(String name) {
+        return lock(name) + ":forced";
+    }
+
+    /** Channel on which a force-release tells the holder (hash-tagged like the lock). */
+    public String forceReleasedChannel(String name) {
+        return lock(name) + ":force-released";
     }
 
     /** The lock name in a lock key or channel, or null if the key is not one of ours. */

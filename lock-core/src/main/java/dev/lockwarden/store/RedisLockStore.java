@@ -18,7 +18,7 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public AcquireResult tryAcquire(Lease lease, LockHolder holder) {
-        return node.acquire(lease, holder);
+        return node.acquire(lease, holder, true, 0);
     }
 
     @Override
@@ -33,7 +33,7 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public boolean release(Lease lease, long keepMillis, Runnable sent) {
-        return node.sharesConnection() ? node.release(lease, true, keepMillis, sent) : LockStore.super.release(lease, keepMillis, sent);
+        return node.sharesConnection() ? node.release(lease, keepMillis, sent) : LockStore.super.release(lease, keepMillis, sent);
     }
 
     @Override

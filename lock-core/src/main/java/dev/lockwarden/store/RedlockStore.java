@@ -122,10 +122,10 @@ public final class RedlockStore implements LockStore {
     private AcquireResult attemptOrRetrySlow(Lease lease, LockHolder holder) {
         try {
             return attempt(lease, holder);
-        } catch (SlowQuorumException e) {
+        } catch (RedlockVotes.SlowQuorumException e) {
             try {
                 return attempt(lease, holder);
-            } catch (SlowQuorumException again) {
+            } catch (RedlockVotes.SlowQuorumException again) {
                 again.addSuppressed(e);
                 throw again;
             }
@@ -164,12 +164,12 @@ public final class RedlockStore implements LockStore {
             // Phase 2 only when the counters are out of step: if a majority already holds a counter
             // of m, the next holder's majority must see it. A clock-floored fence (counter behind)
             // is stored by phase 2 only.
-            boolean inStep = atMaximum(phase1, m) >= quorum;
+            boolean inStep = RedlockVotes.atMaximum(phase1, m) >= quorum;
             List<NodeReply<Boolean>> phase2 = inStep ? List.of() : fanOut.call("raise the fence of '" + lease.name() + "'", lease.name(),
                     n -> n.raiseFence(lease.name(), lease.token(), m), nodeTimeout, Boolean::booleanValue, quorum);
             long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             long validity = lease.ttlMillis() - elapsed - redis.driftMillis(lease.ttlMillis());
-            if ((inStep || count(phase2) >= quorum) && validity > 0) {
+            if ((inStep || RedlockVotes.count(phase2) >= quorum) && validity > 0) {
                 // Every key was set after start, so the lock is valid until start + ttl: report that span
                 // from the attempt start, as AcquireResult defines it. Drift is not taken off here: the
                 // engine subtracts it once when it turns the validity into the handle's deadline.
@@ -178,21 +178,21 @@ public final class RedlockStore implements LockStore {
             failedStep = phase2;
         }
         releaseEverywhere(lease, nodeTimeout);
-        if (redis.tooManyFailures(errors(failedStep))) {
-            throw quorumImpossible(what, failedStep);
+        if (redis.tooManyFailures(RedlockVotes.errors(failedStep))) {
+            throw RedlockVotes.quorumImpossible(what, failedStep, quorum);
         }
         // busy only if another owner holds a majority; otherwise the votes were split
-        return busyTtls.size() >= quorum ? AcquireResult.busy(median(busyTtls)) : SPLIT;
+        return busyTtls.size() >= quorum ? AcquireResult.busy(RedlockVotes.median(busyTtls)) : SPLIT;
     }
 
     @Override
     public boolean release(Lease lease, long keepMillis) {
         List<NodeReply<Boolean>> r = fanOut.call("release '" + lease.name() + "'", lease.name(), n -> n.release(lease, true, keepMillis),
                 callTimeoutMillis, Boolean::booleanValue, quorum);
-        if (redis.tooManyFailures(errors(r))) {
-            throw quorumImpossible("release '" + lease.name() + "'", r);
+        if (redis.tooManyFailures(RedlockVotes.errors(r))) {
+            throw RedlockVotes.quorumImpossible("release '" + lease.name() + "'", r, quorum);
         }
-        return count(r) >= quorum;
+        return RedlockVotes.count(r) >= quorum;
     }
 
     @Override
@@ -204,8 +204,8 @@ public final class RedlockStore implements LockStore {
         String what = "release " + leases.size() + " lock(s)";
         List<NodeReply<boolean[]>> replies = fanOut.call(what, null, n -> n.releaseMany(leases, keepMillis), callTimeoutMillis,
                 x -> true, 0);
-        if (redis.tooManyFailures(errors(replies))) {
-            throw quorumImpossible(what, replies);
+        if (redis.tooManyFailures(RedlockVotes.errors(replies))) {
+            throw RedlockVotes.quorumImpossible(what, replies, quorum);
         }
         for (int i = 0; i < ours.length; i++) {
             int yes = 0;
@@ -231,11 +231,11 @@ public final class RedlockStore implements LockStore {
         List<NodeReply<Boolean>> r = fanOut.call(what, lease.name(), n -> n.extend(lease), nodeTimeoutMillis(lease.ttlMillis()),
                 Boolean::booleanValue, quorum);
         long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        if (count(r) >= quorum && lease.ttlMillis() - elapsed - redis.driftMillis(lease.ttlMillis()) > 0) {
+        if (RedlockVotes.count(r) >= quorum && lease.ttlMillis() - elapsed - redis.driftMillis(lease.ttlMillis()) > 0) {
             return lease.ttlMillis();
         }
-        if (redis.tooManyFailures(errors(r))) {
-            throw quorumImpossible(what, r);
+        if (redis.tooManyFailures(RedlockVotes.errors(r))) {
+            throw RedlockVotes.quorumImpossible(what, r, quorum);
         }
         releaseEverywhere(lease, nodeTimeoutMillis(lease.ttlMillis()));
         return -1;
@@ -252,8 +252,8 @@ public final class RedlockStore implements LockStore {
         long timeout = Math.max(nodeTimeoutMillis(minTtl), minTtl / 5);
         String what = "refresh " + leases.size() + " lock(s)";
         List<NodeReply<boolean[]>> replies = fanOut.call(what, null, n -> n.refresh(leases), timeout, x -> true, 0);
-        if (redis.tooManyFailures(errors(replies))) {
-            throw quorumImpossible(what, replies);
+        if (redis.tooManyFailures(RedlockVotes.errors(replies))) {
+            throw RedlockVotes.quorumImpossible(what, replies, quorum);
         }
         for (int i = 0; i < ours.length; i++) {
             int confirmed = 0;
@@ -275,73 +275,7 @@ public final class RedlockStore implements LockStore {
 
     /** Gives back a failed attempt's partial holds on every node, waiting at most one node timeout. */
     private void releaseEverywhere(Lease lease, long nodeTimeout) {
-        fanOut.call("release '" + lease.name() + "' after a failed attempt", lease.name(), n -> n.release(lease, false), nodeTimeout,
+        fanOut.call("release '" + lease.name() + "' after a failed attempt", lease.name(), n -> n.release(lease, false, 0), nodeTimeout,
                 x -> true, 0);
-    }
-
-    private static int atMaximum(List<NodeReply<AcquireResult>> replies, long m) {
-        int n = 0;
-        for (NodeReply<AcquireResult> r : replies) {
-            if (r.ok() && r.value().acquired() && r.value().fence() == m && !r.value().counterBehind()) {
-                n++;
-            }
-        }
-        return n;
-    }
-
-    private static int count(List<NodeReply<Boolean>> replies) {
-        int yes = 0;
-        for (NodeReply<Boolean> r : replies) {
-            if (r.ok() && r.value()) {
-                yes++;
-            }
-        }
-        return yes;
-    }
-
-    private static int errors(List<? extends NodeReply<?>> replies) {
-        int n = 0;
-        for (NodeReply<?> r : replies) {
-            if (r.error() != null) {
-                n++;
-            }
-        }
-        return n;
-    }
-
-    private LockStoreException quorumImpossible(String what, List<? extends NodeReply<?>> replies) {
-        List<String> reasons = new ArrayList<>();
-        for (NodeReply<?> r : replies) {
-            if (r.error() != null) {
-                reasons.add(r.error().getMessage());
-            }
-        }
-        boolean slow = replies.stream().anyMatch(r -> r.error() instanceof NodeTimeoutException);
-        String message = "Redlock cannot " + what + ": " + reasons.size() + " of "
-                + replies.size() + " nodes failed and " + quorum + " must agree. Bring nodes back up (or check the"
-                + " URIs); failures: " + String.join("; ", reasons);
-        LockStoreException e = slow ? new SlowQuorumException(message) : new LockStoreException(message);
-        for (NodeReply<?> r : replies) {
-            if (r.error() != null) {
-                e.addSuppressed(r.error());
-            }
-        }
-        return e;
-    }
-
-    /** Quorum missed because some nodes did not answer in time (they may be slow rather than down). */
-    private static final class SlowQuorumException extends StoreTimeoutException {
-        SlowQuorumException(String message) {
-            super(message);
-        }
-    }
-
-    private static long median(List<Long> values) {
-        if (values.isEmpty()) {
-            return -1;
-        }
-        List<Long> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        return sorted.get(sorted.size() / 2);
     }
 }

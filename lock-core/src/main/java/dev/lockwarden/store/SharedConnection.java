@@ -31,6 +31,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * opens a new connection; an error reply ({@code NOSCRIPT}, {@code WRONGTYPE}) fails its own call only.
  * Outcomes are what they are with a pool: a call that timed out may still have run in Redis, which is why
  * the scripts sent here are idempotent per token.
+ * <p>
+ * Over 200 lines because writing, the reader hand-off and failing every waiting call on a broken socket
+ * share one queue and one lock; each piece is only correct together with the others.
  */
 final class SharedConnection implements AutoCloseable {
     private final Supplier<Socket> connect;

@@ -75,7 +75,7 @@ public final class StoreFactory {
             throw new NodeException(address, "Redis Cluster " + address + " is unreachable or not a cluster: " + e.getMessage()
                     + ". Check that the seed nodes run with cluster-enabled yes and the URIs are right.", e);
         }
-        return new ClusterNodeClient(client, address, uris.get(0), conn, keys, fenceRetention);
+        return RedisNodeClient.cluster(client, address, uris.get(0), conn, keys, fenceRetention);
     }
 
     /**

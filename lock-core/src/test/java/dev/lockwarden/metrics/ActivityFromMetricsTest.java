@@ -1,6 +1,5 @@
 package dev.lockwarden.metrics;
 
-import dev.lockwarden.internal.ManagerAccess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
@@ -48,7 +47,7 @@ class ActivityFromMetricsTest {
                 }
                 Thread.sleep(900); // the 600 ms lock without refresh passes its validity
                 held.isHeld();
-                total = ManagerAccess.engine(m).metrics().getTotal();
+                total = MxBeans.of("afm").getTotal();
                 assertEquals(8, total.getAcquired());
                 assertEquals(9, total.getBusy());
             } // close flushes

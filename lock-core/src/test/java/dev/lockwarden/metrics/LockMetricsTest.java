@@ -17,7 +17,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
-import dev.lockwarden.internal.ManagerAccess;
 import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.testing.RedisServerExtension;
@@ -42,20 +41,23 @@ class LockMetricsTest {
                 Thread.sleep(50);
             }
 
-            LockStats s = ManagerAccess.engine(a).metrics().getByGroup().get("payment");
+            LockStats s = MxBeans.of("metrics-a").getByGroup().get("payment");
             assertEquals(2, s.getAttempts()); // nested acquisitions are not attempts: no Redis call
             assertEquals(2, s.getAcquired());
             assertEquals(0, s.getHeldNow());
             assertTrue(s.getRefreshes() >= 1, s.toString());
             assertEquals(1, s.getLost());
             assertEquals(1, s.getForceReleased());
-            assertEquals(1, ManagerAccess.engine(b).metrics().getTotal().getBusy());
+            assertEquals(1, MxBeans.of("metrics-b").getTotal().getBusy());
 
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            CompositeData total = (CompositeData) server.getAttribute(ManagerAccess.engine(a).metrics().objectName(), "Total");
+            CompositeData total = (CompositeData) server.getAttribute(MxBeans.names("metrics-a").get(0), "Total");
             assertEquals(2L, total.get("acquired"));
-            TabularData byGroup = (TabularData) server.getAttribute(ManagerAccess.engine(a).metrics().objectName(), "ByGroup");
+            TabularData byGroup = (TabularData) server.getAttribute(MxBeans.names("metrics-a").get(0), "ByGroup");
             assertNotNull(byGroup.get(new Object[] {"payment"}));
+            assertTrue((Long) server.getAttribute(MxBeans.names("metrics-a").get(0), "WatchdogBatches") >= 1,
+                    "the watchdog's refresh round trips");
+            assertEquals(0L, server.getAttribute(MxBeans.names("metrics-b").get(0), "WatchdogBatches"), "b held nothing");
         }
     }
 }

@@ -72,17 +72,17 @@ class LockValueLayoutTest {
     @Test
     void aLockOfTheOlderLayoutIsReadRefreshedAndForceReleased() {
         RedisNodeClient node = new RedisNodeClient(redis.clients.jedis.RedisClient.create(REDIS.node(0).host(),
-                REDIS.node(0).port()), REDIS.uri(), new KeySpace("lock:"), 60_000);
+                REDIS.node(0).port()), REDIS.uri(), new KeySpace("lock:"), 60_000, null);
         try (node) {
             Lease lease = new Lease("layout:old", "old-token", 5_000);
-            AcquireResult r = node.acquire(lease, Map.of("thread", "old-thread", "source", "AGENT", "method", "Legacy#run"));
-            assertTrue(r.acquired());
+            long fence = acquireAsOlderClient(node, lease, Map.of("thread", "old-thread", "source", "AGENT", "method", "Legacy#run"));
+            assertTrue(fence > 0, "acquired");
             assertEquals("old-token", cmd("GET", "lock:{layout:old}"), "the older layout: the token alone");
-            assertEquals(Long.toString(r.fence()), cmd("HGET", "lock:{layout:old}:info", "fence"));
-            assertTrue(node.acquire(lease, Map.of()).acquired(), "a retry with the same token gets it back");
+            assertEquals(Long.toString(fence), cmd("HGET", "lock:{layout:old}:info", "fence"));
+            assertTrue(acquireAsOlderClient(node, lease, Map.of()) > 0, "a retry with the same token gets it back");
 
             LockInfo seen = locks.inspector().get("layout:old").orElseThrow();
-            assertEquals(r.fence(), seen.fencingToken());
+            assertEquals(fence, seen.fencingToken());
             assertEquals("old-thread", seen.holder().thread());
             assertEquals("Legacy#run", seen.method());
 
@@ -91,10 +91,27 @@ class LockValueLayoutTest {
 
             ForceReleaseResult fr = locks.inspector().forceRelease(seen, "alice");
             assertTrue(fr.released());
-            assertEquals(r.fence(), fr.oldFence());
+            assertEquals(fence, fr.oldFence());
             assertEquals("0", cmd("EXISTS", "lock:{layout:old}"));
             assertEquals("0", cmd("EXISTS", "lock:{layout:old}:info"));
-            assertFalse(node.release(lease), "gone");
+            assertFalse(node.release(lease, true, 0), "gone");
         }
+    }
+
+    /**
+     * acquire.lua called as a client of the older layout calls it: the holder as field/value pairs from
+     * ARGV[5] on. The fence, or a value below 1 if the lock is held.
+     */
+    private static long acquireAsOlderClient(RedisNodeClient node, Lease lease, Map<String, String> info) {
+        KeySpace keys = node.keySpace();
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(lease.token(),
+                Long.toString(lease.ttlMillis()), "60000", "1"));
+        info.forEach((k, v) -> {
+            args.add(k);
+            args.add(v);
+        });
+        Object reply = LuaScript.load(RedisNodeClient.class, "acquire.lua").run(node.redis(),
+                java.util.List.of(keys.lock(lease.name()), keys.info(lease.name()), keys.fence(lease.name())), args);
+        return reply instanceof java.util.List<?> l ? (Long) l.get(1) : (Long) reply;
     }
 }

@@ -13,6 +13,7 @@ import dev.lockwarden.testing.RedisServerExtension;
 class LuaScriptsTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+    private static final LockHolder HOLDER = new LockHolder("jvm", "main", dev.lockwarden.LockSource.API, "", 1);
 
     @Test
     void shaOfEachScriptMatchesTheServer() {
@@ -25,24 +26,24 @@ class LuaScriptsTest {
     @Test
     void evalshaFallsBackToEvalAfterScriptFlush() {
         try (redis.clients.jedis.RedisClient c = redis.clients.jedis.RedisClient.create(REDIS.node(0).host(), REDIS.node(0).port())) {
-            RedisNodeClient node = new RedisNodeClient(c, "test", new KeySpace("lock:"), 60_000);
+            RedisNodeClient node = new RedisNodeClient(c, "test", new KeySpace("lock:"), 60_000, null);
             REDIS.node(0).command("SCRIPT", "FLUSH");
             Lease lease = new Lease("lua:one", "tok", 5_000);
-            assertEquals(true, node.acquire(lease, java.util.Map.of()).acquired());
+            assertEquals(true, node.acquire(lease, HOLDER, true, 0).acquired());
             REDIS.node(0).command("SCRIPT", "FLUSH");
             assertEquals(true, node.refresh(List.of(lease))[0]); // pipelined EVALSHA → NOSCRIPT → EVAL
-            assertEquals(true, node.release(lease));
+            assertEquals(true, node.release(lease, true, 0));
         }
     }
 
     @Test
     void refreshManyExtendsOnlyLocksStillOurs() {
         try (redis.clients.jedis.RedisClient c = redis.clients.jedis.RedisClient.create(REDIS.node(0).host(), REDIS.node(0).port())) {
-            RedisNodeClient node = new RedisNodeClient(c, "test", new KeySpace("lock:"), 60_000);
+            RedisNodeClient node = new RedisNodeClient(c, "test", new KeySpace("lock:"), 60_000, null);
             java.util.List<Lease> leases = new java.util.ArrayList<>();
-            for (int i = 0; i < RedisNodeClient.REFRESH_CHUNK * 2 + 7; i++) { // three chunks
+            for (int i = 0; i < RefreshScript.CHUNK * 2 + 7; i++) { // three chunks
                 Lease l = new Lease("many:" + i, "tok" + i, 1_000);
-                assertEquals(true, node.acquire(l, java.util.Map.of()).acquired());
+                assertEquals(true, node.acquire(l, HOLDER, true, 0).acquired());
                 leases.add(i % 3 == 0 ? new Lease(l.name(), "stolen", 60_000) : new Lease(l.name(), l.token(), 60_000));
             }
             REDIS.node(0).command("SCRIPT", "FLUSH"); // NOSCRIPT on every chunk → EVAL fallback

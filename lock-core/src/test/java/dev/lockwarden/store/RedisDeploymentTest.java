@@ -48,7 +48,7 @@ class RedisDeploymentTest {
         List<RedisNodeClient> nodes = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) {
             nodes.add(new RedisNodeClient(redis.clients.jedis.RedisClient.builder().hostAndPort("127.0.0.1", 1).build(),
-                    "node-" + i, keys, 60_000));
+                    "node-" + i, keys, 60_000, null));
         }
         return new RedisDeployment(t, nodes, keys, 1);
     }

@@ -14,28 +14,24 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * {@link RedisNodeClient} on a Redis Cluster. Scripts and pipelines go through Jedis' cluster
- * client, which routes each by its hash-tagged keys (all keys of one lock share a slot). SCAN, which
- * is per node, visits every master through a small client per master, created on first use and
- * kept while the master is part of the cluster.
+ * What a {@link RedisNodeClient} on a Redis Cluster needs beyond the cluster client (which routes each script
+ * and pipeline by its hash-tagged keys): the masters, for SCAN (which is per node) through a small client per
+ * master, created on first use and kept while the master is part of the cluster, and the master of a slot.
  */
-public final class ClusterNodeClient extends RedisNodeClient {
+final class ClusterMasters implements AutoCloseable {
     private final RedisClusterClient cluster;
     private final RedisUri seed;
     private final ConnectionSettings settings;
     private final Map<String, RedisClient> masters = new ConcurrentHashMap<>();
 
-    public ClusterNodeClient(RedisClusterClient cluster, String address, RedisUri seed, ConnectionSettings settings,
-                             KeySpace keys, long fenceRetentionMillis) {
-        super(cluster, address, keys, fenceRetentionMillis, settings);
+    ClusterMasters(RedisClusterClient cluster, RedisUri seed, ConnectionSettings settings) {
         this.cluster = cluster;
         this.seed = seed;
         this.settings = settings;
     }
 
     /** One connection per master, in a stable (address) order, so a page cursor stays meaningful. */
-    @Override
-    public List<UnifiedJedis> scanTargets() {
+    List<UnifiedJedis> scanTargets(NodeCalls calls) {
         List<String> addresses = new ArrayList<>(cluster.getClusterNodes().keySet());
         addresses.sort(null);
         masters.keySet().removeIf(a -> {
@@ -48,7 +44,7 @@ public final class ClusterNodeClient extends RedisNodeClient {
         List<UnifiedJedis> out = new ArrayList<>();
         for (String a : addresses) {
             RedisClient c = masters.computeIfAbsent(a, this::clientOf);
-            String role = call("read the role of cluster node " + a, () -> c.info("replication"));
+            String role = calls.run("read the role of cluster node " + a, 0, true, () -> c.info("replication"));
             if (role.contains("role:master")) {
                 out.add(c);
             }
@@ -56,18 +52,10 @@ public final class ClusterNodeClient extends RedisNodeClient {
         return out;
     }
 
-    /**
-     * The master that owns {@code key}'s hash slot, written like the seeds ({@code redis://host:port},
-     * user and password masked), from Jedis' slot cache: no round trip unless the cache has no owner
-     * for the slot (then Jedis reads the slots again). After a resharding it names the new owner once
-     * Jedis has followed the first MOVED.
-     *
-     * @param key a key of the lock (all of a lock's keys share one slot)
-     * @return the owning master, e.g. {@code redis://127.0.0.1:7001}
-     */
-    public String masterOf(String key) {
+    /** See {@link RedisNodeClient#masterOf(String)}. */
+    String masterOf(String key, NodeCalls calls) {
         int slot = JedisClusterCRC16.getSlot(key);
-        HostAndPort hp = call("find the master of slot " + slot, () -> {
+        HostAndPort hp = calls.run("find the master of slot " + slot, 0, true, () -> {
             try (Connection c = cluster.getConnectionFromSlot(slot)) {
                 return c.getHostAndPort();
             }
@@ -85,12 +73,5 @@ public final class ClusterNodeClient extends RedisNodeClient {
     public void close() {
         masters.values().forEach(RedisClient::close);
         masters.clear();
-        super.close();
-    }
-
-    /** Keys of different locks live in different slots: the watchdog refreshes one lock per script call. */
-    @Override
-    protected boolean singleSlotScriptsOnly() {
-        return true;
     }
 }

@@ -1,0 +1,18 @@
+package dev.lockwarden.internal;
+
+import dev.lockwarden.metrics.MetricsConfig;
+
+/**
+ * What a {@link LockEngine} is configured with (resolved and checked by {@code LockManager.Builder}).
+ *
+ * @param reentrant              whether a thread holding a lock gets a nested handle instead of waiting for itself
+ * @param application            the application's name, for holders, events and metrics
+ * @param eventsMaxLen           approximate cap of the events stream
+ * @param recordCycles           whether every release appends its cycle to the lock's own history
+ * @param historyRetentionMillis how long a lock's history outlives its last entry
+ * @param ticker                 time source of handles and watchdog (tests advance one instead of sleeping)
+ * @param metrics                which metrics are kept
+ */
+public record EngineSettings(boolean reentrant, String application, long eventsMaxLen, boolean recordCycles,
+                             long historyRetentionMillis, Ticker ticker, MetricsConfig metrics) {
+}
