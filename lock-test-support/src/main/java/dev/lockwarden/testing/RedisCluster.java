@@ -9,8 +9,9 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * A Redis Cluster of N masters (no replicas) on 127.0.0.1, formed with plain CLUSTER commands
- * (SET-CONFIG-EPOCH, ADDSLOTS, MEET), so neither {@code redis-cli} nor Redis 7 is needed.
+ * A Redis Cluster of N masters, optionally with replicas, on 127.0.0.1, formed with plain CLUSTER
+ * commands (SET-CONFIG-EPOCH, ADDSLOTS, MEET, REPLICATE), so neither {@code redis-cli} nor Redis 7
+ * is needed. {@link ClusterFailover} kills or fails over masters of a cluster with replicas.
  *
  * <p>Nodes run with {@code --cluster-node-timeout 3000} so that a killed or paused master is noticed,
  * and forgiven after it is back, within seconds. Use {@link #awaitClusterOk(Duration)} after a fault.
@@ -25,6 +26,9 @@ public final class RedisCluster implements AutoCloseable {
 
     private static final Duration POLL_TIMEOUT = Duration.ofSeconds(1);
 
+    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
+
+    private final int masters;
     private final List<RedisNode> nodes;
 
     /** A cluster of {@code masters} nodes using {@link RedisBinary#detect()}; call {@link #start()}. */
@@ -34,21 +38,32 @@ public final class RedisCluster implements AutoCloseable {
 
     /** A cluster of {@code masters} nodes; {@code extraArgs} are passed to every redis-server. */
     public RedisCluster(int masters, RedisBinary binary, String... extraArgs) {
-        if (masters < 1) {
-            throw new IllegalArgumentException("masters must be >= 1: " + masters);
+        this(masters, 0, binary, extraArgs);
+    }
+
+    /**
+     * A cluster of {@code masters} masters with {@code replicasPerMaster} replicas each; replica
+     * {@code j} of master {@code i} is node {@code masters + i * replicasPerMaster + j}.
+     */
+    public RedisCluster(int masters, int replicasPerMaster, RedisBinary binary, String... extraArgs) {
+        if (masters < 1 || replicasPerMaster < 0) {
+            throw new IllegalArgumentException("need masters >= 1 and replicasPerMaster >= 0: " + masters
+                    + ", " + replicasPerMaster);
         }
+        this.masters = masters;
         List<String> args = new ArrayList<>(List.of("--cluster-enabled", "yes", "--cluster-node-timeout", "3000"));
         args.addAll(List.of(extraArgs));
         List<RedisNode> list = new ArrayList<>();
-        for (int i = 0; i < masters; i++) {
+        for (int i = 0; i < masters * (1 + replicasPerMaster); i++) {
             list.add(new RedisNode(binary, args));
         }
         this.nodes = List.copyOf(list);
     }
 
     /**
-     * Starts the nodes, splits the slots evenly between them, joins them and waits until every node
-     * reports {@code cluster_state:ok} with the same view of the cluster. Stops everything on failure.
+     * Starts the nodes, splits the slots evenly between the masters, joins them, makes the replicas
+     * replicate their masters and waits until every node reports {@code cluster_state:ok} with the
+     * same view of the cluster and every replica's link is up. Stops everything on failure.
      *
      * @return this cluster
      */
@@ -57,11 +72,13 @@ public final class RedisCluster implements AutoCloseable {
             for (RedisNode node : nodes) {
                 node.start();
             }
-            int n = nodes.size();
+            int n = masters;
+            for (int i = 0; i < nodes.size(); i++) {
+                // distinct epochs up front, as redis-cli does, so no epoch collision has to be resolved
+                nodes.get(i).command("CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
+            }
             for (int i = 0; i < n; i++) {
                 RedisNode node = nodes.get(i);
-                // distinct epochs up front, as redis-cli does, so no epoch collision has to be resolved
-                node.command("CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
                 int from = i * SLOTS / n;
                 int to = (i + 1) * SLOTS / n - 1;
                 List<String> cmd = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
@@ -70,10 +87,13 @@ public final class RedisCluster implements AutoCloseable {
                 }
                 node.command(cmd.toArray(String[]::new));
             }
-            for (int i = 1; i < n; i++) {
+            for (int i = 1; i < nodes.size(); i++) {
                 nodes.get(0).command("CLUSTER", "MEET", RedisNode.HOST, Integer.toString(nodes.get(i).port()));
             }
             awaitClusterOk(FORM_TIMEOUT);
+            if (nodes.size() > masters) {
+                attachReplicas();
+            }
             return this;
         } catch (RuntimeException e) {
             close();
@@ -103,6 +123,18 @@ public final class RedisCluster implements AutoCloseable {
             }
         } while (System.nanoTime() < deadline);
         throw new IllegalStateException("cluster not ok within " + timeout.toMillis() + " ms: " + problem);
+    }
+
+    private void attachReplicas() {
+        int perMaster = (nodes.size() - masters) / masters;
+        for (int r = masters; r < nodes.size(); r++) {
+            RedisNode master = nodes.get((r - masters) / perMaster);
+            nodes.get(r).command("CLUSTER", "REPLICATE", master.command("CLUSTER", "MYID"));
+        }
+        awaitClusterOk(FORM_TIMEOUT);
+        for (int r = masters; r < nodes.size(); r++) {
+            Replication.awaitLinkUp(nodes.get(r), nodes.get((r - masters) / perMaster).port(), SYNC_TIMEOUT);
+        }
     }
 
     /** Why the cluster is not ok yet, or null if it is. */
@@ -152,7 +184,10 @@ public final class RedisCluster implements AutoCloseable {
         return null;
     }
 
-    /** The master nodes, in slot order (node 0 owns the first slots). */
+    /**
+     * Every node: the masters as started, in slot order (node 0 owns the first slots), then the
+     * replicas. Roles change with a failover; {@link ClusterFailover} tells the current ones.
+     */
     public List<RedisNode> nodes() {
         return nodes;
     }
@@ -160,6 +195,11 @@ public final class RedisCluster implements AutoCloseable {
     /** Node {@code i}. */
     public RedisNode node(int i) {
         return nodes.get(i);
+    }
+
+    /** The number of masters as started. */
+    public int masterCount() {
+        return masters;
     }
 
     /** {@code redis://127.0.0.1:PORT} of every node, for a cluster client's seed list. */

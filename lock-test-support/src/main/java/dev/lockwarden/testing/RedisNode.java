@@ -47,6 +47,7 @@ public final class RedisNode implements AutoCloseable {
     }
 
     private final RedisBinary binary;
+    private final Path configFile; // null, or the file redis-server reads first (a sentinel needs one)
     private final List<String> extraArgs;
     private final boolean clusterEnabled;
     private final String password;
@@ -68,7 +69,16 @@ public final class RedisNode implements AutoCloseable {
 
     /** A node using the given binary and extra {@code redis-server} arguments. */
     public RedisNode(RedisBinary binary, List<String> extraArgs) {
+        this(binary, null, extraArgs);
+    }
+
+    /**
+     * A node started as {@code redis-server CONFIGFILE --port P ... extraArgs}: the file is read first
+     * and may be rewritten by the server (a sentinel records its state there).
+     */
+    public RedisNode(RedisBinary binary, Path configFile, List<String> extraArgs) {
         this.binary = binary;
+        this.configFile = configFile;
         this.extraArgs = List.copyOf(extraArgs);
         this.clusterEnabled = "yes".equalsIgnoreCase(argValue(this.extraArgs, "--cluster-enabled"));
         this.password = argValue(this.extraArgs, "--requirepass");
@@ -129,8 +139,11 @@ public final class RedisNode implements AutoCloseable {
     }
 
     private Process launch() {
-        List<String> cmd = new ArrayList<>(List.of(binary.path().toString(),
-                "--port", Integer.toString(port),
+        List<String> cmd = new ArrayList<>(List.of(binary.path().toString()));
+        if (configFile != null) {
+            cmd.add(configFile.toString());
+        }
+        cmd.addAll(List.of("--port", Integer.toString(port),
                 "--bind", HOST,
                 "--save", "",
                 "--appendonly", "no",
@@ -428,7 +441,7 @@ public final class RedisNode implements AutoCloseable {
         }
     }
 
-    private static void deleteDir(Path path) {
+    static void deleteDir(Path path) {
         if (path == null || !Files.exists(path)) {
             return;
         }

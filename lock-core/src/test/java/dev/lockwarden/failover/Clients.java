@@ -1,0 +1,28 @@
+package dev.lockwarden.failover;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.lockwarden.LockManager;
+import dev.lockwarden.testing.RedisNode;
+
+/** Lock managers pointed at one Redis node each, closed together; short timeouts for dead masters. */
+final class Clients implements AutoCloseable {
+
+    private final List<LockManager> managers = new ArrayList<>();
+
+    /** A manager for {@code application} on {@code node} alone. */
+    LockManager on(String application, RedisNode node) {
+        LockManager m = LockManager.builder().redis(node.uri()).application(application)
+                .timeout(Duration.ofMillis(500)).shutdownHook(false).build();
+        managers.add(m);
+        return m;
+    }
+
+    @Override
+    public void close() {
+        managers.forEach(LockManager::close);
+        managers.clear();
+    }
+}
