@@ -14,10 +14,12 @@ import dev.lockwarden.store.Drift;
 import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.LockStore;
 import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.Refreshed;
 
 /**
  * One thread per {@code LockManager} that keeps every held auto-refresh lock alive: all locks due
- * are refreshed together in one pipelined batch (per node) when the oldest reaches TTL/3, taking
+ * are refreshed together in one pipelined batch (per node; on Redis Cluster per slot owner, each
+ * answering for its own locks) when the oldest reaches TTL/3, taking
  * along those due within the next TTL/6. It also notices expiry of non-refreshed locks.
  * <p>
  * Known field failures are designed out: release unregisters a handle <em>before</em> its release
@@ -217,25 +219,24 @@ public final class Watchdog implements AutoCloseable {
             leases.add(h.lease());
         }
         batches.incrementAndGet();
-        boolean[] ours;
+        Refreshed replies;
         try {
-            ours = store.refresh(leases);
+            replies = store.refreshEach(leases);
         } catch (RuntimeException e) {
-            outage.failed(due, e.getMessage(), ticker.nanos());
-            for (DefaultLockHandle h : due) {
-                h.meter().count(LockMetrics.Event.REFRESH_FAILURE);
-                long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
-                // retry soon, well before the validity runs out
-                h.nextRefreshNanos = ticker.nanos() + Math.min(RETRY_AFTER_FAILURE_NANOS, ttl / 10);
-            }
+            failed(due, e.getMessage());
             return;
         }
-        outage.succeeded(ticker.nanos());
+        List<DefaultLockHandle> unconfirmed = new ArrayList<>();
+        String error = null;
         int lookups = 0;
         for (int i = 0; i < due.size(); i++) {
             DefaultLockHandle h = due.get(i);
             long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
-            if (ours[i]) {
+            if (!replies.confirmed(i)) {
+                // only this lock's node failed: it stays in doubt, exactly as after a failed batch
+                unconfirmed.add(h);
+                error = error == null ? replies.failure(i) : error;
+            } else if (replies.ours(i)) {
                 h.meter().count(LockMetrics.Event.REFRESH);
                 h.confirmed(start, ttl - Drift.nanos(h.lease().ttlMillis()));
                 h.nextRefreshNanos = start + ttl / 3;
@@ -243,6 +244,22 @@ public final class Watchdog implements AutoCloseable {
                 handles.remove(h);
                 h.markLost(lookups++ < MAX_CAUSE_LOOKUPS ? lossCause.reason(h.lease(), TOKEN_GONE) : TOKEN_GONE);
             }
+        }
+        if (unconfirmed.isEmpty()) {
+            outage.succeeded(ticker.nanos());
+        } else {
+            failed(unconfirmed, error);
+        }
+    }
+
+    /** Refreshes Redis did not confirm: counted, logged as an outage and retried soon. */
+    private void failed(List<DefaultLockHandle> unconfirmed, String error) {
+        outage.failed(unconfirmed, error, ticker.nanos());
+        for (DefaultLockHandle h : unconfirmed) {
+            h.meter().count(LockMetrics.Event.REFRESH_FAILURE);
+            long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
+            // retry soon, well before the validity runs out
+            h.nextRefreshNanos = ticker.nanos() + Math.min(RETRY_AFTER_FAILURE_NANOS, ttl / 10);
         }
     }
 

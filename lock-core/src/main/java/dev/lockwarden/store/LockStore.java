@@ -63,6 +63,15 @@ public interface LockStore extends AutoCloseable {
     /** Token-checked TTL extension of many locks in one pipelined batch; true per lease still ours. */
     boolean[] refresh(List<Lease> leases);
 
+    /**
+     * {@link #refresh(List)} with an answer per lease: where nodes answer for their own leases (Redis
+     * Cluster), a failed node leaves only its leases unconfirmed. Throws only if no lease could be confirmed
+     * for one reason (as {@link #refresh(List)}).
+     */
+    default Refreshed refreshEach(List<Lease> leases) {
+        return Refreshed.confirmed(refresh(leases));
+    }
+
     /** Closes the store and the {@link RedisDeployment} it runs on. */
     @Override
     void close();

@@ -52,6 +52,11 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
+    public Refreshed refreshEach(List<Lease> leases) {
+        return node.refreshEach(leases);
+    }
+
+    @Override
     public void close() {
         redis.close();
     }

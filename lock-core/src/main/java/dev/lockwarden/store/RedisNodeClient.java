@@ -31,6 +31,8 @@ public final class RedisNodeClient implements AutoCloseable {
     private final SharedConnection shared;
     /** Null off a cluster. */
     private final ClusterMasters cluster;
+    /** The refresh of many leases, one pipeline per slot owner; null off a cluster. */
+    private final ClusterRefresh clusterRefresh;
     private final AcquireScript acquire;
     private final ReleaseScript release;
     private final RefreshScript refresh;
@@ -68,6 +70,7 @@ public final class RedisNodeClient implements AutoCloseable {
         this.release = new ReleaseScript(keys);
         this.refresh = new RefreshScript(keys);
         this.raiseFence = new RaiseFenceScript(keys, fenceRetentionMillis);
+        this.clusterRefresh = cluster == null ? null : new ClusterRefresh((RedisClusterClient) redis, calls, refresh);
     }
 
     /** The client of a Redis Cluster; {@code seed} gives the masters' credentials and TLS. */
@@ -165,6 +168,14 @@ public final class RedisNodeClient implements AutoCloseable {
         return ours;
     }
 
+    /**
+     * {@link #refresh(List)} with an answer per lease: on a cluster each slot owner answers for its own
+     * leases (see {@link ClusterRefresh}); elsewhere the batch is confirmed or fails as a whole.
+     */
+    Refreshed refreshEach(List<Lease> leases) {
+        return clusterRefresh != null ? clusterRefresh.run(leases) : Refreshed.confirmed(refresh(leases));
+    }
+
     /** True where one script may only touch one hash slot (Redis Cluster). */
     boolean singleSlotScriptsOnly() {
         return cluster != null;
@@ -253,6 +264,7 @@ public final class RedisNodeClient implements AutoCloseable {
     @Override
     public void close() {
         if (cluster != null) {
+            clusterRefresh.close();
             cluster.close();
         }
         if (shared != null) {

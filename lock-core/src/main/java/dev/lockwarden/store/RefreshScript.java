@@ -21,6 +21,10 @@ final class RefreshScript {
         this.keys = keys;
     }
 
+    KeySpace keySpace() {
+        return keys;
+    }
+
     /** Keys lock, info; arguments token, ttl (refresh.lua). */
     ScriptCall call(Lease lease) {
         return calls(List.of(lease));
