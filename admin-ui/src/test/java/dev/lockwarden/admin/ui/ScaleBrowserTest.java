@@ -76,7 +76,7 @@ class ScaleBrowserTest {
                 long listsBefore = counting.listCalls.get();
                 Thread.sleep(5_000); // five live refreshes
                 String status = browser.driver.findElement(By.id("status")).getText();
-                int shown = Integer.parseInt(status.substring(0, status.indexOf(' ')));
+                int shown = Integer.parseInt(status.substring(0, status.indexOf(" ")).replace(",", ""));
                 long refreshRows = counting.rowsRead.get() - rowsBefore;
                 System.out.printf("shown %d; 5 s of refresh read %d rows in %d list calls; most rows in one call %d; total rows read %d%n",
                         shown, refreshRows, counting.listCalls.get() - listsBefore, counting.mostRowsInOneCall.get(), counting.rowsRead.get());

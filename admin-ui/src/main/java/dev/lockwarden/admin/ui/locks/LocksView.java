@@ -128,7 +128,7 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
         shown.clear();
         shown.addAll(locks);
         grid.show(locks);
-        status.setText(locks.size() + " locks shown · updated " + Formats.time(Instant.now()));
+        status.setText(Formats.count(locks.size(), "lock") + " shown · updated " + Formats.time(Instant.now()));
         if (selected != null) {
             Optional<LockInfo> s = locks.stream().filter(i -> i.name().equals(selected)).findFirst();
             details.show(selected, s.isPresent() ? s : service.get(selected));
