@@ -28,6 +28,7 @@ import dev.lockwarden.LockInspector;
 import dev.lockwarden.admin.cli.AdminCommand;
 import dev.lockwarden.admin.security.LoginService;
 import dev.lockwarden.admin.service.AdminService;
+import dev.lockwarden.admin.service.HealthService;
 import dev.lockwarden.admin.ui.AdminServlet;
 import dev.lockwarden.admin.ui.SecurityHeadersFilter;
 import dev.lockwarden.admin.web.ForwardedHeadersFilter;
@@ -68,6 +69,15 @@ public final class AdminServer implements AutoCloseable {
 
     /** Starts the dashboard over {@code inspector}; close it to stop. */
     public static AdminServer start(AdminConfig config, LockInspector inspector) throws Exception {
+        return start(config, inspector, "");
+    }
+
+    /**
+     * The same, naming the deployment in the health strip.
+     *
+     * @param redis {@code LockManager.describeRedis()} of the manager the inspector belongs to
+     */
+    public static AdminServer start(AdminConfig config, LockInspector inspector, String redis) throws Exception {
         Server server = new Server();
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
@@ -107,7 +117,8 @@ public final class AdminServer implements AutoCloseable {
         LoginService logins = new LoginService(config.users(), Clock.systemUTC());
         context.addServlet(new ServletHolder(new AdminServlet(Map.of(
                 AdminService.class, new AdminService(inspector, config.pageSize(), config.longHeld()),
-                LoginService.class, logins), config.sessionTimeout())), "/*");
+                LoginService.class, logins,
+                HealthService.class, new HealthService(inspector, redis, Clock.systemUTC())), config.sessionTimeout())), "/*");
         server.setHandler(context);
         AdminServer admin = new AdminServer(server, webRoot, logins);
         try {

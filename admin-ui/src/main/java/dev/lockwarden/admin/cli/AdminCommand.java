@@ -100,7 +100,7 @@ public final class AdminCommand implements Callable<Integer> {
         }
         AdminServer admin;
         try {
-            admin = AdminServer.start(config, locks.inspector());
+            admin = AdminServer.start(config, locks.inspector(), locks.describeRedis());
         } catch (java.io.IOException e) {
             locks.close();
             spec.commandLine().getErr().println("lockwarden-admin: cannot listen on " + config.bind().getHostAddress() + ":"
