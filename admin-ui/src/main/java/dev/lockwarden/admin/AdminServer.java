@@ -116,7 +116,7 @@ public final class AdminServer implements AutoCloseable {
         context.addFilter(new FilterHolder(new SecurityHeadersFilter(config.behindTlsProxy())), "/*", requests);
         LoginService logins = new LoginService(config.users(), Clock.systemUTC());
         context.addServlet(new ServletHolder(new AdminServlet(Map.of(
-                AdminService.class, new AdminService(inspector, config.pageSize(), config.longHeld()),
+                AdminService.class, new AdminService(inspector, config.pageSize(), config.longHeld()).withRedis(redis),
                 LoginService.class, logins,
                 HealthService.class, new HealthService(inspector, redis, Clock.systemUTC())), config.sessionTimeout())), "/*");
         server.setHandler(context);

@@ -12,22 +12,29 @@ import dev.lockwarden.LockException;
 import dev.lockwarden.LockInspector;
 
 /**
- * Reads the health strip's numbers through the {@link LockInspector}, at most once per
- * {@link #MAX_AGE} for all sessions together: ten open tabs cost Redis what one does.
+ * Reads the health strip's numbers through the {@link LockInspector} on a background thread, at
+ * most once per {@link #MAX_AGE} for all sessions together: ten open tabs cost Redis what one does,
+ * and no page waits for the reading (it shows the last one).
  */
 public final class HealthService {
     /** The window of the lost and force-released counts. */
     public static final Duration WINDOW = Duration.ofMinutes(15);
     /** How long one reading is shown to every page before Redis is read again. */
-    public static final Duration MAX_AGE = Duration.ofSeconds(5);
+    public static final Duration MAX_AGE = Duration.ofSeconds(10);
     /** Locks scanned at most to count the held and orphaned ones. */
-    public static final int SCAN = 10_000;
+    public static final int SCAN = 2_000;
     private static final String PROBE = "lockwarden-dashboard:health-probe";
 
     private final LockInspector inspector;
     private final String deployment;
     private final Clock clock;
-    private Health last;
+    private final java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "lockwarden-admin-health");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile Health last;
+    private boolean reading;
 
     /**
      * @param inspector the lock-core inspector
@@ -39,13 +46,23 @@ public final class HealthService {
         this.clock = clock;
     }
 
-    /** The latest reading, at most {@link #MAX_AGE} old. */
-    public synchronized Health health() {
-        Instant now = clock.instant();
-        if (last == null || Duration.between(last.at(), now).compareTo(MAX_AGE) >= 0) {
-            last = read(now);
+    /**
+     * The latest reading (empty before the first one is done); starts a new one in the background
+     * when it is {@link #MAX_AGE} old.
+     */
+    public synchronized Optional<Health> health() {
+        Health h = last;
+        if (!reading && (h == null || Duration.between(h.at(), clock.instant()).compareTo(MAX_AGE) >= 0)) {
+            reading = true;
+            reader.execute(() -> {
+                Health next = read(clock.instant());
+                synchronized (this) {
+                    last = next;
+                    reading = false;
+                }
+            });
         }
-        return last;
+        return Optional.ofNullable(h);
     }
 
     private Health read(Instant now) {
@@ -64,7 +81,7 @@ public final class HealthService {
                 forced += a.forceReleased();
             }
             return new Health(deployment, roundTrip, alive, held, held < SCAN, orphaned, lost, forced, now, Optional.empty());
-        } catch (LockException e) {
+        } catch (LockException | IllegalStateException e) {
             return new Health(deployment, Duration.ZERO, 0, 0, false, 0, 0, 0, now, Optional.of(e.getMessage()));
         }
     }

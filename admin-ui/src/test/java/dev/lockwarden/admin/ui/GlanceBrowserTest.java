@@ -106,7 +106,7 @@ class GlanceBrowserTest {
     }
 
     private static void waitText(String id, String expected) {
-        new WebDriverWait(dash.browser.driver, Duration.ofSeconds(15)).ignoring(StaleElementReferenceException.class)
+        new WebDriverWait(dash.browser.driver, Duration.ofSeconds(25)).ignoring(StaleElementReferenceException.class)
                 .until(d -> expected.equals(d.findElement(By.id(id)).getText()));
     }
 }
