@@ -1,6 +1,7 @@
 package dev.lockwarden.admin;
 
 import java.net.InetAddress;
+import java.net.URI;
 import java.time.Duration;
 import java.net.UnknownHostException;
 import java.util.Optional;
@@ -9,6 +10,7 @@ import java.util.Properties;
 import dev.lockwarden.config.Settings;
 import dev.lockwarden.admin.security.FirstRunUsers;
 import dev.lockwarden.admin.security.UserDirectory;
+import dev.lockwarden.admin.web.TrustedProxies;
 
 /**
  * The dashboard's own settings (Redis comes from the usual {@code lockwarden.*} settings).
@@ -22,36 +24,53 @@ import dev.lockwarden.admin.security.UserDirectory;
  * @param behindTlsProxy  trust {@code X-Forwarded-*} / {@code Forwarded} headers (client address, https)
  *                        and mark the session cookie {@code Secure} ({@value #BEHIND_TLS_PROXY}, default false)
  * @param longHeld        locks held longer are marked LONG-HELD ({@value #LONG_HELD}, default 10m)
+ * @param trustedProxies  peers whose {@code X-Forwarded-For}/{@code -Proto} are believed ({@value #TRUSTED_PROXY}, default none)
+ * @param publicUrl       the address people open behind the proxy; its host is accepted in {@code Host} ({@value #PUBLIC_URL})
  */
 public record AdminConfig(InetAddress bind, int port, int pageSize, UserDirectory users, Duration sessionTimeout,
-                          boolean behindTlsProxy, Duration longHeld) {
+                          boolean behindTlsProxy, Duration longHeld, TrustedProxies trustedProxies, Optional<URI> publicUrl) {
     public static final String PORT = "lockwarden.admin.port";
     public static final String BIND = "lockwarden.admin.bind";
     public static final String PAGE_SIZE = "lockwarden.admin.page-size";
     public static final String SESSION_TIMEOUT = "lockwarden.admin.session-timeout";
     public static final String BEHIND_TLS_PROXY = "lockwarden.admin.behind-tls-proxy";
     public static final String LONG_HELD = "lockwarden.admin.long-held";
+    public static final String TRUSTED_PROXY = "lockwarden.admin.trusted-proxy";
+    public static final String PUBLIC_URL = "lockwarden.admin.public-url";
+    /** Lockwarden's own keys (clients, activity, audit): a lock key prefix may not reach into them. */
+    public static final String RESERVED_PREFIX = "lockwarden:";
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofMinutes(30);
     public static final Duration DEFAULT_LONG_HELD = Duration.ofMinutes(10);
 
     /** Defaults for the session settings. */
     public AdminConfig(InetAddress bind, int port, int pageSize, UserDirectory users) {
-        this(bind, port, pageSize, users, DEFAULT_SESSION_TIMEOUT, false, DEFAULT_LONG_HELD);
+        this(bind, port, pageSize, users, DEFAULT_SESSION_TIMEOUT, false, DEFAULT_LONG_HELD, TrustedProxies.none(), Optional.empty());
     }
 
     /** The same with another session timeout. */
     public AdminConfig withSessionTimeout(Duration timeout) {
-        return new AdminConfig(bind, port, pageSize, users, timeout, behindTlsProxy, longHeld);
+        return new AdminConfig(bind, port, pageSize, users, timeout, behindTlsProxy, longHeld, trustedProxies, publicUrl);
     }
 
     /** The same with {@code behindTlsProxy} set. */
     public AdminConfig withBehindTlsProxy(boolean on) {
-        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, on, longHeld);
+        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, on, longHeld, trustedProxies, publicUrl);
     }
 
     /** The same with another long-held threshold. */
     public AdminConfig withLongHeld(Duration threshold) {
-        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, behindTlsProxy, threshold);
+        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, behindTlsProxy, threshold, trustedProxies, publicUrl);
+    }
+
+    /** The same with other trusted proxies. */
+    public AdminConfig withTrustedProxies(TrustedProxies proxies) {
+        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, behindTlsProxy, longHeld, proxies, publicUrl);
+    }
+
+    /** The same with a public URL. */
+    public AdminConfig withPublicUrl(URI url) {
+        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, behindTlsProxy, longHeld, trustedProxies,
+                Optional.of(publicUrl(url.toString(), PUBLIC_URL)));
     }
 
     public AdminConfig {
@@ -80,9 +99,37 @@ public record AdminConfig(InetAddress bind, int port, int pageSize, UserDirector
         int pageSize = integer(settings, PAGE_SIZE, 50);
         Duration timeout = settings.duration(SESSION_TIMEOUT, DEFAULT_SESSION_TIMEOUT);
         boolean proxy = bool(settings, BEHIND_TLS_PROXY);
+        checkKeyPrefix(settings);
+        TrustedProxies proxies = settings.raw(TRUSTED_PROXY).map(s -> TrustedProxies.parse(s.value(), s.where()))
+                .orElse(TrustedProxies.none());
+        Optional<URI> url = settings.raw(PUBLIC_URL).map(s -> publicUrl(s.value(), s.where()));
+        Duration longHeld = settings.duration(LONG_HELD, DEFAULT_LONG_HELD);
         return new AdminConfig(bind, port, pageSize, UserDirectory.configured(settings, systemProperties)
-                .orElseGet(() -> FirstRunUsers.create(FirstRunUsers.jarDirectory(), System.out)), timeout, proxy,
-                settings.duration(LONG_HELD, DEFAULT_LONG_HELD));
+                .orElseGet(() -> FirstRunUsers.create(FirstRunUsers.jarDirectory(), System.out, System.console() != null)),
+                timeout, proxy, longHeld, proxies, url);
+    }
+
+    /** A prefix such as {@code lockwarden:jvm:} would let lock keys pose as clients or break the Activity view. */
+    static void checkKeyPrefix(Settings settings) {
+        String prefix = settings.string(Settings.KEY_PREFIX, "lock:");
+        if (prefix.startsWith(RESERVED_PREFIX) || RESERVED_PREFIX.startsWith(prefix)) {
+            throw new IllegalArgumentException(Settings.KEY_PREFIX + "='" + prefix + "' overlaps Lockwarden's own keys ("
+                    + RESERVED_PREFIX + "*): choose a prefix that does not start with '" + RESERVED_PREFIX
+                    + "' and is not a start of it, e.g. lock:");
+        }
+    }
+
+    private static URI publicUrl(String value, String where) {
+        try {
+            URI u = new URI(value);
+            if (("http".equals(u.getScheme()) || "https".equals(u.getScheme())) && u.getHost() != null) {
+                return u;
+            }
+        } catch (java.net.URISyntaxException e) {
+            // the message below says what is expected
+        }
+        throw new IllegalArgumentException(where + "='" + value + "' is not an http(s) URL with a host: give the "
+                + "address people open, e.g. https://locks.example.com/");
     }
 
     private static boolean bool(Settings settings, String property) {

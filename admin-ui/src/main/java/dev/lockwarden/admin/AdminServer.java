@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
@@ -16,7 +18,6 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.http.UriCompliance;
-import org.eclipse.jetty.server.ForwardedRequestCustomizer;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -27,8 +28,11 @@ import dev.lockwarden.LockInspector;
 import dev.lockwarden.admin.cli.AdminCommand;
 import dev.lockwarden.admin.security.LoginService;
 import dev.lockwarden.admin.service.AdminService;
+import dev.lockwarden.admin.service.HealthService;
 import dev.lockwarden.admin.ui.AdminServlet;
 import dev.lockwarden.admin.ui.SecurityHeadersFilter;
+import dev.lockwarden.admin.web.ForwardedHeadersFilter;
+import dev.lockwarden.admin.web.HostCheckFilter;
 import jakarta.servlet.DispatcherType;
 
 /**
@@ -43,14 +47,37 @@ public final class AdminServer implements AutoCloseable {
 
     private final Server server;
     private final Path webRoot;
+    private final LoginService logins;
 
-    private AdminServer(Server server, Path webRoot) {
+    private AdminServer(Server server, Path webRoot, LoginService logins) {
         this.server = server;
         this.webRoot = webRoot;
+        this.logins = logins;
+    }
+
+    /** The names a request may carry in {@code Host}: the bound address, localhost and the public URL's host. */
+    private static Set<String> hostNames(AdminConfig config) {
+        Set<String> names = new HashSet<>(Set.of(config.bind().getHostAddress(), "localhost"));
+        config.publicUrl().ifPresent(u -> names.add(u.getHost().replaceAll("^\\[|\\]$", "")));
+        return names;
+    }
+
+    /** The logins this dashboard checks (tests drive it directly to load the password check). */
+    public LoginService logins() {
+        return logins;
     }
 
     /** Starts the dashboard over {@code inspector}; close it to stop. */
     public static AdminServer start(AdminConfig config, LockInspector inspector) throws Exception {
+        return start(config, inspector, "");
+    }
+
+    /**
+     * The same, naming the deployment in the health strip.
+     *
+     * @param redis {@code LockManager.describeRedis()} of the manager the inspector belongs to
+     */
+    public static AdminServer start(AdminConfig config, LockInspector inspector, String redis) throws Exception {
         Server server = new Server();
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
@@ -59,9 +86,9 @@ public final class AdminServer implements AutoCloseable {
         // checks every view), and Vaadin's static files refuse '..' also after decoding.
         http.setUriCompliance(UriCompliance.DEFAULT.with("lock names",
                 UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING, UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
-        if (config.behindTlsProxy()) {
-            // client address and https from the proxy's X-Forwarded-* / Forwarded headers
-            http.addCustomizer(new ForwardedRequestCustomizer());
+        if (config.behindTlsProxy() && !config.trustedProxies().any()) {
+            LOG.log(System.Logger.Level.WARNING, "--behind-tls-proxy without --trusted-proxy: X-Forwarded-For is ignored and "
+                    + "every client has the proxy's address; pass --trusted-proxy with the proxy's address, e.g. 127.0.0.1/32");
         }
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(config.bind().getHostAddress());
@@ -83,12 +110,17 @@ public final class AdminServer implements AutoCloseable {
         context.getSessionHandler().setSecureCookies(config.behindTlsProxy());
         // a backstop for closed tabs; the idle timeout proper is IdleTimeout (polls keep the HTTP session alive)
         context.getSessionHandler().setMaxInactiveInterval((int) config.sessionTimeout().toSeconds() + 60);
-        context.addFilter(new FilterHolder(new SecurityHeadersFilter()), "/*", EnumSet.of(DispatcherType.REQUEST));
+        EnumSet<DispatcherType> requests = EnumSet.of(DispatcherType.REQUEST);
+        context.addFilter(new FilterHolder(new HostCheckFilter(hostNames(config))), "/*", requests);
+        context.addFilter(new FilterHolder(new ForwardedHeadersFilter(config.trustedProxies())), "/*", requests);
+        context.addFilter(new FilterHolder(new SecurityHeadersFilter(config.behindTlsProxy())), "/*", requests);
+        LoginService logins = new LoginService(config.users(), Clock.systemUTC());
         context.addServlet(new ServletHolder(new AdminServlet(Map.of(
-                AdminService.class, new AdminService(inspector, config.pageSize(), config.longHeld()),
-                LoginService.class, new LoginService(config.users(), Clock.systemUTC())), config.sessionTimeout())), "/*");
+                AdminService.class, new AdminService(inspector, config.pageSize(), config.longHeld()).withRedis(redis),
+                LoginService.class, logins,
+                HealthService.class, new HealthService(inspector, redis, Clock.systemUTC())), config.sessionTimeout())), "/*");
         server.setHandler(context);
-        AdminServer admin = new AdminServer(server, webRoot);
+        AdminServer admin = new AdminServer(server, webRoot, logins);
         try {
             server.start();
         } catch (Exception e) {

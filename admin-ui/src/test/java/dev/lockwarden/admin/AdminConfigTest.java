@@ -63,6 +63,37 @@ class AdminConfigTest {
         assertTrue(e.getMessage().contains("lockwarden.admin.bind") && e.getMessage().contains("loopback"), e.getMessage());
     }
 
+    @Test
+    void aKeyPrefixReachingIntoLockwardensOwnKeysIsRefused() {
+        for (String prefix : new String[] {"lockwarden:jvm:", "lockwarden:activity:", "lockwarden:", "lock", "l"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> AdminConfig.load(settings(Map.of("lockwarden.key-prefix", prefix), Map.of()), sys), prefix);
+            assertTrue(e.getMessage().contains("lockwarden.key-prefix='" + prefix + "' overlaps") && e.getMessage().contains("e.g. lock:"),
+                    e.getMessage());
+        }
+        AdminConfig.load(settings(Map.of("lockwarden.key-prefix", "locks:"), Map.of()), sys);
+        AdminConfig.load(settings(Map.of("lockwarden.key-prefix", "lockwarden-app:"), Map.of()), sys);
+    }
+
+    @Test
+    void trustedProxiesAndThePublicUrlAreReadAndCheckedWithTheirSetting() {
+        AdminConfig d = AdminConfig.load(settings(Map.of(), Map.of()), sys);
+        assertEquals(false, d.trustedProxies().any());
+        assertEquals(java.util.Optional.empty(), d.publicUrl());
+        AdminConfig c = AdminConfig.load(settings(Map.of("lockwarden.admin.trusted-proxy", "127.0.0.1/32, ::1",
+                "lockwarden.admin.public-url", "https://locks.example.com/"), Map.of()), sys);
+        assertTrue(c.trustedProxies().trusts("127.0.0.1") && c.trustedProxies().trusts("0:0:0:0:0:0:0:1"));
+        assertEquals("locks.example.com", c.publicUrl().orElseThrow().getHost());
+        for (String bad : new String[] {"proxy.local", "10.0.0.0/33", "10.0.0.0/x", ","}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AdminConfig.load(
+                    settings(Map.of("lockwarden.admin.trusted-proxy", bad), Map.of()), sys), bad);
+            assertTrue(e.getMessage().contains("lockwarden.admin.trusted-proxy") && e.getMessage().contains("127.0.0.1/32"), e.getMessage());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AdminConfig.load(
+                settings(Map.of(), Map.of("LOCKWARDEN_ADMIN_PUBLIC_URL", "locks.example.com")), sys));
+        assertTrue(e.getMessage().contains("LOCKWARDEN_ADMIN_PUBLIC_URL") && e.getMessage().contains("https://"), e.getMessage());
+    }
+
     private static Settings settings(Map<String, String> props, Map<String, String> env) {
         Map<String, String> p = new HashMap<>(props);
         return new Settings(p::get, env);

@@ -64,8 +64,16 @@ public final class AdminCommand implements Callable<Integer> {
     @Option(names = "--long-held", paramLabel = "DURATION", description = "mark locks held longer than this LONG-HELD (default 10m)")
     String longHeld;
 
-    @Option(names = "--behind-tls-proxy", description = "trust X-Forwarded-Proto/-For from a TLS reverse proxy and mark the session cookie Secure")
+    @Option(names = "--behind-tls-proxy", description = "served over https by a reverse proxy: Secure session cookie and HSTS")
     Boolean behindTlsProxy;
+
+    @Option(names = "--trusted-proxy", paramLabel = "CIDR[,CIDR...]",
+            description = "believe X-Forwarded-For/-Proto only from these proxy addresses (default: from nobody)")
+    String trustedProxy;
+
+    @Option(names = "--public-url", paramLabel = "URL", description = "the address people open, e.g. https://locks.example.com/ "
+            + "(its host is accepted in Host besides the bound address and localhost)")
+    String publicUrl;
 
     /** Runs the command line and exits with its status. */
     public static void main(String[] args) {
@@ -92,7 +100,7 @@ public final class AdminCommand implements Callable<Integer> {
         }
         AdminServer admin;
         try {
-            admin = AdminServer.start(config, locks.inspector());
+            admin = AdminServer.start(config, locks.inspector(), locks.describeRedis());
         } catch (java.io.IOException e) {
             locks.close();
             spec.commandLine().getErr().println("lockwarden-admin: cannot listen on " + config.bind().getHostAddress() + ":"
@@ -120,6 +128,8 @@ public final class AdminCommand implements Callable<Integer> {
         putIf(given, AdminConfig.SESSION_TIMEOUT, sessionTimeout);
         putIf(given, AdminConfig.BEHIND_TLS_PROXY, behindTlsProxy);
         putIf(given, AdminConfig.LONG_HELD, longHeld);
+        putIf(given, AdminConfig.TRUSTED_PROXY, trustedProxy);
+        putIf(given, AdminConfig.PUBLIC_URL, publicUrl);
         return new Settings(k -> given.containsKey(k) ? given.get(k) : System.getProperty(k), System.getenv());
     }
 

@@ -7,11 +7,15 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Backoff after failed logins, counted per user name and per client address: the first
- * {@value #FREE_FAILURES} failures within {@link #WINDOW} cost nothing; from then on each failure
- * doubles the wait (5 s, 10 s, 20 s, ... up to {@link #MAX_WAIT}) during which every attempt on that key is refused
- * without checking the password. A successful login clears its user name and address. The tables
- * are bounded, so a flood of made-up names cannot exhaust memory.
+ * Backoff after failed logins, counted per (user name, client address), per address and per user
+ * name: the first {@value #FREE_FAILURES} failures within {@link #WINDOW} cost nothing; from then
+ * on each failure doubles the wait (5 s, 10 s, 20 s, ... up to {@link #MAX_WAIT}) during which an
+ * attempt on that key is refused without checking the password.
+ * <p>
+ * The per-user count stops guessing spread over many addresses, but it would also let anyone lock
+ * the on-call operator out with a wrong password now and then. So it does not apply from an
+ * address the user logged in from before: failures elsewhere never keep a user out of their own
+ * machine. The tables are bounded, so a flood of made-up names or addresses cannot exhaust memory.
  */
 public final class LoginThrottle {
     static final int FREE_FAILURES = 5;
@@ -21,28 +25,24 @@ public final class LoginThrottle {
     private static final int MAX_KEYS = 10_000;
 
     private final Clock clock;
-    private final Map<String, Failures> byKey = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Failures> eldest) {
-            return size() > MAX_KEYS;
-        }
-    };
+    private final Map<String, Failures> byKey = bounded();
+    /** (user, address) pairs that logged in successfully, newest last. */
+    private final Map<String, Instant> knownGood = bounded();
 
     public LoginThrottle(Clock clock) {
         this.clock = clock;
     }
 
-    /** How long the user name or address must still wait (zero = may try now). */
+    /** How long this user name from this address must still wait (zero = may try now). */
     public synchronized Duration waitFor(String user, String address) {
         Instant now = clock.instant();
-        Duration a = waitOf(key("user", user), now);
-        Duration b = waitOf(key("addr", address), now);
-        return a.compareTo(b) >= 0 ? a : b;
+        Duration wait = longer(waitOf(pair(user, address), now), waitOf(key("addr", address), now));
+        return knownGood.containsKey(pair(user, address)) ? wait : longer(wait, waitOf(key("user", user), now));
     }
 
     public synchronized void failed(String user, String address) {
         Instant now = clock.instant();
-        for (String k : new String[] {key("user", user), key("addr", address)}) {
+        for (String k : new String[] {pair(user, address), key("addr", address), key("user", user)}) {
             Failures f = byKey.get(k);
             if (f == null || Duration.between(f.last, now).compareTo(WINDOW) > 0) {
                 f = new Failures();
@@ -53,9 +53,14 @@ public final class LoginThrottle {
         }
     }
 
+    /**
+     * Clears the pair and the address, and remembers the pair as known good. The user's own count
+     * stays: guessing from elsewhere goes on being slowed down.
+     */
     public synchronized void succeeded(String user, String address) {
-        byKey.remove(key("user", user));
+        byKey.remove(pair(user, address));
         byKey.remove(key("addr", address));
+        knownGood.put(pair(user, address), clock.instant());
     }
 
     private Duration waitOf(String key, Instant now) {
@@ -69,8 +74,25 @@ public final class LoginThrottle {
         return left.isNegative() ? Duration.ZERO : left;
     }
 
+    private static Duration longer(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    private static String pair(String user, String address) {
+        return key("pair", (user == null ? "" : user) + "\n" + address);
+    }
+
     private static String key(String kind, String value) {
         return kind + ":" + (value == null ? "" : value);
+    }
+
+    private static <V> Map<String, V> bounded() {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+                return size() > MAX_KEYS;
+            }
+        };
     }
 
     private static final class Failures {

@@ -17,6 +17,8 @@ public final class PasswordHasher {
     public static final String SCHEME = "pbkdf2-sha256";
     /** Iterations of new hashes (OWASP 2023 recommendation for PBKDF2-HMAC-SHA256). */
     public static final int DEFAULT_ITERATIONS = 600_000;
+    /** The fewest iterations a hash may have: fewer make a stolen users file cheap to crack. */
+    public static final int MIN_ITERATIONS = 10_000;
     private static final int SALT_BYTES = 16;
     private static final int HASH_BITS = 256;
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -31,8 +33,8 @@ public final class PasswordHasher {
 
     /** A new hash with a random salt and the given iteration count. */
     public static String hash(char[] password, int iterations) {
-        if (iterations < 1_000) {
-            throw new IllegalArgumentException("PBKDF2 iterations " + iterations + " are too few: use at least 1000");
+        if (iterations < MIN_ITERATIONS) {
+            throw new IllegalArgumentException("PBKDF2 iterations " + iterations + " are too few: use at least " + MIN_ITERATIONS);
         }
         byte[] salt = new byte[SALT_BYTES];
         RANDOM.nextBytes(salt);
@@ -56,20 +58,32 @@ public final class PasswordHasher {
         parse(encoded);
     }
 
+    /** The iteration count of a valid hash. */
+    static int iterations(String encoded) {
+        return parse(encoded).iterations();
+    }
+
     private static Parsed parse(String encoded) {
         String[] parts = encoded == null ? new String[0] : encoded.split("\\$");
         if (parts.length != 4 || !SCHEME.equals(parts[0])) {
             throw new IllegalArgumentException("password hash is not of the form " + SCHEME
                     + "$<iterations>$<salt>$<hash>: create one with `java -jar lockwarden-admin.jar hash-password`");
         }
+        Parsed p;
         try {
-            int iterations = Integer.parseInt(parts[1]);
             Base64.Decoder b64 = Base64.getDecoder();
-            return new Parsed(iterations, b64.decode(parts[2]), b64.decode(parts[3]));
+            p = new Parsed(Integer.parseInt(parts[1]), b64.decode(parts[2]), b64.decode(parts[3]));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("password hash has a bad iteration count or base64 part: "
                     + "create one with `java -jar lockwarden-admin.jar hash-password`");
         }
+        if (p.iterations() < MIN_ITERATIONS || p.salt().length < SALT_BYTES || p.hash().length != HASH_BITS / 8) {
+            throw new IllegalArgumentException("password hash has " + p.iterations() + " iterations, a " + p.salt().length
+                    + "-byte salt and a " + p.hash().length + "-byte hash; at least " + MIN_ITERATIONS + " iterations, a "
+                    + SALT_BYTES + "-byte salt and a " + HASH_BITS / 8 + "-byte hash are needed: create a new one with "
+                    + "`java -jar lockwarden-admin.jar hash-password`");
+        }
+        return p;
     }
 
     private static byte[] derive(char[] password, byte[] salt, int iterations) {

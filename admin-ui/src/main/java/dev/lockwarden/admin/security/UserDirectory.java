@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 import dev.lockwarden.config.Settings;
 
@@ -27,6 +30,9 @@ public final class UserDirectory {
 
     private final Map<String, Entry> users;
     private final String decoyHash;
+    /** Users who logged in with a generated password and must set their own. */
+    private final Set<String> mustChange = ConcurrentHashMap.newKeySet();
+    private volatile BiConsumer<String, String> persist = (name, hash) -> { };
 
     private UserDirectory(Map<String, Entry> users) {
         if (users.isEmpty()) {
@@ -35,8 +41,10 @@ public final class UserDirectory {
                     + USER_PROPERTY_PREFIX + "<name>=ROLE:<hash>, or set neither to have an operator created at the first run; "
                     + FIX);
         }
-        this.users = Map.copyOf(users);
-        this.decoyHash = users.values().iterator().next().hash();
+        this.users = new ConcurrentHashMap<>(users);
+        // an unknown name is checked against the costliest hash: answering sooner would tell that the name is unknown
+        this.decoyHash = users.values().stream().map(Entry::hash)
+                .max(java.util.Comparator.comparingInt(PasswordHasher::iterations)).orElseThrow();
     }
 
     /** Users from the {@value #USERS_FILE} file and the {@code lockwarden.admin.user.*} properties. */
@@ -90,6 +98,32 @@ public final class UserDirectory {
         return e != null && matches ? Optional.of(new AdminUser(name, e.role())) : Optional.empty();
     }
 
+    /**
+     * Marks {@code name} as holding a generated password: at login they are asked for their own,
+     * which {@code persist} stores (name, new hash) before it counts.
+     */
+    UserDirectory mustChangePassword(String name, BiConsumer<String, String> persist) {
+        mustChange.add(name);
+        this.persist = persist;
+        return this;
+    }
+
+    /** Whether {@code name} must set a new password before using the dashboard. */
+    public boolean mustChangePassword(String name) {
+        return name != null && mustChange.contains(name);
+    }
+
+    /** Replaces a user's hash (stored first where there is a store); the role stays. */
+    void changePassword(String name, String hash) {
+        Entry old = users.get(name);
+        if (old == null) {
+            throw new IllegalArgumentException("no user '" + name + "'");
+        }
+        persist.accept(name, hash);
+        users.put(name, new Entry(old.role(), hash));
+        mustChange.remove(name);
+    }
+
     /** Whether {@code name} is a configured user. */
     public boolean knows(String name) {
         return name != null && users.containsKey(name);
@@ -101,6 +135,7 @@ public final class UserDirectory {
     }
 
     private static void readFile(Path path, String where, Map<String, Entry> users) {
+        UsersFileCheck.check(path, where);
         List<String> lines;
         try {
             lines = Files.readAllLines(path, StandardCharsets.UTF_8);

@@ -27,6 +27,13 @@ public final class AdminService {
     private final LockInspector inspector;
     private final int pageSize;
     private final java.time.Duration longHeld;
+    private int scanTargets = 1;
+    /** Filter scans of every session: few threads, so many open tabs cannot load Redis much more than one. */
+    private static final java.util.concurrent.ExecutorService SEARCHES = java.util.concurrent.Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "lockwarden-admin-search");
+        t.setDaemon(true);
+        return t;
+    });
 
     /**
      * @param inspector the lock-core inspector
@@ -47,6 +54,28 @@ public final class AdminService {
     /** The long-held threshold. */
     public java.time.Duration longHeld() {
         return longHeld;
+    }
+
+    /**
+     * Starts scanning for {@code wanted} locks matching {@code query} on a background thread, going on
+     * from {@code from} (a stopped or full search) or from the start; see {@link LockSearch}.
+     */
+    public LockSearch search(LockQuery query, int wanted, Optional<LockSearch.Snapshot> from) {
+        LockSearch s = new LockSearch(inspector, query, wanted, scanTargets, from);
+        SEARCHES.execute(s::run);
+        return s;
+    }
+
+    /** Locks per page. */
+    public int pageSize() {
+        return pageSize;
+    }
+
+    /** Names the deployment ({@code LockManager.describeRedis()}), for the scan's progress. */
+    public AdminService withRedis(String redis) {
+        AdminService s = new AdminService(inspector, pageSize, longHeld);
+        s.scanTargets = LockSearch.targets(redis);
+        return s;
     }
 
     /** The locks of the first {@code pages} pages (at least one), re-read from Redis. */

@@ -31,28 +31,47 @@ final class IdleTimeout {
 
     void install(UI ui) {
         ui.setPollInterval(POLL_MS);
-        ui.getElement().addEventListener("click", e -> touch(ui.getSession(), clock));
-        ui.getElement().addEventListener("keydown", e -> touch(ui.getSession(), clock));
-        ui.addBeforeEnterListener(e -> {
-            if (CurrentUser.get().isPresent()) {
-                if (expired(ui.getSession())) {
-                    CurrentUser.logout();
-                    ui.getPage().setLocation("login?expired");
-                } else {
-                    touch(ui.getSession(), clock);
-                }
-            }
-        });
+        ui.getElement().addEventListener("click", e -> activity(ui));
+        ui.getElement().addEventListener("keydown", e -> activity(ui));
+        ui.addBeforeEnterListener(e -> activity(ui));
         ui.addPollListener(e -> {
             if (CurrentUser.get().isPresent() && expired(ui.getSession())) {
-                CurrentUser.logout();
-                ui.getPage().setLocation("login?expired");
+                logOut(ui);
             }
         });
     }
 
+    /**
+     * A click, key or navigation: counts only if the session has not expired already — a click
+     * that arrives after the timeout (before the next poll noticed it) must not bring it back.
+     */
+    private void activity(UI ui) {
+        if (CurrentUser.get().isEmpty()) {
+            return;
+        }
+        Instant next = afterActivity(ui.getSession().getAttribute(LAST_ACTIVITY), clock.instant(), timeout);
+        if (next == null) {
+            logOut(ui);
+        } else {
+            ui.getSession().setAttribute(LAST_ACTIVITY, next);
+        }
+    }
+
+    /** The last activity after one at {@code now}; null when the session had already expired (then it stays so). */
+    static Instant afterActivity(Object last, Instant now, Duration timeout) {
+        return expired(last, now, timeout) ? null : now;
+    }
+
+    private static boolean expired(Object last, Instant now, Duration timeout) {
+        return !(last instanceof Instant at) || Duration.between(at, now).compareTo(timeout) > 0;
+    }
+
+    private static void logOut(UI ui) {
+        CurrentUser.logout();
+        ui.getPage().setLocation("login?expired");
+    }
+
     boolean expired(VaadinSession session) {
-        Object last = session.getAttribute(LAST_ACTIVITY);
-        return !(last instanceof Instant at) || Duration.between(at, clock.instant()).compareTo(timeout) > 0;
+        return expired(session.getAttribute(LAST_ACTIVITY), clock.instant(), timeout);
     }
 }

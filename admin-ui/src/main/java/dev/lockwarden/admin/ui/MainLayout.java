@@ -10,16 +10,17 @@ import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.router.RouterLayout;
 import com.vaadin.flow.router.RouterLink;
 
+import dev.lockwarden.admin.service.HealthService;
 import dev.lockwarden.admin.ui.activity.ActivityView;
 import dev.lockwarden.admin.ui.audit.AuditView;
 import dev.lockwarden.admin.ui.clients.ClientsView;
 import dev.lockwarden.admin.ui.fences.FencesView;
 import dev.lockwarden.admin.ui.locks.LocksView;
 
-/** Title, navigation between the views, who is signed in, and log out. */
+/** Title, navigation between the views, who is signed in, log out, and the health strip. */
 public final class MainLayout extends VerticalLayout implements RouterLayout {
 
-    public MainLayout() {
+    public MainLayout(HealthService health) {
         setSizeFull();
         String who = CurrentUser.get().map(u -> "Signed in as " + u.name() + " (" + u.role() + ")").orElse("");
         Span signedIn = new Span(who);
@@ -34,7 +35,7 @@ public final class MainLayout extends VerticalLayout implements RouterLayout {
                 link("Clients", ClientsView.class, "nav-clients"), link("Audit", AuditView.class, "nav-audit"),
                 link("Activity", ActivityView.class, "nav-activity"), signedIn, logout);
         nav.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
-        add(nav);
+        add(nav, new HealthStrip(health));
     }
 
     private static RouterLink link(String text, Class<? extends com.vaadin.flow.component.Component> view, String id) {

@@ -67,26 +67,39 @@ class RunnableJarIT {
     }
 
     @Test
-    void firstRunWithoutUsersPrintsAGeneratedOperatorPasswordOnceAndKeepsOnlyItsHashNextToTheJar() throws Exception {
+    void firstRunWritesTheGeneratedPasswordToAPrivateFileAndTheOperatorChoosesTheirOwnAtTheFirstLogin() throws Exception {
         Path jarCopy = Files.copy(JarProcess.JAR, dir.resolve("lockwarden-admin.jar"));
         Path usersFile = dir.resolve("lockwarden-admin-users.properties");
-        String password;
+        Path passwordFile = dir.resolve("lockwarden-admin-initial-password.txt").toAbsolutePath();
         try (JarProcess jar = new JarProcess(jarCopy, dir, null, "--redis", REDIS.uri(), "--port", "0");
              Browser browser = new Browser()) {
             Matcher listening = jar.await(LISTENING, Duration.ofSeconds(60));
-            password = jar.await("^  password: (\\S+)$", Duration.ofSeconds(1)).group(1);
+            assertEquals(passwordFile.toString(), jar.await("^  password: in (\\S+) \\(mode 600\\)$", Duration.ofSeconds(1)).group(1));
             assertTrue(jar.output().contains("user:     operator"), jar.output());
+            String password = Files.readString(passwordFile).strip();
+            assertFalse(jar.output().contains(password), "not on stdout, which is not a terminal here: " + jar.output());
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(passwordFile)));
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(usersFile)));
             assertFalse(Files.readString(usersFile).contains(password));
             browser.base(listening.group(1));
             browser.login("operator", password);
+            browser.waitFor(By.id("new-password"));
+            browser.driver.get(listening.group(1) + "locks");
+            browser.waitFor(By.id("new-password")); // no view before the new password
+            browser.driver.findElement(By.cssSelector("#new-password input")).sendKeys("operators-own-pw");
+            browser.driver.findElement(By.cssSelector("#repeat-password input")).sendKeys("operators-own-pw");
+            browser.driver.findElement(By.id("set-password")).click();
             browser.waitFor(By.id("locks"));
+            assertFalse(Files.exists(passwordFile), "the generated password is gone");
         }
-        try (JarProcess jar = new JarProcess(jarCopy, dir, null, "--redis", REDIS.uri(), "--port", "0")) {
-            jar.await(LISTENING, Duration.ofSeconds(60));
-            assertFalse(jar.output().contains(password), "the password is printed once only");
+        try (JarProcess jar = new JarProcess(jarCopy, dir, null, "--redis", REDIS.uri(), "--port", "0");
+             Browser browser = new Browser()) {
+            Matcher listening = jar.await(LISTENING, Duration.ofSeconds(60));
             assertFalse(jar.output().contains("password:"), jar.output());
             assertTrue(jar.output().contains(usersFile.getFileName().toString()), jar.output());
+            browser.base(listening.group(1));
+            browser.login("operator", "operators-own-pw");
+            browser.waitFor(By.id("locks"));
         }
     }
 

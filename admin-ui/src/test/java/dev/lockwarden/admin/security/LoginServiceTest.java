@@ -90,6 +90,60 @@ class LoginServiceTest {
     }
 
     @Test
+    void aFloodOfWrongPasswordsFromFiftyAddressesNeverStopsTheRightPasswordFromAnAddressThatLoggedInBefore() {
+        assertTrue(logins.login("alice", PASSWORD.toCharArray(), "10.2.0.1").user().isPresent(), "alice's own machine");
+        for (int a = 1; a <= 50; a++) {
+            for (int i = 0; i < 10; i++) {
+                assertTrue(logins.login("alice", ("guess" + i).toCharArray(), "203.0.113." + a).user().isEmpty());
+            }
+        }
+        assertTrue(logins.login("alice", PASSWORD.toCharArray(), "10.2.0.1").user().isPresent(), "at once, from her address");
+        assertTrue(logins.login("alice", PASSWORD.toCharArray(), "10.2.0.2").message().startsWith("Too many"),
+                "from an address she never used, the flood's per-user backoff holds: guessing spread over addresses is slowed");
+        assertTrue(logins.login("alice", "guess".toCharArray(), "203.0.113.7").message().startsWith("Too many"),
+                "each flooding address is throttled");
+        assertTrue(logins.login("bob", "bobs-password".toCharArray(), "10.2.0.3").user().isPresent(), "others are untouched");
+    }
+
+    @Test
+    void aSuccessfulLoginDoesNotClearTheUsersCountForOtherAddresses() {
+        for (int i = 1; i <= 5; i++) {
+            logins.login("alice", "x".toCharArray(), "203.0.114." + i);
+        }
+        assertTrue(logins.login("bob", "bobs-password".toCharArray(), "203.0.114.1").user().isPresent());
+        assertTrue(logins.login("alice", PASSWORD.toCharArray(), "203.0.114.9").message().startsWith("Too many"));
+    }
+
+    @Test
+    void atMostTwoPasswordChecksRunAtOnceAndTheRestAreToldToTryAgain() throws Exception {
+        // a production-strength hash, so checks overlap
+        LoginService strong = new LoginService(UserDirectory.of(Map.of(
+                "alice", "OPERATOR:" + PasswordHasher.hash(PASSWORD.toCharArray()))), clock);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(40);
+        try {
+            List<java.util.concurrent.Future<String>> answers = new java.util.ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                String address = "198.18.0." + i;
+                answers.add(pool.submit(() -> strong.login("alice", "wrong".toCharArray(), address).message()));
+            }
+            int busy = 0;
+            int failed = 0;
+            for (var f : answers) {
+                String m = f.get(120, java.util.concurrent.TimeUnit.SECONDS);
+                busy += LoginService.BUSY.equals(m) ? 1 : 0;
+                failed += LoginService.FAILED.equals(m) ? 1 : 0;
+            }
+            System.out.printf("40 concurrent wrong logins: %d checked, %d told to try again, peak %d checks at once%n",
+                    failed, busy, strong.peakConcurrentChecks());
+            assertEquals(40, busy + failed);
+            assertEquals(2, strong.peakConcurrentChecks());
+            assertTrue(busy > 0, "the gate turned some away");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void attemptsAreAuditedWithoutPasswordsOrUnknownNames() {
         logins.login("alice", "typed-secret-1".toCharArray(), "10.1.1.1");
         logins.login("hunter2-typed-as-name", "x".toCharArray(), "10.1.1.2");

@@ -92,7 +92,7 @@ class AdminUiBrowserTest {
 
         dash.browser.driver.findElement(By.cssSelector("#filter-prefix input")).sendKeys("jobs:");
         new WebDriverWait(dash.browser.driver, Duration.ofSeconds(10))
-                .until(d -> d.findElement(By.id("status")).getText().startsWith("1 locks"));
+                .until(d -> d.findElement(By.id("status")).getText().startsWith("1 lock "));
         dash.browser.waitGone(By.cssSelector("b.lock-name[data-lock='orders:steady']"));
         assertTrue(dash.browser.driver.findElement(By.cssSelector("b.lock-name[data-lock='jobs:nightly']")).isDisplayed());
     }

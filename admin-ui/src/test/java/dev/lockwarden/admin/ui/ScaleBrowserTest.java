@@ -28,13 +28,30 @@ class ScaleBrowserTest {
     static final int LOCKS = 100_000;
     static final int RUNS = 5;
 
-    @Test
-    void firstPageOf100kLocksInUnderASecondReadingOnlyWhatIsShown() throws Exception {
+    @org.junit.jupiter.api.BeforeAll
+    static void hundredThousandLocks() {
         ChromiumCheck.require(Browser.CHROMIUM, Browser.CHROMEDRIVER);
         long t0 = System.nanoTime();
         acquireMany();
         System.out.printf("%d locks taken through acquire.lua in %d ms%n", LOCKS, (System.nanoTime() - t0) / 1_000_000);
         assertEquals(Integer.toString(LOCKS * 3 + 0), REDIS.node(0).command("DBSIZE").trim(), "lock + info + fence per lock");
+    }
+
+    @Test
+    void aSparseFilterScansOnInTheBackgroundAndAFullNameShowsAtOnce() throws Exception {
+        try (LockManager admin = LockManager.builder().redis(REDIS.uri()).application("lockwarden-admin").build();
+             AdminServer server = AdminServer.start(Fixtures.config(Fixtures.users("viewer:VIEWER")), admin.inspector(),
+                     admin.describeRedis());
+             Browser browser = new Browser(server.uri().toString())) {
+            browser.loginAs("viewer");
+            browser.waitFor(By.id("locks"));
+            sparseFilterScansOnUntilTheWholeKeySpaceIsSeen(browser);
+            aFullNameShowsAtOnce(browser);
+        }
+    }
+
+    @Test
+    void firstPageOf100kLocksInUnderASecondReadingOnlyWhatIsShown() throws Exception {
 
         try (LockManager admin = LockManager.builder().redis(REDIS.uri()).application("lockwarden-admin").build()) {
             CountingInspector counting = new CountingInspector(admin.inspector());
@@ -76,7 +93,7 @@ class ScaleBrowserTest {
                 long listsBefore = counting.listCalls.get();
                 Thread.sleep(5_000); // five live refreshes
                 String status = browser.driver.findElement(By.id("status")).getText();
-                int shown = Integer.parseInt(status.substring(0, status.indexOf(' ')));
+                int shown = Integer.parseInt(status.substring(0, status.indexOf(" ")).replace(",", ""));
                 long refreshRows = counting.rowsRead.get() - rowsBefore;
                 System.out.printf("shown %d; 5 s of refresh read %d rows in %d list calls; most rows in one call %d; total rows read %d%n",
                         shown, refreshRows, counting.listCalls.get() - listsBefore, counting.mostRowsInOneCall.get(), counting.rowsRead.get());
@@ -84,8 +101,45 @@ class ScaleBrowserTest {
                 assertTrue(refreshRows <= 7L * shown, "the refresh re-reads only the shown rows: " + refreshRows);
                 assertTrue(counting.mostRowsInOneCall.get() <= 500, "one call read " + counting.mostRowsInOneCall.get());
                 assertTrue(counting.rowsRead.get() < LOCKS / 20, "the dashboard read " + counting.rowsRead.get() + " rows");
+
             }
         }
+    }
+
+    /** 11 of the 100,000 names start with bulk:9999 (bulk:9999, bulk:99990..99999): far fewer than a page. */
+    private static void sparseFilterScansOnUntilTheWholeKeySpaceIsSeen(Browser browser) {
+        List<String> seen = new ArrayList<>();
+        long t0 = System.nanoTime();
+        browser.driver.findElement(By.cssSelector("#filter-prefix input")).sendKeys("bulk:9999");
+        new WebDriverWait(browser.driver, Duration.ofSeconds(60)).pollingEvery(Duration.ofMillis(50))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
+                    String status = d.findElement(By.id("status")).getText().replaceAll(" · updated .*", "");
+                    if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(status)) {
+                        seen.add(status);
+                    }
+                    return status.contains("whole key space scanned");
+                });
+        System.out.printf("bulk:9999 over %d locks: all matches after %d ms; statuses: %s%n", LOCKS,
+                (System.nanoTime() - t0) / 1_000_000, seen);
+        assertEquals("11 locks shown · 11 of 11 matches, whole key space scanned", seen.get(seen.size() - 1),
+                () -> browser.displayedTexts(By.cssSelector("b.lock-name")).toString());
+        new WebDriverWait(browser.driver, Duration.ofSeconds(5)).until(d -> d.findElements(By.cssSelector("b.lock-name")).stream()
+                .filter(WebElement::isDisplayed).count() == 11);
+        assertTrue(seen.stream().noneMatch(st -> st.startsWith("0 locks shown ·") && st.contains("whole")),
+                "never 'no such lock' before the scan ended: " + seen);
+    }
+
+    /** A name typed in full is read directly, before the scan reaches it. */
+    private static void aFullNameShowsAtOnce(Browser browser) {
+        WebElement prefix = browser.driver.findElement(By.cssSelector("#filter-prefix input"));
+        prefix.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"), "bulk:54321");
+        long t0 = System.nanoTime();
+        new WebDriverWait(browser.driver, Duration.ofSeconds(10)).pollingEvery(Duration.ofMillis(20))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(d -> d.findElements(By.cssSelector("b.lock-name[data-lock='bulk:54321']")).stream().anyMatch(WebElement::isDisplayed));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        System.out.printf("bulk:54321 typed in full: its row after %d ms%n", ms);
+        assertTrue(ms < 3_000, ms + " ms");
     }
 
     /**

@@ -46,7 +46,8 @@ class SecurityBrowserTest {
         locks.acquire("sec:held", LockOptions.ttl(Duration.ofSeconds(300)).autoRefresh(false));
         AdminConfig config = Fixtures.config(Fixtures.users("viewer:VIEWER", "victim:OPERATOR")).withSessionTimeout(IDLE);
         server = AdminServer.start(config, locks.inspector());
-        proxied = AdminServer.start(config.withBehindTlsProxy(true), locks.inspector());
+        proxied = AdminServer.start(config.withBehindTlsProxy(true)
+                .withTrustedProxies(dev.lockwarden.admin.web.TrustedProxies.parse("127.0.0.1/32", "test")), locks.inspector());
         throttled = AdminServer.start(config, locks.inspector());
         browser = new Browser(server.uri().toString());
     }
@@ -112,7 +113,8 @@ class SecurityBrowserTest {
                 .header("X-Forwarded-Proto", "https").build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, plain.statusCode());
         assertEquals(List.of("DENY"), plain.headers().allValues("X-Frame-Options"));
-        assertEquals(List.of("frame-ancestors 'none'"), plain.headers().allValues("Content-Security-Policy"));
+        assertEquals(List.of(SecurityHeadersFilter.CSP), plain.headers().allValues("Content-Security-Policy"));
+        assertEquals(List.of(), plain.headers().allValues("Strict-Transport-Security"), "HSTS only behind the TLS proxy");
         String cookie = String.join(";", plain.headers().allValues("Set-Cookie"));
         assertTrue(cookie.contains("JSESSIONID") && cookie.contains("HttpOnly"), cookie);
         assertFalse(cookie.contains("Secure"), "forwarded headers are not trusted unless configured: " + cookie);

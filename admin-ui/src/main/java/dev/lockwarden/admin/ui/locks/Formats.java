@@ -29,6 +29,11 @@ public final class Formats {
         return String.format(Locale.ROOT, "%d h %02d m", s / 3600, (s % 3600) / 60);
     }
 
+    /** {@code 1 lock}, {@code 2 locks}: a count with its noun in the right number. */
+    public static String count(long n, String noun) {
+        return String.format(java.util.Locale.ROOT, "%,d", n) + " " + (n == 1 ? noun : noun + "s");
+    }
+
     public static String time(Instant at) {
         return at == null || at.toEpochMilli() <= 0 ? "" : TIME.format(at);
     }

@@ -1,6 +1,5 @@
 package dev.lockwarden.admin.ui.locks;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,13 +28,13 @@ import dev.lockwarden.admin.security.AdminUser;
 import dev.lockwarden.admin.service.AccessDeniedException;
 import dev.lockwarden.admin.service.AdminService;
 import dev.lockwarden.admin.service.LockChangedException;
-import dev.lockwarden.admin.service.LockListing;
 import dev.lockwarden.admin.ui.CurrentUser;
 import dev.lockwarden.admin.ui.MainLayout;
 
 /**
- * Held locks. Each poll (1 s) re-reads only the rows shown ({@link AdminService#refresh}); the SCAN
- * runs on filter changes, "Load more", "Rescan" and every {@value #RESCAN_EVERY_POLLS} s for new locks.
+ * Held locks. Each poll (1 s) re-reads only the rows shown ({@link AdminService#refresh}); the scan
+ * ({@link LockScan}) runs on filter changes, "Load more", "Rescan" and every {@value #RESCAN_EVERY_POLLS} s
+ * for new locks, in the background until it fills the page or has seen every key.
  * {@code /locks/<name>} opens one lock's details (a link to paste into an incident channel).
  */
 @Route(value = "locks", layout = MainLayout.class)
@@ -48,14 +47,12 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
     private final AdminService service;
     private final AdminUser user;
     private final FilterBar filters = new FilterBar(this::filtersChanged);
-    private final Span status = new Span();
     private final LockGrid grid;
-    private final Button loadMore = new Button("Load more", e -> loadMore());
-    private final Button rescan = new Button("Rescan", e -> rescan());
+    private final LockScan scan;
+    private final Span status;
     private final LockDetails details;
     private final List<LockInfo> shown = new ArrayList<>();
     private Registration polling;
-    private int pages = 1;
     private int polls;
     private String selected;
 
@@ -67,17 +64,20 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
         setSizeFull();
         setPadding(false);
         grid.addSelectionListener(e -> e.getFirstSelectedItem().ifPresent(i -> select(i.name())));
-        loadMore.setId("load-more");
+        this.scan = new LockScan(service, filters::query, this::show);
+        this.status = scan.status;
+        Button rescan = new Button("Rescan", e -> scan.rescan());
         rescan.setId("rescan");
-        status.setId("status");
-        VerticalLayout list = new VerticalLayout(grid, new HorizontalLayout(loadMore, rescan));
+        VerticalLayout list = new VerticalLayout(grid, new HorizontalLayout(scan.loadMore, scan.keepScanning, rescan));
         list.setMinWidth("0"); // the grid scrolls sideways rather than push the details off the page
         HorizontalLayout body = new HorizontalLayout(list, details);
         body.setFlexGrow(1, list);
         body.setFlexShrink(0, details);
         body.setSizeFull();
-        add(filters, status, body);
-        rescan();
+        HorizontalLayout line = new HorizontalLayout(status, scan.progress);
+        line.setDefaultVerticalComponentAlignment(Alignment.CENTER);
+        add(filters, line, body);
+        scan.rescan();
     }
 
     /**
@@ -95,24 +95,7 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
     }
 
     private void filtersChanged() {
-        pages = 1;
-        rescan();
-    }
-
-    private void loadMore() {
-        pages++;
-        rescan();
-    }
-
-    /** SCANs the first {@code pages} pages again (finds new locks). */
-    private void rescan() {
-        try {
-            LockListing listing = service.list(filters.query(), pages);
-            show(listing.locks());
-            loadMore.setVisible(listing.more());
-        } catch (LockException | IllegalArgumentException e) {
-            status.setText("Cannot read locks: " + e.getMessage());
-        }
+        scan.restart();
     }
 
     /** Re-reads the rows shown, nothing else. */
@@ -128,7 +111,7 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
         shown.clear();
         shown.addAll(locks);
         grid.show(locks);
-        status.setText(locks.size() + " locks shown · updated " + Formats.time(Instant.now()));
+        scan.refreshed(locks.size());
         if (selected != null) {
             Optional<LockInfo> s = locks.stream().filter(i -> i.name().equals(selected)).findFirst();
             details.show(selected, s.isPresent() ? s : service.get(selected));
@@ -190,8 +173,10 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
     protected void onAttach(AttachEvent event) {
         polling = event.getUI().addPollListener(e -> {
             polls++;
-            if (polls % RESCAN_EVERY_POLLS == 0) {
-                rescan();
+            if (scan.running()) {
+                scan.poll();
+            } else if (polls % RESCAN_EVERY_POLLS == 0) {
+                scan.rescan();
             } else {
                 refreshShown();
             }
@@ -204,5 +189,6 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
     @Override
     protected void onDetach(DetachEvent event) {
         polling.remove();
+        scan.cancel();
     }
 }

@@ -56,7 +56,11 @@ public final class LoginView extends VerticalLayout implements BeforeEnterObserv
             form.setError(true);
             return;
         }
-        CurrentUser.login(outcome.user().get());
-        AfterLogin.navigate(UI.getCurrent());
+        CurrentUser.login(outcome.user().get(), outcome.mustChangePassword());
+        if (outcome.mustChangePassword()) {
+            UI.getCurrent().navigate(ChangePasswordView.class);
+        } else {
+            AfterLogin.navigate(UI.getCurrent());
+        }
     }
 }

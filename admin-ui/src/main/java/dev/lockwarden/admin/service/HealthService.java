@@ -1,0 +1,102 @@
+package dev.lockwarden.admin.service;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import dev.lockwarden.ActivityCount;
+import dev.lockwarden.ClientInfo;
+import dev.lockwarden.LockException;
+import dev.lockwarden.LockInspector;
+
+/**
+ * Reads the health strip's numbers through the {@link LockInspector} on a background thread, at
+ * most once per {@link #MAX_AGE} for all sessions together: ten open tabs cost Redis what one does,
+ * and no page waits for the reading (it shows the last one).
+ */
+public final class HealthService {
+    /** The window of the lost and force-released counts. */
+    public static final Duration WINDOW = Duration.ofMinutes(15);
+    /** How long one reading is shown to every page before Redis is read again. */
+    public static final Duration MAX_AGE = Duration.ofSeconds(10);
+    /** Locks scanned at most to count the held and orphaned ones. */
+    public static final int SCAN = 2_000;
+    private static final String PROBE = "lockwarden-dashboard:health-probe";
+
+    private final LockInspector inspector;
+    private final String deployment;
+    private final Clock clock;
+    private final java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "lockwarden-admin-health");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile Health last;
+    private boolean reading;
+
+    /**
+     * @param inspector the lock-core inspector
+     * @param redis     the LockManager's description of its Redis ({@code LockManager.describeRedis()})
+     */
+    public HealthService(LockInspector inspector, String redis, Clock clock) {
+        this.inspector = inspector;
+        this.deployment = deployment(redis);
+        this.clock = clock;
+    }
+
+    /**
+     * The latest reading (empty before the first one is done); starts a new one in the background
+     * when it is {@link #MAX_AGE} old.
+     */
+    public synchronized Optional<Health> health() {
+        Health h = last;
+        if (!reading && (h == null || Duration.between(h.at(), clock.instant()).compareTo(MAX_AGE) >= 0)) {
+            reading = true;
+            reader.execute(() -> {
+                Health next = read(clock.instant());
+                synchronized (this) {
+                    last = next;
+                    reading = false;
+                }
+            });
+        }
+        return Optional.ofNullable(h);
+    }
+
+    private Health read(Instant now) {
+        try {
+            long t0 = System.nanoTime();
+            inspector.get(PROBE);
+            Duration roundTrip = Duration.ofNanos(System.nanoTime() - t0);
+            List<ClientInfo> clients = inspector.clients(SCAN);
+            long held = clients.stream().mapToLong(ClientInfo::locksHeld).sum();
+            long orphaned = clients.stream().filter(c -> !c.alive()).mapToLong(ClientInfo::locksHeld).sum();
+            int alive = (int) clients.stream().filter(ClientInfo::alive).count();
+            long lost = 0;
+            long forced = 0;
+            for (ActivityCount a : inspector.activity(WINDOW)) {
+                lost += a.lost();
+                forced += a.forceReleased();
+            }
+            return new Health(deployment, roundTrip, alive, held, held < SCAN, orphaned, lost, forced, now, Optional.empty());
+        } catch (LockException | IllegalStateException e) {
+            return new Health(deployment, Duration.ZERO, 0, 0, false, 0, 0, 0, now, Optional.of(e.getMessage()));
+        }
+    }
+
+    /** "single node 127.0.0.1:6379", "Redlock, 5 nodes", "Cluster". */
+    static String deployment(String redis) {
+        if (redis == null || redis.isBlank()) {
+            return "Redis";
+        }
+        if (redis.startsWith("redlock[")) {
+            return "Redlock, " + (redis.chars().filter(c -> c == ',').count() + 1) + " nodes";
+        }
+        if (redis.startsWith("cluster[")) {
+            return "Cluster";
+        }
+        return "single node " + redis;
+    }
+}
