@@ -123,6 +123,8 @@ abstract class AbstractShedLockContractTest {
         assertEquals("nightly-report", info.method());
         assertEquals("shedlock-contract", info.holder().application());
         assertEquals(Thread.currentThread().getName(), info.holder().thread());
+        assertFalse(info.holder().host().isEmpty());
+        assertEquals(LockwardenLockProvider.currentFence(), info.fencingToken());
         assertTrue(info.remainingTtl().compareTo(Duration.ofMinutes(4)) > 0, "TTL is lockAtMostFor: " + info.remainingTtl());
         lock.unlock();
     }

@@ -15,8 +15,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.testing.RedisServerExtension;
 import net.javacrumbs.shedlock.core.ClockProvider;
@@ -108,7 +110,8 @@ class ShedLockIntegrationTest {
             SimpleLock lock = provider.lock(config(name)).orElseThrow();
             assertTrue(provider.lock(config(name)).isEmpty(), name);
             LockInfo info = locks.inspector().get(mapped).orElseThrow();
-            assertFalse(info.method().contains("\n"), "the job name on the dashboard has no control characters");
+            String shown = name.length() > 200 ? name.substring(0, 199) + "\u2026" : name.replace('\n', '?');
+            assertEquals(shown, info.method(), "the job's name, control characters as '?', long ones cut");
             lock.unlock();
             assertTrue(locks.inspector().get(mapped).isEmpty());
         }
@@ -136,6 +139,27 @@ class ShedLockIntegrationTest {
             stuck.unlock(); // the stuck job finishing late leaves the next holder's lock alone
             assertEquals(now.fencingToken(), locks.inspector().get("stuck-job").orElseThrow().fencingToken());
             next.unlock();
+        }
+    }
+
+    @Test
+    void lockAtMostForThatHasRunOutFailsBeforeAnyLock() {
+        LockConfiguration old = new LockConfiguration(ClockProvider.now().minusSeconds(10), "late", Duration.ofSeconds(5),
+                Duration.ZERO);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> provider.lock(old));
+        assertTrue(e.getMessage().contains("'late'") && e.getMessage().contains("run out"), e.getMessage());
+        assertTrue(locks.inspector().get("late").isEmpty());
+    }
+
+    @Test
+    void aThreadHoldingTheNameThroughTheManagersApiGetsItAgainUnlessReentrancyIsOff() throws Exception {
+        try (LockHandle held = locks.acquire("shared", LockOptions.ttl(Duration.ofSeconds(30)))) {
+            assertTrue(provider.lock(config("shared")).isPresent(), "the manager's per-thread reentrancy");
+        }
+        LockManager plain = LockManager.builder().redis(REDIS.uri()).application("jobs").reentrant(false)
+                .shutdownHook(false).build();
+        try (plain; LockHandle held = plain.acquire("shared", LockOptions.ttl(Duration.ofSeconds(30)))) {
+            assertTrue(new LockwardenLockProvider(plain).lock(config("shared")).isEmpty());
         }
     }
 }
