@@ -59,7 +59,11 @@ class ShedLockIntegrationTest {
     }
 
     @Test
-    void theJobSeesItsFenceAndItRisesFromRunToRun() {
+    void theJobSeesItsFenceAndItRisesFromRunToRun() throws Throwable {
+        onAFreshThread(this::threeRunsSeeRisingFences);
+    }
+
+    private void threeRunsSeeRisingFences() {
         List<Long> fences = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             executor.executeWithLock((Runnable) () -> {
@@ -76,9 +80,29 @@ class ShedLockIntegrationTest {
     }
 
     @Test
-    void outsideAJobThereIsNoCurrentLock() {
-        IllegalStateException e = assertThrows(IllegalStateException.class, LockwardenLockProvider::currentLock);
-        assertTrue(e.getMessage().contains("@SchedulerLock"), e.getMessage());
+    void outsideAJobThereIsNoCurrentLock() throws Throwable {
+        onAFreshThread(() -> {
+            IllegalStateException e = assertThrows(IllegalStateException.class, LockwardenLockProvider::currentLock);
+            assertTrue(e.getMessage().contains("@SchedulerLock"), e.getMessage());
+        });
+    }
+
+    /** A thread of its own, as a scheduler's: no lock another test took directly (without unlock) on the test thread. */
+    private static void onAFreshThread(Runnable body) throws Throwable {
+        Throwable[] failed = new Throwable[1];
+        Thread t = new Thread(() -> {
+            try {
+                body.run();
+            } catch (Throwable e) {
+                failed[0] = e;
+            }
+        }, "scheduler-1");
+        t.start();
+        t.join(30_000);
+        assertFalse(t.isAlive(), "the job thread did not finish");
+        if (failed[0] != null) {
+            throw failed[0];
+        }
     }
 
     @Test
