@@ -42,6 +42,20 @@ public interface LockHandle extends AutoCloseable {
      */
     boolean extend(Duration ttl);
 
+    /**
+     * {@link #extend(Duration)} that also restarts the minimum hold: a release sooner than
+     * {@code holdAtLeast} after this call keeps the lock until then (as
+     * {@link LockOptions#holdAtLeast(Duration)} does from acquisition; ShedLock's
+     * {@code extend(lockAtMostFor, lockAtLeastFor)}). On false or an exception the hold is unchanged.
+     *
+     * @param ttl         the new remaining TTL
+     * @param holdAtLeast zero up to {@code ttl}
+     * @return as {@link #extend(Duration)}
+     * @throws IllegalArgumentException if {@code ttl} is out of range, or {@code holdAtLeast} is negative or longer than it
+     * @throws LockStoreException if Redis (or a Redlock majority) cannot be reached; the handle is unchanged
+     */
+    boolean extend(Duration ttl, Duration holdAtLeast);
+
     /** Releases the lock (one round trip, token-checked). Idempotent. */
     void release();
 

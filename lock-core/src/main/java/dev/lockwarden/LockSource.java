@@ -7,5 +7,7 @@ public enum LockSource {
     /** The {@code @Locked} CDI interceptor. */
     CDI,
     /** The {@code -javaagent}. */
-    AGENT
+    AGENT,
+    /** A ShedLock job through {@code lockwarden-shedlock}'s lock provider. */
+    SHEDLOCK
 }

@@ -33,7 +33,8 @@ public final class DefaultLockHandle implements LockHandle {
 
     private volatile Lease lease;
     private final long fence;
-    private final long holdAtLeastNanos;
+    /** Until when a release keeps the lock (holdAtLeast from acquisition, or from the last {@code extend(ttl, hold)}). */
+    private volatile long holdUntilNanos;
     /**
      * Serialises renewals of this handle (the watchdog's batch and {@link #extend}), so a late
      * confirmation of one can never overwrite the validity the other established. Never a monitor:
@@ -67,13 +68,13 @@ public final class DefaultLockHandle implements LockHandle {
         this.fence = fence;
         this.holder = holder;
         this.meter = meter;
-        this.holdAtLeastNanos = options.holdAtLeast().toNanos();
         this.autoRefresh = options.autoRefresh();
         this.validUntilNanos = validUntilNanos;
         this.owner = Thread.currentThread();
         this.manager = manager;
         this.ticker = manager.ticker();
         this.acquiredNanos = ticker.nanos();
+        this.holdUntilNanos = acquiredNanos + options.holdAtLeast().toNanos();
     }
 
     @Override
@@ -147,6 +148,20 @@ public final class DefaultLockHandle implements LockHandle {
         }
         manager.rescheduled(this);
         return state.get() == HELD;
+    }
+
+    @Override
+    public boolean extend(Duration ttl, Duration holdAtLeast) {
+        checkExtendTtl(ttl);
+        if (holdAtLeast == null || holdAtLeast.isNegative() || holdAtLeast.compareTo(ttl) > 0) {
+            throw new IllegalArgumentException("extend(" + ttl + ", " + holdAtLeast + ") of lock '" + name()
+                    + "': holdAtLeast must be between zero and the ttl");
+        }
+        if (!extend(ttl)) {
+            return false;
+        }
+        holdUntilNanos = ticker.nanos() + holdAtLeast.toNanos(); // from the confirmation on: kept at least that long
+        return true;
     }
 
     private long checkExtendTtl(Duration ttl) {
@@ -228,10 +243,10 @@ public final class DefaultLockHandle implements LockHandle {
 
     /**
      * How long a release now must still keep the lock (holdAtLeast), in ms rounded up; 0 = delete.
-     * Counted from when the acquire reply arrived, so the lock is kept at least that long.
+     * Counted from when the acquire (or extend) reply arrived, so the lock is kept at least that long.
      */
     public long keepMillisOnRelease() {
-        long left = holdAtLeastNanos - (ticker.nanos() - acquiredNanos);
+        long left = holdUntilNanos - ticker.nanos();
         return left <= 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(left + 999_999);
     }
 

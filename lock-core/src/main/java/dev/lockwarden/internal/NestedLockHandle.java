@@ -54,6 +54,11 @@ final class NestedLockHandle implements LockHandle {
     }
 
     @Override
+    public boolean extend(Duration ttl, Duration holdAtLeast) {
+        return !released.get() && outer.extend(ttl, holdAtLeast);
+    }
+
+    @Override
     public void release() {
         released.set(true);
     }

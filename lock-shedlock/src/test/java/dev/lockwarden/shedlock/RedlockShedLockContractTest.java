@@ -1,0 +1,23 @@
+package dev.lockwarden.shedlock;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.testing.RedisServerExtension;
+
+/** The ShedLock provider contract on Redlock over 5 independent nodes. */
+class RedlockShedLockContractTest extends AbstractShedLockContractTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(5);
+
+    @Override
+    RedisServerExtension servers() {
+        return REDIS;
+    }
+
+    @Override
+    Map<String, String> settings() {
+        return Map.of("lockwarden.redlock", String.join(",", REDIS.uris()));
+    }
+}

@@ -1,0 +1,23 @@
+package dev.lockwarden.shedlock;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockwarden.testing.RedisServerExtension;
+
+/** The ShedLock provider contract on one Redis node. */
+class SingleNodeShedLockContractTest extends AbstractShedLockContractTest {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
+    @Override
+    RedisServerExtension servers() {
+        return REDIS;
+    }
+
+    @Override
+    Map<String, String> settings() {
+        return Map.of("lockwarden.redis", REDIS.uri());
+    }
+}
