@@ -23,7 +23,6 @@ import dev.lockwarden.store.LockHolder;
 /**
  * The real ownership of one lock. Its lifecycle (held → released | lost) is enforced here once:
  * a handle is held only while Redis confirmed it within the last TTL (minus clock drift).
- * <p>
  * Over 200 lines because the handle's whole lifecycle (held, released, lost, extend, holdAtLeast) is enforced in this one place on purpose.
  */
 public final class DefaultLockHandle implements LockHandle {
@@ -119,7 +118,7 @@ public final class DefaultLockHandle implements LockHandle {
 
     @Override
     public boolean extend(Duration ttl) {
-        long ttlMillis = checkExtendTtl(ttl);
+        long ttlMillis = ExtendArguments.ttlMillis(name(), ttl);
         if (state.get() != HELD) {
             return false;
         }
@@ -152,24 +151,12 @@ public final class DefaultLockHandle implements LockHandle {
 
     @Override
     public boolean extend(Duration ttl, Duration holdAtLeast) {
-        checkExtendTtl(ttl);
-        if (holdAtLeast == null || holdAtLeast.isNegative() || holdAtLeast.compareTo(ttl) > 0) {
-            throw new IllegalArgumentException("extend(" + ttl + ", " + holdAtLeast + ") of lock '" + name()
-                    + "': holdAtLeast must be between zero and the ttl");
-        }
+        ExtendArguments.checkHold(name(), ttl, holdAtLeast);
         if (!extend(ttl)) {
             return false;
         }
         holdUntilNanos = ticker.nanos() + holdAtLeast.toNanos(); // from the confirmation on: kept at least that long
         return true;
-    }
-
-    private long checkExtendTtl(Duration ttl) {
-        if (ttl == null || ttl.toMillis() <= 0 || ttl.compareTo(LockOptions.MAX_TTL) > 0) {
-            throw new IllegalArgumentException("extend(" + ttl + ") of lock '" + name() + "': the ttl must be between 1 ms and "
-                    + LockOptions.MAX_TTL + ", e.g. Duration.ofSeconds(30)");
-        }
-        return ttl.toMillis();
     }
 
     /**
