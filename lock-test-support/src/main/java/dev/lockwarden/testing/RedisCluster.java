@@ -27,12 +27,22 @@ public final class RedisCluster implements AutoCloseable {
 
     private final List<RedisNode> nodes;
 
-    /** A cluster of {@code masters} nodes using {@link RedisBinary#detect()}; call {@link #start()}. */
+    /**
+     * A cluster of {@code masters} nodes using {@link RedisBinary#detect()}; call {@link #start()}.
+     *
+     * @param masters the number of master nodes (at least 3)
+     */
     public RedisCluster(int masters) {
         this(masters, RedisBinary.detect());
     }
 
-    /** A cluster of {@code masters} nodes; {@code extraArgs} are passed to every redis-server. */
+    /**
+     * A cluster of {@code masters} nodes; {@code extraArgs} are passed to every redis-server.
+     *
+     * @param masters the number of master nodes (at least 3)
+     * @param binary the redis-server every node runs
+     * @param extraArgs extra {@code redis-server} arguments for every node
+     */
     public RedisCluster(int masters, RedisBinary binary, String... extraArgs) {
         if (masters < 1) {
             throw new IllegalArgumentException("masters must be >= 1: " + masters);
@@ -85,6 +95,7 @@ public final class RedisCluster implements AutoCloseable {
      * Waits until every node reports {@code cluster_state:ok}, all slots covered, all nodes known and
      * connected, and all nodes agree on ids, addresses and slot ownership.
      *
+     * @param timeout how long to wait
      * @throws IllegalStateException if a node is not running or the cluster is not ok within the timeout
      */
     public void awaitClusterOk(Duration timeout) {
@@ -152,17 +163,21 @@ public final class RedisCluster implements AutoCloseable {
         return null;
     }
 
-    /** The master nodes, in slot order (node 0 owns the first slots). */
+    /** {@return the master nodes, in slot order (node 0 owns the first slots)} */
     public List<RedisNode> nodes() {
         return nodes;
     }
 
-    /** Node {@code i}. */
+    /**
+     * {@return node {@code i}}
+     *
+     * @param i the node's index in slot order, from 0
+     */
     public RedisNode node(int i) {
         return nodes.get(i);
     }
 
-    /** {@code redis://127.0.0.1:PORT} of every node, for a cluster client's seed list. */
+    /** {@return {@code redis://127.0.0.1:PORT} of every node, for a cluster client's seed list} */
     public List<String> seedUris() {
         return nodes.stream().map(RedisNode::uri).collect(Collectors.toUnmodifiableList());
     }
