@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,23 +23,20 @@ class ReleaseProfileTest {
 
     @Test
     void theParentPomAsItIsPasses(@TempDir Path dir) throws Exception {
-        Result r = validate(dir, null);
-        assertEquals(0, r.exit, r.output);
+        Mvn.Result r = validate(dir, null);
+        assertEquals(0, r.exit(), r.output());
     }
 
     @ParameterizedTest
     @CsvSource({"licenses, a license", "developers, a developer", "scm, scm", "url, a url", "description, a description"})
     void aPomWithoutARequiredElementFails(String element, String named, @TempDir Path dir) throws Exception {
-        Result r = validate(dir, element);
-        assertNotEquals(0, r.exit, r.output);
-        assertTrue(r.output.contains("The POM needs " + named), r.output);
-    }
-
-    private record Result(int exit, String output) {
+        Mvn.Result r = validate(dir, element);
+        assertNotEquals(0, r.exit(), r.output());
+        assertTrue(r.output().contains("The POM needs " + named), r.output());
     }
 
     /** Runs the release profile's checks on the parent POM without its modules and without {@code removed}. */
-    private static Result validate(Path dir, String removed) throws Exception {
+    private static Mvn.Result validate(Path dir, String removed) throws Exception {
         String pom = Files.readString(ROOT.resolve("pom.xml"), StandardCharsets.UTF_8)
                 .replaceAll("(?s)\\s*<modules>.*?</modules>", "");
         if (removed != null) {
@@ -52,15 +47,6 @@ class ReleaseProfileTest {
             pom = cut + pom.substring(head.length());
         }
         Files.writeString(dir.resolve("pom.xml"), pom, StandardCharsets.UTF_8);
-        Path log = dir.resolve("mvn.log");
-        Process p = new ProcessBuilder(List.of("mvn", "-B", "-q", "-Prelease", "validate"))
-                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean done = p.waitFor(120, TimeUnit.SECONDS);
-        if (!done) {
-            p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
-        String output = Files.readString(log, StandardCharsets.UTF_8);
-        assertTrue(done, "mvn did not finish within 120 s:\n" + output);
-        return new Result(p.exitValue(), output);
+        return Mvn.run(dir, "-Prelease", "validate");
     }
 }
