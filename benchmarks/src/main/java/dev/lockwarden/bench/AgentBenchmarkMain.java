@@ -233,15 +233,14 @@ public final class AgentBenchmarkMain {
         }
         boolean withCpu = cpu[PLAIN][0] >= 0;
         Table t = new Table("JVM start-up, " + cfg.classes() + " classes loaded", "median ms", "min ms", "max ms",
-                "CPU ms, median (user + sys)", "runs (ms)");
+                "CPU ms, median (user + sys)", "notes");
         String[] labels = {"`java -cp app.jar gen.Main`", "same with an empty `-javaagent` (premain does nothing)",
             "same with `-javaagent:lock-agent.jar=config=…` (1 rule)",
             "the app that logs one JUL line first (`java -cp app-logging.jar gen.Main`)",
             "the app that logs, with `-javaagent:lock-agent.jar=config=…`",
             baseline == null ? "" : "the silent app with the baseline agent `" + Path.of(baselineJar).getFileName() + "`"};
         for (int v = 0; v < k; v++) {
-            t.row(labels[v], Table.num(median(wall[v])), min(wall[v]), max(wall[v]), withCpu ? Table.num(median(cpu[v])) : "—",
-                    Arrays.toString(wall[v]));
+            t.row(labels[v], Table.num(median(wall[v])), min(wall[v]), max(wall[v]), withCpu ? Table.num(median(cpu[v])) : "—", "");
         }
         StringBuilder added = new StringBuilder(added(wall, cpu, AGENT, PLAIN, withCpu)).append("; an empty agent adds ")
                 .append(signed(median(wall[EMPTY]) - median(wall[PLAIN]))).append(" (min ").append(signed(min(wall[EMPTY]) - min(wall[PLAIN])))
@@ -261,7 +260,7 @@ public final class AgentBenchmarkMain {
                 + "logging) and *logs* (the same, but `main` first writes one java.util.logging INFO line, as an application "
                 + "that logs its start does). The agent's config names one method of one of the classes "
                 + "(`" + StartupApp.RULE + "`); the lock client connects lazily, so no Redis round trip is in the "
-                + "start-up. The agent's start-up report goes through `System.Logger` (issue 10), which in the silent app "
+                + "start-up. The agent's start-up report goes through `System.Logger`, which in the silent app "
                 + "means the agent sets up java.util.logging, a cost the app that logs pays itself. "
                 + cfg.startups() + " rounds after one untimed run each; each round runs every variant once, "
                 + "in an order rotating by round; added = median (and min) of the variant − the same of the app without the "

@@ -23,11 +23,11 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * Two bounded diagnostics for the issue-13 targets that stay missed (docs/benchmarks.md, "What bounds the
- * remaining targets"): upper bounds on what two changes could still buy, measured rather than guessed.
- * Several variants run in one JVM against the same fresh {@code redis-server}s, in interleaved slices
+ * The diagnostics entry ({@code benchmarks/diagnose}, docs/benchmarks.md, "Diagnostics"): measurements no
+ * benchmark run makes, for finding what bounds a number — upper bounds on what a change could still buy,
+ * measured rather than guessed. Several variants run in one JVM against the same fresh {@code redis-server}s, in interleaved slices
  * (six rounds), so a disturbance from outside hits all of them alike; each prints cycles/s and its ratio to
- * the first variant.
+ * the first variant; {@code DiagnosticsSmokeTest} runs {@code scripts} in {@code mvn verify}.
  * <ul>
  *   <li>{@code -Dbench.bounds=scripts} (one node, {@code .threads} 1 and 16): the plain snippet, Lockwarden's own
  *   {@code acquire.lua}/{@code release.lua} (packed holder, fence, release message), and a one-write prototype

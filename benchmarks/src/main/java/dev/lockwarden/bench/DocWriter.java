@@ -7,8 +7,8 @@ import java.nio.file.Path;
 
 /**
  * Puts a run's tables into {@code docs/benchmarks.md} between markers, keeping the commentary
- * around them: the new run becomes "latest", the previous latest becomes "previous", so the page
- * always shows the last two runs side by side.
+ * around them: the new run becomes "latest"; a page that also has "previous" markers keeps the
+ * run before it there (the published report has only "latest").
  */
 final class DocWriter {
     static final String LATEST = "bench:latest";

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's promise "every module that starts Redis in tests uses the same harness with the same
+ * CONTRIBUTING.md's promise "every module that starts Redis in tests uses the same harness with the same
  * fallback", checked over the sources: outside lock-test-support, no Java file starts a process that
  * names {@code redis-server} or uses the embedded-redis library itself. Everything else goes through
  * {@code dev.lockwarden.testing} (RedisNode, RedisServerExtension, RedisCluster, MutualTlsRedis), which picks the

@@ -135,7 +135,7 @@ class RunTestsScriptTest {
         assertEquals(List.of("mvn -B verify -q"), calls(), out);
     }
 
-    /** The README: ".ci/run calls exactly that command" — then the Java 25 pass, when that JDK is there. */
+    /** CONTRIBUTING.md: ".ci/run calls exactly that command" — then the Java 25 pass, when that JDK is there. */
     @Test
     void ciRunsExactlyTheReadmesTestCommand() throws Exception {
         uid(1000); // never installs for real here, whatever is missing on this machine

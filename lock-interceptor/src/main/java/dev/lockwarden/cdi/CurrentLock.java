@@ -10,18 +10,18 @@ import dev.lockwarden.LockLostException;
  */
 public interface CurrentLock {
 
-    /** The lock name, as rendered from the template. */
+    /** {@return the lock name, as rendered from the template} */
     String name();
 
-    /** Fencing token: strictly increasing per lock name; pass it to storage to reject stale writers. */
+    /** {@return fencing token: strictly increasing per lock name; pass it to storage to reject stale writers} */
     long fencingToken();
 
-    /** True while Redis has confirmed ownership within the last TTL and the lock was not lost. */
+    /** {@return true while Redis has confirmed ownership within the last TTL and the lock was not lost} */
     boolean isHeld();
 
     /** Throws {@link LockLostException} unless {@link #isHeld()}. */
     void checkHeld();
 
-    /** Time left before the lock expires unless refreshed, as known locally (zero if not held). */
+    /** {@return time left before the lock expires unless refreshed, as known locally (zero if not held)} */
     Duration remainingTtl();
 }

@@ -20,6 +20,7 @@ public class LockContext {
     /**
      * The innermost lock held by a {@code @Locked} method running on this thread.
      *
+     * @return the innermost lock
      * @throws IllegalStateException outside a {@code @Locked} invocation
      */
     public CurrentLock current() {

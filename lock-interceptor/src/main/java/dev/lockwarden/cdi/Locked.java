@@ -45,23 +45,25 @@ public @interface Locked {
      * Lock name template: literals plus placeholders naming a parameter by index ({@code {0}}) or
      * by name ({@code {paymentId}}, needs {@code -parameters}), optionally with a property path
      * ({@code {order.id}}). Empty (the default): {@code SimpleClassName.methodName}, one lock per method.
+     *
+     * @return the lock name template
      */
     @Nonbinding
     String value() default "";
 
-    /** Lease TTL such as {@code 30s}, {@code 2m} or {@code PT30S}; empty = the LockManager's default ({@code lockwarden.ttl}, 30s). */
+    /** {@return lease TTL such as {@code 30s}, {@code 2m} or {@code PT30S}; empty = the LockManager's default ({@code lockwarden.ttl}, 30s)} */
     @Nonbinding
     String ttl() default "";
 
-    /** How long to wait for a busy lock ({@code 0s} = not at all); empty = the LockManager's default ({@code lockwarden.wait}, 0s). */
+    /** {@return how long to wait for a busy lock ({@code 0s} = not at all); empty = the LockManager's default ({@code lockwarden.wait}, 0s)} */
     @Nonbinding
     String waitUpTo() default "";
 
-    /** What to do when the lock stays busy: throw {@link dev.lockwarden.LockNotAcquiredException} or skip the body. */
+    /** {@return what to do when the lock stays busy: throw {@link dev.lockwarden.LockNotAcquiredException} or skip the body} */
     @Nonbinding
     OnBusy onBusy() default OnBusy.FAIL;
 
-    /** Whether the watchdog keeps the lock alive while the method runs. */
+    /** {@return whether the watchdog keeps the lock alive while the method runs} */
     @Nonbinding
     boolean autoRefresh() default true;
 
@@ -69,6 +71,8 @@ public @interface Locked {
      * Keep the lock at least this long after it was taken, even if the method returns sooner (like
      * ShedLock's {@code lockAtLeastFor}): "once per period" for scheduled jobs on several nodes whose
      * timers fire a little apart. {@code 0s} (the default) releases at once; at most the TTL.
+     *
+     * @return the minimum hold time, such as {@code 10s}
      */
     @Nonbinding
     String holdAtLeast() default "0s";

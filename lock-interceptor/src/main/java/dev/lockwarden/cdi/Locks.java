@@ -21,6 +21,7 @@ public final class Locks {
      * {@code @Locked} method's lock is visible only until the method returns its stage, not in the
      * stage's callbacks on other threads.
      *
+     * @return the innermost lock
      * @throws IllegalStateException when no {@code @Locked} method is running on this thread
      */
     public static CurrentLock current() {

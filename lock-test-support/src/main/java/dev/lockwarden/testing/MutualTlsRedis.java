@@ -28,7 +28,12 @@ public final class MutualTlsRedis implements BeforeAllCallback, AfterAllCallback
     private RedisNode node;
     private int tlsPort;
 
-    /** The trust store opens with {@code trustPassword}, the client key store with {@code keyPassword}. */
+    /**
+     * Makes the certificates and starts a TLS server that demands a client certificate.
+     *
+     * @param trustPassword the password of the trust store holding the CA
+     * @param keyPassword the password of the client's key store
+     */
     public MutualTlsRedis(String trustPassword, String keyPassword) {
         this.trustPassword = trustPassword;
         this.keyPassword = keyPassword;
@@ -52,22 +57,22 @@ public final class MutualTlsRedis implements BeforeAllCallback, AfterAllCallback
         }
     }
 
-    /** The certificates and stores the server and its clients use. */
+    /** {@return the certificates and stores the server and its clients use} */
     public synchronized TestCertificates certificates() {
         return certificates;
     }
 
-    /** Where the certificates are; free for the test's own files too. */
+    /** {@return where the certificates are; free for the test's own files too} */
     public synchronized Path dir() {
         return certificates.dir();
     }
 
-    /** The server process (plain port, commands). */
+    /** {@return the server process (plain port, commands)} */
     public synchronized RedisNode node() {
         return node;
     }
 
-    /** {@code rediss://127.0.0.1:<tls port>}. */
+    /** {@return {@code rediss://127.0.0.1:<tls port>}} */
     public synchronized String uri() {
         return "rediss://127.0.0.1:" + tlsPort;
     }

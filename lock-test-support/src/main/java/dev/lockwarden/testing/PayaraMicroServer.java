@@ -35,8 +35,14 @@ public final class PayaraMicroServer implements AutoCloseable {
     /**
      * Starts Payara Micro deploying {@code war} at {@code /contextRoot}; returns at once (see {@link #awaitServing}).
      *
+     * @param payaraJar the {@code payara-micro} jar to run
+     * @param war the web archive to deploy
+     * @param contextRoot the context root, without slashes
      * @param workDir where the log ({@code logName}) and the server's fresh root directory go
      * @param systemProperties {@code -Dname=value} arguments for the server's JVM (e.g. {@code lockwarden.redis})
+     * @param logName the name of the server's log file in {@code workDir}
+     * @return the started server
+     * @throws IOException when the work directory or the log cannot be made
      */
     public static PayaraMicroServer start(Path payaraJar, Path war, String contextRoot, Path workDir, String logName,
             String... systemProperties) throws IOException {
@@ -60,7 +66,7 @@ public final class PayaraMicroServer implements AutoCloseable {
         return new PayaraMicroServer(process, log, "http://127.0.0.1:" + port + "/" + contextRoot + "/");
     }
 
-    /** {@code http://127.0.0.1:<port>/<contextRoot>/}. */
+    /** {@return {@code http://127.0.0.1:<port>/<contextRoot>/}} */
     public String url() {
         return url;
     }
@@ -68,6 +74,11 @@ public final class PayaraMicroServer implements AutoCloseable {
     /**
      * Polls {@code url() + path} until it answers 200 and returns that body; fails with the log's tail when the
      * server exits or does not answer within {@code limit}.
+     *
+     * @param path the path below the context root, e.g. {@code "health"}
+     * @param limit how long to keep polling
+     * @return the body of the first 200 answer
+     * @throws InterruptedException when interrupted while waiting
      */
     public String awaitServing(String path, Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
@@ -88,7 +99,7 @@ public final class PayaraMicroServer implements AutoCloseable {
                 + logTail());
     }
 
-    /** The last 60 lines of the server's output. */
+    /** {@return the last 60 lines of the server's output} */
     public String logTail() {
         try {
             List<String> lines = Files.readAllLines(log);

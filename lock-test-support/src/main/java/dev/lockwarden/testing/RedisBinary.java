@@ -52,7 +52,7 @@ public final class RedisBinary {
         this.isEmbedded = isEmbedded;
     }
 
-    /** The binary tests should use: property override, then {@code PATH}, then the embedded one. Cached. */
+    /** {@return the binary tests should use: property override, then {@code PATH}, then the embedded one. Cached} */
     public static synchronized RedisBinary detect() {
         if (detected == null) {
             String override = System.getProperty(SERVER_PROPERTY, "").trim();
@@ -70,7 +70,7 @@ public final class RedisBinary {
         return detected;
     }
 
-    /** {@code redis-server} found on {@code PATH}, {@code /usr/bin} or {@code /usr/local/bin}, if any. */
+    /** {@return {@code redis-server} found on {@code PATH}, {@code /usr/bin} or {@code /usr/local/bin}, if any} */
     public static Optional<RedisBinary> onPath() {
         Set<String> dirs = new LinkedHashSet<>();
         String pathEnv = System.getenv("PATH");
@@ -91,7 +91,7 @@ public final class RedisBinary {
         return Optional.empty();
     }
 
-    /** The binary bundled in the embedded-redis jar (Redis 6.2), extracted to a temp file once per JVM. */
+    /** {@return the binary bundled in the embedded-redis jar (Redis 6.2), extracted to a temp file once per JVM} */
     public static synchronized RedisBinary embedded() {
         if (embedded == null) {
             embedded = new RedisBinary(extractEmbedded(), true);
@@ -99,7 +99,11 @@ public final class RedisBinary {
         return embedded;
     }
 
-    /** A specific executable. */
+    /**
+     * {@return a specific executable}
+     *
+     * @param executable the path of a {@code redis-server} executable
+     */
     public static RedisBinary of(Path executable) {
         Objects.requireNonNull(executable, "executable");
         if (!Files.isExecutable(executable)) {
@@ -134,17 +138,17 @@ public final class RedisBinary {
         }
     }
 
-    /** Absolute path of the executable. */
+    /** {@return absolute path of the executable} */
     public Path path() {
         return path;
     }
 
-    /** Whether this is the binary extracted from the embedded-redis jar. */
+    /** {@return whether this is the binary extracted from the embedded-redis jar} */
     public boolean isEmbedded() {
         return isEmbedded;
     }
 
-    /** Server version reported by {@code redis-server --version}, e.g. {@code 7.0.15}; cached. */
+    /** {@return server version reported by {@code redis-server --version}, e.g. {@code 7.0.15}; cached} */
     public String version() {
         String v = version;
         if (v == null) {
@@ -153,7 +157,7 @@ public final class RedisBinary {
         return v;
     }
 
-    /** Major version, e.g. 7 for 7.0.15. */
+    /** {@return major version, e.g. 7 for 7.0.15} */
     public int majorVersion() {
         String v = version();
         int dot = v.indexOf('.');

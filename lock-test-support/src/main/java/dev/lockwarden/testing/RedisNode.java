@@ -57,17 +57,31 @@ public final class RedisNode implements AutoCloseable {
     private volatile Process process;
     private volatile boolean paused;
 
-    /** A node using {@link RedisBinary#detect()}. */
+    /**
+     * A node using {@link RedisBinary#detect()}.
+     *
+     * @param extraArgs extra {@code redis-server} arguments, e.g. {@code "--requirepass", "secret"}
+     */
     public RedisNode(String... extraArgs) {
         this(RedisBinary.detect(), List.of(extraArgs));
     }
 
-    /** A node using the given binary. */
+    /**
+     * A node using the given binary.
+     *
+     * @param binary the redis-server to run
+     * @param extraArgs extra {@code redis-server} arguments
+     */
     public RedisNode(RedisBinary binary, String... extraArgs) {
         this(binary, List.of(extraArgs));
     }
 
-    /** A node using the given binary and extra {@code redis-server} arguments. */
+    /**
+     * A node using the given binary and extra {@code redis-server} arguments.
+     *
+     * @param binary the redis-server to run
+     * @param extraArgs extra {@code redis-server} arguments
+     */
     public RedisNode(RedisBinary binary, List<String> extraArgs) {
         this(binary, null, extraArgs);
     }
@@ -243,6 +257,8 @@ public final class RedisNode implements AutoCloseable {
     /**
      * Kills the server and starts it again on the same port with empty data. Files other than data
      * files (e.g. a cluster node's {@code nodes.conf}) are kept, so a cluster node rejoins as itself.
+     *
+     * @return this node
      */
     public synchronized RedisNode restart() {
         if (port == 0) {
@@ -283,54 +299,54 @@ public final class RedisNode implements AutoCloseable {
         stop();
     }
 
-    /** Whether the process is alive (a paused process is alive). */
+    /** {@return whether the process is alive (a paused process is alive)} */
     public boolean isRunning() {
         Process p = process;
         return p != null && p.isAlive();
     }
 
-    /** Whether the server is currently {@linkplain #pause() paused}. */
+    /** {@return whether the server is currently {@linkplain #pause() paused}} */
     public synchronized boolean isPaused() {
         return paused && isRunning();
     }
 
-    /** OS process id of the current (or last) server process, or -1 if never started. */
+    /** {@return OS process id of the current (or last) server process, or -1 if never started} */
     public long pid() {
         Process p = process;
         return p == null ? -1 : p.pid();
     }
 
-    /** Always {@value #HOST}. */
+    /** {@return always {@value #HOST}} */
     public String host() {
         return HOST;
     }
 
-    /** The port, or 0 before the first start. */
+    /** {@return the port, or 0 before the first start} */
     public int port() {
         return port;
     }
 
-    /** {@code redis://127.0.0.1:PORT} (no credentials). */
+    /** {@return {@code redis://127.0.0.1:PORT} (no credentials)} */
     public String uri() {
         return "redis://" + HOST + ":" + port;
     }
 
-    /** The binary this node runs. */
+    /** {@return the binary this node runs} */
     public RedisBinary binary() {
         return binary;
     }
 
-    /** The {@code --requirepass} value given, or null. */
+    /** {@return the {@code --requirepass} value given, or null} */
     public String password() {
         return password;
     }
 
-    /** The node's temp dir ({@code --dir}), or null when not started. */
+    /** {@return the node's temp dir ({@code --dir}), or null when not started} */
     public synchronized Path dir() {
         return dir;
     }
 
-    /** Server output so far (empty if none). */
+    /** {@return server output so far (empty if none)} */
     public synchronized String log() {
         if (dir == null) {
             return "";
@@ -347,6 +363,8 @@ public final class RedisNode implements AutoCloseable {
      * Sends one command over a fresh raw socket (authenticating with {@code --requirepass} if set) with
      * a 5 s timeout. Arrays come back as newline-separated elements, nil as null.
      *
+     * @param args the command and its arguments, e.g. {@code "SET", "k", "v"}
+     * @return the reply as text
      * @throws RedisReplyException on an error reply
      * @throws UncheckedIOException on connection failure or timeout (cause: ConnectException, SocketTimeoutException...)
      */
@@ -354,7 +372,13 @@ public final class RedisNode implements AutoCloseable {
         return command(COMMAND_TIMEOUT, args);
     }
 
-    /** {@link #command(String...)} with the given connect and read timeout. */
+    /**
+     * {@link #command(String...)} with the given connect and read timeout.
+     *
+     * @param timeout the connect and read timeout
+     * @param args the command and its arguments
+     * @return the reply as text
+     */
     public String command(Duration timeout, String... args) {
         return Resp.command(HOST, port, password, timeout, args);
     }

@@ -10,7 +10,7 @@ public final class RedisReplyException extends RuntimeException {
         super(reply);
     }
 
-    /** The error code, i.e. the first word of the reply ({@code ERR}, {@code NOAUTH}, {@code LOADING}...). */
+    /** {@return the error code, i.e. the first word of the reply ({@code ERR}, {@code NOAUTH}, {@code LOADING}...)} */
     public String code() {
         String msg = getMessage();
         int space = msg.indexOf(' ');

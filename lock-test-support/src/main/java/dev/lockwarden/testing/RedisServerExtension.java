@@ -45,24 +45,42 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
         this.clusterMode = clusterMode;
     }
 
-    /** {@code count} independent standalone servers (e.g. 5 for Redlock). */
+    /**
+     * {@return {@code count} independent standalone servers (e.g. 5 for Redlock)}
+     *
+     * @param count the number of servers
+     */
     public static RedisServerExtension nodes(int count) {
         return new RedisServerExtension(count, false);
     }
 
-    /** A Redis Cluster of {@code masters} masters, no replicas. */
+    /**
+     * {@return a Redis Cluster of {@code masters} masters, no replicas}
+     *
+     * @param masters the number of master nodes (at least 3)
+     */
     public static RedisServerExtension cluster(int masters) {
         return new RedisServerExtension(masters, true);
     }
 
-    /** Extra redis-server arguments for every node, e.g. {@code "--requirepass", "secret"}. */
+    /**
+     * Extra redis-server arguments for every node.
+     *
+     * @param extraArgs the arguments, e.g. {@code "--requirepass", "secret"}
+     * @return this extension
+     */
     public synchronized RedisServerExtension withArgs(String... extraArgs) {
         requireNotStarted();
         args.addAll(List.of(extraArgs));
         return this;
     }
 
-    /** Use this binary instead of {@link RedisBinary#detect()}. */
+    /**
+     * Use this binary instead of {@link RedisBinary#detect()}.
+     *
+     * @param redisBinary the redis-server every node runs
+     * @return this extension
+     */
     public synchronized RedisServerExtension withBinary(RedisBinary redisBinary) {
         requireNotStarted();
         this.binary = redisBinary;
@@ -161,29 +179,33 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
         }
     }
 
-    /** Node {@code i} (0-based). */
+    /**
+     * {@return node {@code i} (0-based)}
+     *
+     * @param i the node's index, from 0
+     */
     public synchronized RedisNode node(int i) {
         requireStarted();
         return nodes.get(i);
     }
 
-    /** All nodes. */
+    /** {@return all nodes} */
     public synchronized List<RedisNode> nodes() {
         requireStarted();
         return nodes;
     }
 
-    /** URI of the first node, {@code redis://127.0.0.1:PORT}. */
+    /** {@return URI of the first node, {@code redis://127.0.0.1:PORT}} */
     public String uri() {
         return node(0).uri();
     }
 
-    /** URIs of all nodes. */
+    /** {@return URIs of all nodes} */
     public List<String> uris() {
         return nodes().stream().map(RedisNode::uri).collect(Collectors.toUnmodifiableList());
     }
 
-    /** The cluster, in cluster mode. */
+    /** {@return the cluster, in cluster mode} */
     public synchronized RedisCluster cluster() {
         requireStarted();
         if (cluster == null) {

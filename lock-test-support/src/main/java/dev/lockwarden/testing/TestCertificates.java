@@ -29,7 +29,12 @@ public record TestCertificates(Path dir, Path trustStore, Path clientKeyStore) {
     private static final Path OPENSSL = Path.of("/usr/bin/openssl");
     private static final long TOOL_TIMEOUT_SECONDS = 30;
 
-    /** True where the files can be made and used: {@code openssl} is installed and the Redis binary has TLS (Debian's has, the embedded one has not). */
+    /**
+     * {@return true where the files can be made and used: {@code openssl} is installed and the Redis
+     * binary has TLS (Debian's has, the embedded one has not)}
+     *
+     * @param binary the redis-server that is to serve TLS
+     */
     public static boolean canCreate(RedisBinary binary) {
         return !binary.isEmbedded() && Files.isExecutable(OPENSSL);
     }
@@ -37,6 +42,10 @@ public record TestCertificates(Path dir, Path trustStore, Path clientKeyStore) {
     /**
      * Makes every file in {@code dir}.
      *
+     * @param dir an existing directory for the files
+     * @param trustPassword the password of the trust store holding the CA
+     * @param keyPassword the password of the client's key store
+     * @return the files made
      * @throws IllegalStateException a tool failed (its output is in the message) or did not finish within 30 s
      */
     public static TestCertificates create(Path dir, String trustPassword, String keyPassword) {
@@ -51,29 +60,34 @@ public record TestCertificates(Path dir, Path trustStore, Path clientKeyStore) {
         return new TestCertificates(dir, dir.resolve("trust.p12"), dir.resolve("client.p12"));
     }
 
-    /** The CA certificate (PEM). */
+    /** {@return the CA certificate (PEM)} */
     public Path caCertificate() {
         return dir.resolve("ca.pem");
     }
 
-    /** The server's certificate and key (PEM) for {@code redis-server --tls-cert-file / --tls-key-file}. */
+    /** {@return the server's certificate and key (PEM) for {@code redis-server --tls-cert-file / --tls-key-file}} */
     public Path serverCertificate() {
         return dir.resolve("server.pem");
     }
 
-    /** See {@link #serverCertificate()}. */
+    /** {@return see {@link #serverCertificate()}} */
     public Path serverKey() {
         return dir.resolve("server.key");
     }
 
-    /** {@code redis-server} arguments for TLS on {@code tlsPort} that demand a client certificate signed by the CA. */
+    /**
+     * {@return {@code redis-server} arguments for TLS on {@code tlsPort} that demand a client
+     * certificate signed by the CA}
+     *
+     * @param tlsPort the port the server listens on for TLS
+     */
     public List<String> redisArgs(int tlsPort) {
         return List.of("--tls-port", Integer.toString(tlsPort), "--tls-cert-file", serverCertificate().toString(),
                 "--tls-key-file", serverKey().toString(), "--tls-ca-cert-file", caCertificate().toString(),
                 "--tls-auth-clients", "yes");
     }
 
-    /** A loopback port free at the time of the call (for the TLS port next to the node's own). */
+    /** {@return a loopback port free at the time of the call (for the TLS port next to the node's own)} */
     public static int freePort() {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();

@@ -25,14 +25,14 @@ import dev.lockwarden.testing.RedisServerExtension;
 import redis.clients.jedis.RedisClient;
 
 /**
- * The minimal Redis ACL of the README: an application user limited to the Lockwarden keys, channels
+ * A minimal Redis ACL: an application user limited to the Lockwarden keys, channels
  * and commands can do everything the library does (acquire, wait woken by pub/sub, watchdog refresh,
  * holdAtLeast, inspector, force-release, events), and nothing outside its keys. Any command the ACL
  * forgot fails the test with NOPERM (ACL LOG is printed).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MinimalAclTest {
-    /** Exactly the rule documented in the README's "Minimal Redis ACL". */
+    /** The rule: docs/acl.md's, plus INFO and SCRIPT LOAD. */
     static final String[] RULE = ("on >app-secret resetkeys ~lock:* ~lockwarden:* resetchannels &lock:* &lockwarden:* -@all"
             + " +ping +hello +client|setname +info +evalsha +eval +script|load +get +set +del +exists +pttl +incr +pexpire +time +hset +hget +hgetall +publish"
             + " +scan +xadd +xrevrange +subscribe +unsubscribe").split(" ");
