@@ -50,9 +50,8 @@ public final class StoreFactory {
         List<RedisNodeClient> nodes = new ArrayList<>();
         for (RedisUri uri : uris) {
             // pooled, not the shared connection: a node's calls come from its lane threads, one lane per lock name,
-            // so there is little to batch, and A/B runs showed no gain beyond the noise (docs/benchmarks.md). (The two
-            // CI failures first put down to the shared connection were a missing release message, since fixed:
-            // RedlockWakeupTest.aNodeTheHolderDidNotHoldStillAnnouncesTheRelease.)
+            // so there is little to batch, and measured side by side a shared connection gained nothing beyond the
+            // noise (docs/benchmarks.md).
             nodes.add(new RedisNodeClient(RedisClients.single(uri, conn), uri.toString(), keys, fenceRetention, conn));
         }
         return new RedisDeployment(Topology.REDLOCK, nodes, keys, Math.min(conn.maxConnections(), REDLOCK_THREADS_PER_NODE));

@@ -314,7 +314,7 @@ public abstract class AbstractLockBehaviourTest {
 
     @Test
     void eventsAreRecorded() throws Exception {
-        // cycles are recorded only when switched on (lockwarden.history.cycles, default off: issue 13)
+        // cycles are recorded only when switched on (lockwarden.history.cycles, off by default)
         LockManager recording = target(LockManager.builder()).application("app-a").historyCycles(true).build();
         managers.add(recording);
         recording.acquire(name, TEN_SECONDS).release();

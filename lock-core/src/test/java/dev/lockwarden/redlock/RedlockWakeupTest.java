@@ -40,8 +40,8 @@ class RedlockWakeupTest {
 
     /**
      * A holder may hold only a majority: here node 0 still has the previous holder's key when {@code a} acquires
-     * (in CI: the previous holder's release had reached a majority and returned, its call to node 0 was still in
-     * flight). The waiter listens on node 0, where {@code a}'s release finds nothing of its own; that node must
+     * (as when the previous holder's release has reached a majority and returned while its call to node 0 is still
+     * in flight). The waiter listens on node 0, where {@code a}'s release finds nothing of its own; that node must
      * announce the release all the same, or the waiter sleeps out its fallback interval (>= 11.25 s here).
      */
     @Test
