@@ -22,5 +22,6 @@ module dev.lockwarden.core {
     exports dev.lockwarden.fencing;
     exports dev.lockwarden.config;
     exports dev.lockwarden.spi;
-    exports dev.lockwarden.metrics to java.management;
+    exports dev.lockwarden.metrics to
+            java.management;
 }

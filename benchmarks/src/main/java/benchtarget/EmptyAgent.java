@@ -7,8 +7,7 @@ import java.lang.instrument.Instrumentation;
  * {@code -javaagent} costs the JVM (the instrument module, the agent jar), the floor no agent goes below.
  */
 public final class EmptyAgent {
-    private EmptyAgent() {
-    }
+    private EmptyAgent() {}
 
     public static void premain(String args, Instrumentation inst) {
         // nothing: the cost measured is the JVM's

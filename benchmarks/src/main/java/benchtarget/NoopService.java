@@ -9,8 +9,7 @@ public final class NoopService {
     /** Null in the measured loops; set once to check that the agent really holds the lock inside the call. */
     public static volatile Runnable probe;
 
-    private NoopService() {
-    }
+    private NoopService() {}
 
     /** The same no-op, not named by any rule: what the direct loop runs inside its own lock. */
     public static void plain(String key) {

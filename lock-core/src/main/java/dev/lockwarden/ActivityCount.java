@@ -12,5 +12,5 @@ import java.time.Instant;
  * @param lost          held locks lost (expired, force-released, refresh failed)
  * @param forceReleased locks of this application an operator force-released (from the audit log)
  */
-public record ActivityCount(String application, Instant minute, long acquired, long busy, long lost, long forceReleased) {
-}
+public record ActivityCount(
+        String application, Instant minute, long acquired, long busy, long lost, long forceReleased) {}

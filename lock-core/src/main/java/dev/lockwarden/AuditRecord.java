@@ -13,5 +13,5 @@ import java.time.Instant;
  * @param oldFence  the removed holder's fence
  * @param newFence  the counter after the bump
  */
-public record AuditRecord(String id, Instant at, String operator, String name, String oldHolder, long oldFence, long newFence) {
-}
+public record AuditRecord(
+        String id, Instant at, String operator, String name, String oldHolder, long oldFence, long newFence) {}

@@ -15,7 +15,13 @@ import java.time.Duration;
  * @param heartbeatTtl time left on its heartbeat (zero when dead); it beats every few seconds
  * @param locksHeld    locks found held by this JVM in the scanned range
  */
-public record ClientInfo(String jvmId, String application, String host, long pid, String version,
-                         String javaVersion, boolean alive,
-                         Duration heartbeatTtl, int locksHeld) {
-}
+public record ClientInfo(
+        String jvmId,
+        String application,
+        String host,
+        long pid,
+        String version,
+        String javaVersion,
+        boolean alive,
+        Duration heartbeatTtl,
+        int locksHeld) {}

@@ -10,5 +10,4 @@ import java.time.Duration;
  * @param retention how long the counter is kept without another acquire (extended on each one)
  * @param held      whether the lock is held right now
  */
-public record FenceCounter(String name, long value, Duration retention, boolean held) {
-}
+public record FenceCounter(String name, long value, Duration retention, boolean held) {}

@@ -9,5 +9,4 @@ package dev.lockwarden;
  * @param newFence   the fence counter after the bump: every write fenced with {@code oldFence} is now stale
  * @param auditId    id of the audit record in {@code lockwarden:audit} (null if nothing was released)
  */
-public record ForceReleaseResult(String name, boolean released, long oldFence, long newFence, String auditId) {
-}
+public record ForceReleaseResult(String name, boolean released, long oldFence, long newFence, String auditId) {}

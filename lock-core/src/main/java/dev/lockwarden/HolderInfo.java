@@ -9,5 +9,4 @@ package dev.lockwarden;
  * @param thread      name of the acquiring thread
  * @param jvmId       random id of the holder's {@link LockManager}; its heartbeat key tells liveness
  */
-public record HolderInfo(String application, String host, long pid, String thread, String jvmId) {
-}
+public record HolderInfo(String application, String host, long pid, String thread, String jvmId) {}

@@ -35,8 +35,7 @@ public final class KeyTemplate {
     private final String template;
     private final List<Object> parts; // String literal or Placeholder
 
-    private record Placeholder(String text, int index, String[] path) {
-    }
+    private record Placeholder(String text, int index, String[] path) {}
 
     private KeyTemplate(String template, List<Object> parts) {
         this.template = template;
@@ -53,7 +52,8 @@ public final class KeyTemplate {
      */
     public static KeyTemplate parse(String template, List<String> parameterNames) {
         if (template == null || template.isBlank()) {
-            throw new IllegalArgumentException("lock name template is blank: write e.g. \"payment:{0}\" or \"payment:{paymentId}\"");
+            throw new IllegalArgumentException(
+                    "lock name template is blank: write e.g. \"payment:{0}\" or \"payment:{paymentId}\"");
         }
         List<Object> parts = new ArrayList<>();
         int i = 0;
@@ -105,12 +105,15 @@ public final class KeyTemplate {
 
     private static Placeholder placeholder(String template, String expr, List<String> names) {
         if (expr.isEmpty()) {
-            throw bad(template, "'{}' is empty: name a parameter, e.g. {0} or {" + (names.isEmpty() ? "id" : names.get(0)) + "}");
+            throw bad(
+                    template,
+                    "'{}' is empty: name a parameter, e.g. {0} or {" + (names.isEmpty() ? "id" : names.get(0)) + "}");
         }
         String[] segments = expr.split("\\.", -1);
         for (String s : segments) {
             if (s.isEmpty() || !allIdentifierParts(s)) {
-                throw bad(template, "'{" + expr + "}' is not a parameter index or name with an optional .property path");
+                throw bad(
+                        template, "'{" + expr + "}' is not a parameter index or name with an optional .property path");
             }
         }
         String head = segments[0];
@@ -118,14 +121,18 @@ public final class KeyTemplate {
         if (allDigits(head)) {
             index = Integer.parseInt(head);
             if (index >= names.size()) {
-                throw bad(template, "'{" + expr + "}' refers to parameter " + index + " but the method has "
-                        + names.size() + " parameter(s)" + (names.isEmpty() ? "" : " (0.." + (names.size() - 1) + ")"));
+                throw bad(
+                        template,
+                        "'{" + expr + "}' refers to parameter " + index + " but the method has " + names.size()
+                                + " parameter(s)" + (names.isEmpty() ? "" : " (0.." + (names.size() - 1) + ")"));
             }
         } else {
             index = names.indexOf(head);
             if (index < 0) {
-                throw bad(template, "'{" + expr + "}' names no parameter; parameters are " + names
-                        + " (names need javac -parameters; otherwise use indexes like {0})");
+                throw bad(
+                        template,
+                        "'{" + expr + "}' names no parameter; parameters are " + names
+                                + " (names need javac -parameters; otherwise use indexes like {0})");
             }
         }
         String[] path = new String[segments.length - 1];
@@ -186,7 +193,10 @@ public final class KeyTemplate {
 
     private static Object property(Object target, String name) {
         Class<?> type = target.getClass();
-        return ACCESSORS.get(type).computeIfAbsent(name, k -> accessor(type, name)).apply(target);
+        return ACCESSORS
+                .get(type)
+                .computeIfAbsent(name, k -> accessor(type, name))
+                .apply(target);
     }
 
     private static Function<Object, Object> accessor(Class<?> type, String name) {

@@ -20,8 +20,17 @@ import java.util.List;
  *                     the token, so {@link LockInspector#forceRelease(LockInfo, String)} can check the
  *                     lock has not changed hands ("" if unknown)
  */
-public record LockInfo(String name, HolderInfo holder, LockSource source, String method, Instant acquiredAt,
-                       Duration remainingTtl, long fencingToken, List<String> nodes, boolean holderAlive, String tokenId) {
+public record LockInfo(
+        String name,
+        HolderInfo holder,
+        LockSource source,
+        String method,
+        Instant acquiredAt,
+        Duration remainingTtl,
+        long fencingToken,
+        List<String> nodes,
+        boolean holderAlive,
+        String tokenId) {
     /**
      * Copies the node list; a null token id becomes "".
      *
@@ -56,8 +65,16 @@ public record LockInfo(String name, HolderInfo holder, LockSource source, String
      * @param nodes        the Redis nodes holding it
      * @param holderAlive  whether the holder JVM's heartbeat is still present
      */
-    public LockInfo(String name, HolderInfo holder, LockSource source, String method, Instant acquiredAt,
-                    Duration remainingTtl, long fencingToken, List<String> nodes, boolean holderAlive) {
+    public LockInfo(
+            String name,
+            HolderInfo holder,
+            LockSource source,
+            String method,
+            Instant acquiredAt,
+            Duration remainingTtl,
+            long fencingToken,
+            List<String> nodes,
+            boolean holderAlive) {
         this(name, holder, source, method, acquiredAt, remainingTtl, fencingToken, nodes, holderAlive, "");
     }
 }

@@ -10,5 +10,4 @@ import java.time.Instant;
  * @param reason       human-readable cause, e.g. "force-released" or "refresh failed: ..."
  * @param at           when the loss was detected
  */
-public record LockLostEvent(String lockName, long fencingToken, String reason, Instant at) {
-}
+public record LockLostEvent(String lockName, long fencingToken, String reason, Instant at) {}

@@ -1,5 +1,21 @@
 package dev.lockwarden;
 
+import dev.lockwarden.config.RedisUri;
+import dev.lockwarden.config.Settings;
+import dev.lockwarden.config.TlsSettings;
+import dev.lockwarden.inspect.RedisLockInspector;
+import dev.lockwarden.internal.EngineSettings;
+import dev.lockwarden.internal.JvmIdentity;
+import dev.lockwarden.internal.LockEngine;
+import dev.lockwarden.internal.Ticker;
+import dev.lockwarden.metrics.MeteredInspector;
+import dev.lockwarden.metrics.MetricsConfig;
+import dev.lockwarden.spi.LockedBody;
+import dev.lockwarden.store.ConnectionSettings;
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.StoreFactory;
+import dev.lockwarden.store.StoreFactory.Topology;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -7,25 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-
 import javax.net.ssl.SSLSocketFactory;
-
-import dev.lockwarden.config.RedisUri;
-import dev.lockwarden.config.Settings;
-import dev.lockwarden.config.TlsSettings;
-import dev.lockwarden.inspect.RedisLockInspector;
-import dev.lockwarden.internal.JvmIdentity;
-import dev.lockwarden.internal.EngineSettings;
-import dev.lockwarden.internal.LockEngine;
-import dev.lockwarden.internal.Ticker;
-import dev.lockwarden.metrics.MetricsConfig;
-import dev.lockwarden.metrics.MeteredInspector;
-import dev.lockwarden.spi.LockedBody;
-import dev.lockwarden.store.ConnectionSettings;
-import dev.lockwarden.store.KeySpace;
-import dev.lockwarden.store.RedisDeployment;
-import dev.lockwarden.store.StoreFactory;
-import dev.lockwarden.store.StoreFactory.Topology;
 
 /**
  * Entry point: takes distributed locks on Redis. Thread-safe; create one per application and
@@ -49,8 +47,13 @@ public final class LockManager implements AutoCloseable {
     private final String redis;
     private final Thread shutdownHook;
 
-    private LockManager(LockEngine engine, LockInspector inspector, LockOptions defaults, String application,
-                        String redis, boolean withShutdownHook) {
+    private LockManager(
+            LockEngine engine,
+            LockInspector inspector,
+            LockOptions defaults,
+            String application,
+            String redis,
+            boolean withShutdownHook) {
         this.engine = engine;
         this.redis = redis;
         this.inspector = inspector;
@@ -211,8 +214,7 @@ public final class LockManager implements AutoCloseable {
         private SSLSocketFactory sslSocketFactory;
         private Ticker ticker = Ticker.SYSTEM;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * One Redis node: {@code redis://[user:pass@]host:port[/db]} or {@code rediss://} for TLS.
@@ -461,11 +463,15 @@ public final class LockManager implements AutoCloseable {
             for (String u : uris) {
                 parsed.add(RedisUri.parse(u));
             }
-            String app = application != null ? application : settings.string(Settings.APPLICATION, JvmIdentity.defaultApplication());
+            String app = application != null
+                    ? application
+                    : settings.string(Settings.APPLICATION, JvmIdentity.defaultApplication());
             KeySpace keys = new KeySpace(keyPrefix != null ? keyPrefix : settings.string(Settings.KEY_PREFIX, "lock:"));
             Duration ttl = defaultTtl != null ? defaultTtl : settings.duration(Settings.TTL, Duration.ofSeconds(30));
             Duration wait = defaultWait != null ? defaultWait : settings.duration(Settings.WAIT, Duration.ZERO);
-            Duration retention = fenceRetention != null ? fenceRetention : settings.duration(Settings.FENCE_RETENTION, Duration.ofDays(7));
+            Duration retention = fenceRetention != null
+                    ? fenceRetention
+                    : settings.duration(Settings.FENCE_RETENTION, Duration.ofDays(7));
             if (retention.compareTo(LockOptions.MAX_TTL) < 0) {
                 throw new IllegalArgumentException("fence retention " + retention + " is shorter than the longest TTL ("
                         + LockOptions.MAX_TTL + "): a fence must outlive every lock, use at least 1d");
@@ -475,21 +481,30 @@ public final class LockManager implements AutoCloseable {
                 throw new IllegalArgumentException("eventsMaxLen and auditMaxLen must be at least 1");
             }
             boolean cycles = historyCycles != null ? historyCycles : settings.bool(Settings.HISTORY_CYCLES, false);
-            Duration history = historyRetention != null ? historyRetention
+            Duration history = historyRetention != null
+                    ? historyRetention
                     : settings.duration(Settings.HISTORY_RETENTION, Duration.ofDays(1));
             if (history.compareTo(Duration.ofMinutes(1)) < 0) {
-                throw new IllegalArgumentException("history retention " + history + " is shorter than 1 minute: a lock's"
-                        + " history would vanish before anyone reads it; set " + Settings.HISTORY_RETENTION + " to at least 1m");
+                throw new IllegalArgumentException("history retention " + history
+                        + " is shorter than 1 minute: a lock's" + " history would vanish before anyone reads it; set "
+                        + Settings.HISTORY_RETENTION + " to at least 1m");
             }
             MetricsConfig metricsConfig = MetricsConfig.from(settings); // bad values fail before any connection
             // An explicit tls(...) wins; the lockwarden.tls.* stores are read only when a URI uses TLS.
-            SSLSocketFactory tls = sslSocketFactory != null || parsed.stream().noneMatch(RedisUri::tls) ? sslSocketFactory
+            SSLSocketFactory tls = sslSocketFactory != null || parsed.stream().noneMatch(RedisUri::tls)
+                    ? sslSocketFactory
                     : TlsSettings.socketFactory(settings).orElse(null);
             ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections, tls);
-            RedisDeployment redis = StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
-            LockEngine engine = new LockEngine(redis, StoreFactory.store(redis, conn), JvmIdentity.create(),
-                    new EngineSettings(reentrant, app, eventsMaxLen, cycles, history.toMillis(), ticker, metricsConfig));
-            LockInspector inspector = new MeteredInspector(new RedisLockInspector(redis, auditMaxLen, eventsMaxLen), engine.metrics());
+            RedisDeployment redis =
+                    StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
+            LockEngine engine = new LockEngine(
+                    redis,
+                    StoreFactory.store(redis, conn),
+                    JvmIdentity.create(),
+                    new EngineSettings(
+                            reentrant, app, eventsMaxLen, cycles, history.toMillis(), ticker, metricsConfig));
+            LockInspector inspector =
+                    new MeteredInspector(new RedisLockInspector(redis, auditMaxLen, eventsMaxLen), engine.metrics());
             return new LockManager(engine, inspector, defaults, app, redis.describe(), shutdownHook);
         }
 
@@ -500,8 +515,8 @@ public final class LockManager implements AutoCloseable {
             Optional<Settings.Source> redlock = settings.raw(Settings.REDLOCK);
             Optional<Settings.Source> cluster = settings.raw(Settings.CLUSTER);
             if (redlock.isPresent() && cluster.isPresent()) {
-                throw new IllegalArgumentException("both " + redlock.get().where() + " and " + cluster.get().where()
-                        + " are set: choose one topology");
+                throw new IllegalArgumentException("both " + redlock.get().where() + " and "
+                        + cluster.get().where() + " are set: choose one topology");
             }
             if (redlock.isPresent()) {
                 topology(Topology.REDLOCK, split(redlock.get()));
@@ -513,7 +528,10 @@ public final class LockManager implements AutoCloseable {
         }
 
         private static String[] split(Settings.Source s) {
-            return Arrays.stream(s.value().split(",")).map(String::trim).filter(x -> !x.isEmpty()).toArray(String[]::new);
+            return Arrays.stream(s.value().split(","))
+                    .map(String::trim)
+                    .filter(x -> !x.isEmpty())
+                    .toArray(String[]::new);
         }
 
         private static String requireText(String value, String what) {

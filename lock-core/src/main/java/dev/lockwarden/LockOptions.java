@@ -14,6 +14,7 @@ import java.util.Objects;
 public final class LockOptions {
     /** Longest TTL accepted: a longer one is almost always a unit mistake. */
     public static final Duration MAX_TTL = Duration.ofDays(1);
+
     private static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
     private static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
 
@@ -25,8 +26,14 @@ public final class LockOptions {
     private final String method;
     private final Duration holdAtLeast;
 
-    private LockOptions(Duration ttl, Duration waitUpTo, boolean autoRefresh, Duration retryInterval,
-                        LockSource source, String method, Duration holdAtLeast) {
+    private LockOptions(
+            Duration ttl,
+            Duration waitUpTo,
+            boolean autoRefresh,
+            Duration retryInterval,
+            LockSource source,
+            String method,
+            Duration holdAtLeast) {
         this.ttl = ttl;
         this.holdAtLeast = holdAtLeast;
         this.waitUpTo = waitUpTo;
@@ -92,8 +99,14 @@ public final class LockOptions {
      * @return a copy with that source
      */
     public LockOptions source(LockSource source, String method) {
-        return new LockOptions(ttl, waitUpTo, autoRefresh, retryInterval,
-                Objects.requireNonNull(source, "source"), method == null ? "" : method, holdAtLeast);
+        return new LockOptions(
+                ttl,
+                waitUpTo,
+                autoRefresh,
+                retryInterval,
+                Objects.requireNonNull(source, "source"),
+                method == null ? "" : method,
+                holdAtLeast);
     }
 
     /**
@@ -107,7 +120,8 @@ public final class LockOptions {
      * @return a copy that holds the lock at least that long
      */
     public LockOptions holdAtLeast(Duration minimum) {
-        return new LockOptions(ttl, waitUpTo, autoRefresh, retryInterval, source, method, checkHoldAtLeast(minimum, ttl));
+        return new LockOptions(
+                ttl, waitUpTo, autoRefresh, retryInterval, source, method, checkHoldAtLeast(minimum, ttl));
     }
 
     /** {@return the TTL} */
@@ -161,7 +175,8 @@ public final class LockOptions {
     private static Duration checkTtl(Duration ttl) {
         Objects.requireNonNull(ttl, "ttl is null: pass e.g. Duration.ofSeconds(30)");
         if (ttl.toMillis() <= 0) {
-            throw new IllegalArgumentException("ttl " + ttl + " must be positive (at least 1 ms), e.g. Duration.ofSeconds(30)");
+            throw new IllegalArgumentException(
+                    "ttl " + ttl + " must be positive (at least 1 ms), e.g. Duration.ofSeconds(30)");
         }
         if (ttl.compareTo(MAX_TTL) > 0) {
             throw new IllegalArgumentException("ttl " + ttl + " is longer than " + MAX_TTL

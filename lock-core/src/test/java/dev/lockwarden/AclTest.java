@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.testing.RedisServerExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,12 +15,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.testing.RedisServerExtension;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
@@ -28,6 +26,7 @@ import redis.clients.jedis.exceptions.JedisAccessControlException;
 class AclTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
     private static final String PASSWORD = "acl-test-pw";
 
     private static String uri() {
@@ -37,7 +36,8 @@ class AclTest {
     @BeforeAll
     static void createTheDocumentedUser() throws Exception {
         String line = Files.readAllLines(Path.of("..", "docs", "acl.md")).stream()
-                .filter(l -> l.startsWith("ACL SETUSER lockwarden ")).findFirst()
+                .filter(l -> l.startsWith("ACL SETUSER lockwarden "))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("docs/acl.md has no ACL SETUSER line"));
         List<String> args = new ArrayList<>(Arrays.asList(line.split(" ")));
         args.replaceAll(a -> a.equals(">CHANGE-ME") ? ">" + PASSWORD : a);
@@ -46,8 +46,18 @@ class AclTest {
 
     @Test
     void lockWaitRefreshExtendInspectAndForceReleaseWithTheMinimalAcl() throws Exception {
-        try (LockManager a = LockManager.builder().redis(uri()).application("acl-a").shutdownHook(false).historyCycles(true).build();
-             LockManager b = LockManager.builder().redis(uri()).application("acl-b").shutdownHook(false).historyCycles(true).build()) {
+        try (LockManager a = LockManager.builder()
+                        .redis(uri())
+                        .application("acl-a")
+                        .shutdownHook(false)
+                        .historyCycles(true)
+                        .build();
+                LockManager b = LockManager.builder()
+                        .redis(uri())
+                        .application("acl-b")
+                        .shutdownHook(false)
+                        .historyCycles(true)
+                        .build()) {
             // lock + refresh: an auto-refreshed lock lives past several TTLs
             LockHandle h = a.acquire("acl:job", LockOptions.ttl(Duration.ofMillis(600)));
             Thread.sleep(1_500);
@@ -56,8 +66,11 @@ class AclTest {
             CountDownLatch waiting = new CountDownLatch(1);
             CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
                 waiting.countDown();
-                try (LockHandle got = b.acquire("acl:job", LockOptions.ttl(Duration.ofSeconds(5))
-                        .waitUpTo(Duration.ofSeconds(10)).retryInterval(Duration.ofSeconds(8)))) {
+                try (LockHandle got = b.acquire(
+                        "acl:job",
+                        LockOptions.ttl(Duration.ofSeconds(5))
+                                .waitUpTo(Duration.ofSeconds(10))
+                                .retryInterval(Duration.ofSeconds(8)))) {
                     return System.nanoTime();
                 }
             });
@@ -68,8 +81,9 @@ class AclTest {
             long ms = TimeUnit.NANOSECONDS.toMillis(waiter.get(10, TimeUnit.SECONDS) - released);
             assertTrue(ms < 1_000, "waiter not woken by the release message: " + ms + " ms");
             // extend, holdAtLeast
-            LockHandle manual = a.acquire("acl:manual", LockOptions.ttl(Duration.ofMillis(500)).autoRefresh(false)
-                    .holdAtLeast(Duration.ofMillis(300)));
+            LockHandle manual = a.acquire(
+                    "acl:manual",
+                    LockOptions.ttl(Duration.ofMillis(500)).autoRefresh(false).holdAtLeast(Duration.ofMillis(300)));
             assertTrue(manual.extend(Duration.ofSeconds(5)));
             // inspect: list, get, fence, events
             LockInfo info = b.inspector().get("acl:manual").orElseThrow();
@@ -92,8 +106,13 @@ class AclTest {
 
     @Test
     void theUserCanTouchNothingElse() {
-        try (RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", REDIS.node(0).port())
-                .clientConfig(DefaultJedisClientConfig.builder().user("lockwarden").password(PASSWORD).build()).build()) {
+        try (RedisClient c = RedisClient.builder()
+                .hostAndPort("127.0.0.1", REDIS.node(0).port())
+                .clientConfig(DefaultJedisClientConfig.builder()
+                        .user("lockwarden")
+                        .password(PASSWORD)
+                        .build())
+                .build()) {
             assertEquals("PONG", c.ping());
             assertThrows(JedisAccessControlException.class, () -> c.set("orders:1", "x"));
             assertThrows(JedisAccessControlException.class, () -> c.get("session:42"));

@@ -5,18 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.config.RedisUri;
+import dev.lockwarden.config.Settings;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.config.RedisUri;
-import dev.lockwarden.config.Settings;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /** Every mistake a user can make gets a clear message naming the value and the fix. */
 class BadInputTest {
@@ -31,7 +29,8 @@ class BadInputTest {
         assertThrows(NullPointerException.class, () -> LockOptions.ttl(null));
         e = assertThrows(IllegalArgumentException.class, () -> LockOptions.ttl(Duration.ofDays(30)));
         assertTrue(e.getMessage().contains("autoRefresh"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> LockOptions.defaults().waitUpTo(Duration.ofSeconds(-1)));
+        e = assertThrows(
+                IllegalArgumentException.class, () -> LockOptions.defaults().waitUpTo(Duration.ofSeconds(-1)));
         assertTrue(e.getMessage().contains("negative"), e.getMessage());
     }
 
@@ -48,7 +47,9 @@ class BadInputTest {
     }
 
     private static void assertMessage(String uri, String expected) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LockManager.builder().redis(uri).build());
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> LockManager.builder().redis(uri).build());
         assertTrue(e.getMessage().contains(expected), "for " + uri + ": " + e.getMessage());
     }
 
@@ -78,26 +79,42 @@ class BadInputTest {
             port = s.getLocalPort();
         }
         int closed = port;
-        LockStoreException e = assertThrows(LockStoreException.class, () -> LockManager.builder()
-                .redis("redis://bob:hunter2@127.0.0.1:" + closed).timeout(Duration.ofMillis(500)).build());
-        assertTrue(e.getMessage().contains("127.0.0.1:" + closed) && e.getMessage().contains("unreachable"), e.getMessage());
+        LockStoreException e = assertThrows(
+                LockStoreException.class,
+                () -> LockManager.builder()
+                        .redis("redis://bob:hunter2@127.0.0.1:" + closed)
+                        .timeout(Duration.ofMillis(500))
+                        .build());
+        assertTrue(
+                e.getMessage().contains("127.0.0.1:" + closed) && e.getMessage().contains("unreachable"),
+                e.getMessage());
         assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
     }
 
     @Test
     void authWithPasswordAndAclUser() {
         String base = "127.0.0.1:" + SECURED.node(0).port();
-        LockStoreException e = assertThrows(LockStoreException.class, () -> LockManager.builder().redis("redis://" + base).build());
-        assertTrue(e.getMessage().toUpperCase().contains("NOAUTH") || e.getMessage().contains("Authentication"), e.getMessage());
-        e = assertThrows(LockStoreException.class, () -> LockManager.builder().redis("redis://wrong-pw@" + base).build());
+        LockStoreException e = assertThrows(
+                LockStoreException.class,
+                () -> LockManager.builder().redis("redis://" + base).build());
+        assertTrue(
+                e.getMessage().toUpperCase().contains("NOAUTH")
+                        || e.getMessage().contains("Authentication"),
+                e.getMessage());
+        e = assertThrows(
+                LockStoreException.class,
+                () -> LockManager.builder().redis("redis://wrong-pw@" + base).build());
         assertFalse(e.getMessage().contains("wrong-pw"), e.getMessage());
-        try (LockManager m = LockManager.builder().redis("redis://s3cret-pw@" + base).build();
-             LockHandle h = m.acquire("auth:one", LockOptions.defaults())) {
+        try (LockManager m =
+                        LockManager.builder().redis("redis://s3cret-pw@" + base).build();
+                LockHandle h = m.acquire("auth:one", LockOptions.defaults())) {
             assertTrue(h.isHeld());
         }
         SECURED.node(0).command("ACL", "SETUSER", "locker", "on", ">locker-pw", "~*", "&*", "+@all");
-        try (LockManager m = LockManager.builder().redis("redis://locker:locker-pw@" + base).build();
-             LockHandle h = m.acquire("auth:acl", LockOptions.defaults())) {
+        try (LockManager m = LockManager.builder()
+                        .redis("redis://locker:locker-pw@" + base)
+                        .build();
+                LockHandle h = m.acquire("auth:acl", LockOptions.defaults())) {
             assertTrue(h.isHeld());
             assertTrue(m.inspector().get("auth:acl").isPresent());
         }
@@ -107,18 +124,38 @@ class BadInputTest {
     void settingsNameTheirSource() {
         Properties props = new Properties();
         props.setProperty("lockwarden.ttl", "soon");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LockManager.builder()
-                .settings(new Settings(props::getProperty, Map.of())).build());
-        assertTrue(e.getMessage().contains("system property lockwarden.ttl") && e.getMessage().contains("30s"), e.getMessage());
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> LockManager.builder()
+                        .settings(new Settings(props::getProperty, Map.of()))
+                        .build());
+        assertTrue(
+                e.getMessage().contains("system property lockwarden.ttl")
+                        && e.getMessage().contains("30s"),
+                e.getMessage());
 
-        Settings env = new Settings(k -> null, Map.of("LOCKWARDEN_REDLOCK", "redis://a", "LOCKWARDEN_CLUSTER", "redis://b"));
-        e = assertThrows(IllegalArgumentException.class, () -> LockManager.builder().settings(env).build());
-        assertTrue(e.getMessage().contains("LOCKWARDEN_REDLOCK") && e.getMessage().contains("LOCKWARDEN_CLUSTER"), e.getMessage());
+        Settings env =
+                new Settings(k -> null, Map.of("LOCKWARDEN_REDLOCK", "redis://a", "LOCKWARDEN_CLUSTER", "redis://b"));
+        e = assertThrows(
+                IllegalArgumentException.class,
+                () -> LockManager.builder().settings(env).build());
+        assertTrue(
+                e.getMessage().contains("LOCKWARDEN_REDLOCK") && e.getMessage().contains("LOCKWARDEN_CLUSTER"),
+                e.getMessage());
 
-        e = assertThrows(IllegalArgumentException.class, () -> LockManager.builder().redis("redis://localhost")
-                .fenceRetention(Duration.ofHours(1)).build());
+        e = assertThrows(
+                IllegalArgumentException.class,
+                () -> LockManager.builder()
+                        .redis("redis://localhost")
+                        .fenceRetention(Duration.ofHours(1))
+                        .build());
         assertTrue(e.getMessage().contains("fence retention"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> LockManager.builder().keyPrefix("a{").redis("redis://localhost").build());
+        e = assertThrows(
+                IllegalArgumentException.class,
+                () -> LockManager.builder()
+                        .keyPrefix("a{")
+                        .redis("redis://localhost")
+                        .build());
         assertTrue(e.getMessage().contains("key prefix"), e.getMessage());
     }
 
@@ -127,14 +164,27 @@ class BadInputTest {
         String uri = "redis://s3cret-pw@127.0.0.1:" + SECURED.node(0).port();
         Properties props = new Properties();
         props.setProperty("lockwarden.ttl", "45s");
-        Settings s = new Settings(props::getProperty, Map.of("LOCKWARDEN_TTL", "10s", "LOCKWARDEN_WAIT", "250ms",
-                "LOCKWARDEN_REDIS", uri, "LOCKWARDEN_APPLICATION", "from-env"));
+        Settings s = new Settings(
+                props::getProperty,
+                Map.of(
+                        "LOCKWARDEN_TTL",
+                        "10s",
+                        "LOCKWARDEN_WAIT",
+                        "250ms",
+                        "LOCKWARDEN_REDIS",
+                        uri,
+                        "LOCKWARDEN_APPLICATION",
+                        "from-env"));
         try (LockManager m = LockManager.builder().settings(s).build()) {
             assertEquals(Duration.ofSeconds(45), m.defaultOptions().ttl());
             assertEquals(Duration.ofMillis(250), m.defaultOptions().waitUpTo());
             assertEquals("from-env", m.application());
         }
-        try (LockManager m = LockManager.builder().settings(s).defaultTtl(Duration.ofSeconds(5)).application("explicit").build()) {
+        try (LockManager m = LockManager.builder()
+                .settings(s)
+                .defaultTtl(Duration.ofSeconds(5))
+                .application("explicit")
+                .build()) {
             assertEquals(Duration.ofSeconds(5), m.defaultOptions().ttl());
             assertEquals("explicit", m.application());
         }

@@ -11,10 +11,8 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +42,7 @@ class KeyTemplateClassLoaderTest {
     @Test
     void sameClassNameInTwoLoadersUsesEachClassesOwnAccessor(@TempDir Path tmp) throws Exception {
         try (URLClassLoader a = loaderWith(tmp.resolve("a"), "public String getId() { return \"from-getter\"; }");
-             URLClassLoader b = loaderWith(tmp.resolve("b"), "public String id = \"from-field\";")) {
+                URLClassLoader b = loaderWith(tmp.resolve("b"), "public String id = \"from-field\";")) {
             Object ta = newTicket(a);
             Object tb = newTicket(b);
             assertEquals(ta.getClass().getName(), tb.getClass().getName());

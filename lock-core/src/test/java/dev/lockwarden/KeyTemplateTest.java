@@ -6,15 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class KeyTemplateTest {
-    record Customer(String id) {
-    }
+    record Customer(String id) {}
 
-    record Order(long id, Customer customer) {
-    }
+    record Order(long id, Customer customer) {}
 
     public static final class Bean {
         public String getRegion() {
@@ -32,10 +29,16 @@ class KeyTemplateTest {
     void rendersIndexesNamesAndPropertyPaths() {
         Object[] args = {"TX-123", new Order(42, new Customer("c-7")), new Bean()};
         assertEquals("payment:TX-123", KeyTemplate.parse("payment:{0}", PARAMS).render(args));
-        assertEquals("payment:TX-123", KeyTemplate.parse("payment:{paymentId}", PARAMS).render(args));
+        assertEquals(
+                "payment:TX-123",
+                KeyTemplate.parse("payment:{paymentId}", PARAMS).render(args));
         assertEquals("TX-123", KeyTemplate.parse("{paymentId}", PARAMS).render(args));
-        assertEquals("order:42:c-7", KeyTemplate.parse("order:{order.id}:{1.customer.id}", PARAMS).render(args));
-        assertEquals("eu-true", KeyTemplate.parse("{bean.region}-{bean.urgent}", PARAMS).render(args));
+        assertEquals(
+                "order:42:c-7",
+                KeyTemplate.parse("order:{order.id}:{1.customer.id}", PARAMS).render(args));
+        assertEquals(
+                "eu-true",
+                KeyTemplate.parse("{bean.region}-{bean.urgent}", PARAMS).render(args));
         assertTrue(KeyTemplate.parse("cron:daily", PARAMS).isConstant());
         assertFalse(KeyTemplate.parse("x:{0}", PARAMS).isConstant());
     }
@@ -54,15 +57,18 @@ class KeyTemplateTest {
     @Test
     void nullValuesAndMissingPropertiesFailAtRenderTime() {
         KeyTemplate t = KeyTemplate.parse("p:{order.customer.id}", PARAMS);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> t.render(new Object[] {"x", null, null}));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> t.render(new Object[] {"x", null, null}));
         assertTrue(e.getMessage().contains("{order.customer.id} is null"), e.getMessage());
         KeyTemplate bad = KeyTemplate.parse("p:{order.amount}", PARAMS);
-        e = assertThrows(IllegalArgumentException.class, () -> bad.render(new Object[] {"x", new Order(1, null), null}));
+        e = assertThrows(
+                IllegalArgumentException.class, () -> bad.render(new Object[] {"x", new Order(1, null), null}));
         assertTrue(e.getMessage().contains("no accessor amount()"), e.getMessage());
     }
 
     private static void assertProblem(String template, String expected) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KeyTemplate.parse(template, PARAMS));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> KeyTemplate.parse(template, PARAMS));
         assertTrue(e.getMessage().contains(expected), template + ": " + e.getMessage());
     }
 }

@@ -6,17 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.store.NodeException;
+import dev.lockwarden.store.NodeTimeoutException;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.store.NodeException;
-import dev.lockwarden.store.NodeTimeoutException;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /** Redis dies, stalls and comes back while locks are held and waited for. */
 class SingleNodeFaultTest {
@@ -24,7 +22,11 @@ class SingleNodeFaultTest {
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
 
     private LockManager manager(String app) {
-        return LockManager.builder().redis(REDIS.uri()).application(app).timeout(Duration.ofMillis(500)).build();
+        return LockManager.builder()
+                .redis(REDIS.uri())
+                .application(app)
+                .timeout(Duration.ofMillis(500))
+                .build();
     }
 
     @Test
@@ -42,21 +44,31 @@ class SingleNodeFaultTest {
             assertThrows(LockLostException.class, h::checkHeld);
 
             long t0 = System.nanoTime();
-            LockStoreException e = assertThrows(LockStoreException.class,
-                    () -> locks.acquire("fault:other", LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(10))));
-            assertTrue(e.getMessage().contains(REDIS.node(0).host() + ":" + REDIS.node(0).port()), e.getMessage());
-            assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) < 3_000, "Redis down must fail fast, not wait");
+            LockStoreException e = assertThrows(
+                    LockStoreException.class,
+                    () -> locks.acquire(
+                            "fault:other",
+                            LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(10))));
+            assertTrue(
+                    e.getMessage()
+                            .contains(REDIS.node(0).host() + ":" + REDIS.node(0).port()),
+                    e.getMessage());
+            assertTrue(
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) < 3_000,
+                    "Redis down must fail fast, not wait");
             assertThrows(LockStoreException.class, () -> locks.tryAcquire("fault:other", LockOptions.defaults()));
         }
     }
 
     @Test
     void managerRecoversAfterRedisRestartWithoutAppRestart() throws Exception {
-        try (LockManager a = manager("a"); LockManager b = manager("b")) {
+        try (LockManager a = manager("a");
+                LockManager b = manager("b")) {
             LockOptions opts = LockOptions.ttl(Duration.ofSeconds(10));
             // b's wake-up connection is live before the restart
             LockHandle first = a.acquire("fault:restart", opts);
-            CompletableFuture<LockHandle> w = CompletableFuture.supplyAsync(() -> b.acquire("fault:restart", opts.waitUpTo(Duration.ofSeconds(5))));
+            CompletableFuture<LockHandle> w = CompletableFuture.supplyAsync(
+                    () -> b.acquire("fault:restart", opts.waitUpTo(Duration.ofSeconds(5))));
             Thread.sleep(200);
             first.release();
             w.get(5, TimeUnit.SECONDS).release();
@@ -89,7 +101,9 @@ class SingleNodeFaultTest {
             REDIS.node(0).pause();
             try {
                 long t0 = System.nanoTime();
-                assertThrows(LockStoreException.class, () -> locks.acquire("fault:stall", LockOptions.ttl(Duration.ofSeconds(5))));
+                assertThrows(
+                        LockStoreException.class,
+                        () -> locks.acquire("fault:stall", LockOptions.ttl(Duration.ofSeconds(5))));
                 long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
                 assertTrue(ms < 2_000, "acquire against a stalled Redis took " + ms + " ms (timeout 500 ms)");
             } finally {
@@ -106,15 +120,20 @@ class SingleNodeFaultTest {
         try (LockManager locks = manager("stall-typed")) {
             REDIS.node(0).pause(); // SIGSTOP: the socket stays open, replies never come
             try {
-                LockStoreException e = assertThrows(LockStoreException.class,
+                LockStoreException e = assertThrows(
+                        LockStoreException.class,
                         () -> locks.acquire("fault:typed", LockOptions.ttl(Duration.ofSeconds(5))));
                 NodeTimeoutException slow = assertInstanceOf(NodeTimeoutException.class, e, "a stalled node: " + e);
                 assertEquals(REDIS.uri(), slow.node(), "the error names the node");
-                assertTrue(e.getMessage().contains(REDIS.node(0).host() + ":" + REDIS.node(0).port()), e.getMessage());
+                assertTrue(
+                        e.getMessage()
+                                .contains(REDIS.node(0).host() + ":"
+                                        + REDIS.node(0).port()),
+                        e.getMessage());
 
                 // slow, maybe not down: a waiting acquire retries within its wait budget
-                CompletableFuture<LockHandle> waiting = CompletableFuture.supplyAsync(() -> locks.acquire("fault:typed",
-                        LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(8))));
+                CompletableFuture<LockHandle> waiting = CompletableFuture.supplyAsync(() -> locks.acquire(
+                        "fault:typed", LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(8))));
                 Thread.sleep(1_500); // three times the 500 ms timeout: at least one attempt timed out
                 assertFalse(waiting.isDone(), "the waiting acquire gave up on a stalled node: " + waiting);
                 REDIS.node(0).resume();
@@ -131,8 +150,8 @@ class SingleNodeFaultTest {
     void aDeadNodeIsANodeExceptionNamingIt() {
         try (LockManager locks = manager("dead-typed")) {
             REDIS.node(0).kill();
-            LockStoreException e = assertThrows(LockStoreException.class,
-                    () -> locks.tryAcquire("fault:dead", LockOptions.defaults()));
+            LockStoreException e = assertThrows(
+                    LockStoreException.class, () -> locks.tryAcquire("fault:dead", LockOptions.defaults()));
             NodeException down = assertInstanceOf(NodeException.class, e, "a dead node: " + e);
             assertFalse(down instanceof NodeTimeoutException, "refused connections are no timeout: " + e);
             assertEquals(REDIS.uri(), down.node());

@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Handles and the watchdog read time from the manager's ticker, so a test moves time on instead of
@@ -28,9 +26,13 @@ class TickerTest {
 
     @Test
     void aMinuteLockExpiresWhenTheTickerPassesItsTtlWithoutSleeping() throws Exception {
-        try (LockManager locks = LockManager.builder().redis(REDIS.uri()).application("ticker")
-                .ticker(() -> System.nanoTime() + ahead.get()).build()) {
-            LockHandle h = locks.acquire("ticker:a", LockOptions.ttl(Duration.ofMinutes(1)).autoRefresh(false));
+        try (LockManager locks = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("ticker")
+                .ticker(() -> System.nanoTime() + ahead.get())
+                .build()) {
+            LockHandle h = locks.acquire(
+                    "ticker:a", LockOptions.ttl(Duration.ofMinutes(1)).autoRefresh(false));
             CompletableFuture<LockLostEvent> lost = new CompletableFuture<>();
             h.onLost(lost::complete);
             assertTrue(h.isHeld());

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.config.Settings;
+import dev.lockwarden.config.TlsSettings;
+import dev.lockwarden.testing.MutualTlsRedis;
+import dev.lockwarden.testing.RedisNode;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,16 +16,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.config.Settings;
-import dev.lockwarden.config.TlsSettings;
-import dev.lockwarden.testing.MutualTlsRedis;
-import dev.lockwarden.testing.RedisNode;
 
 /**
  * The {@code lockwarden.tls.*} stores against a real redis-server that demands client certificates
@@ -31,8 +29,10 @@ import dev.lockwarden.testing.RedisNode;
 class TlsSettingsTest {
     private static final String TRUST_PASSWORD = "trust-Secret/1@x";
     private static final String KEY_PASSWORD = "key-Secret/2@y";
+
     @RegisterExtension
     static final MutualTlsRedis tls = new MutualTlsRedis(TRUST_PASSWORD, KEY_PASSWORD);
+
     private static Path dir;
     private static RedisNode node;
     private static String uri;
@@ -52,8 +52,13 @@ class TlsSettingsTest {
 
     @AfterEach
     void clearProperties() {
-        for (String p : List.of(TlsSettings.TRUST_STORE, TlsSettings.TRUST_STORE_PASSWORD, TlsSettings.KEY_STORE,
-                TlsSettings.KEY_STORE_PASSWORD, TlsSettings.KEY_STORE_TYPE, TlsSettings.TRUST_STORE_TYPE)) {
+        for (String p : List.of(
+                TlsSettings.TRUST_STORE,
+                TlsSettings.TRUST_STORE_PASSWORD,
+                TlsSettings.KEY_STORE,
+                TlsSettings.KEY_STORE_PASSWORD,
+                TlsSettings.KEY_STORE_TYPE,
+                TlsSettings.TRUST_STORE_TYPE)) {
             System.clearProperty(p);
         }
     }
@@ -68,7 +73,11 @@ class TlsSettingsTest {
         trustStoreProperties();
         System.setProperty(TlsSettings.KEY_STORE, dir.resolve("client.p12").toString());
         System.setProperty(TlsSettings.KEY_STORE_PASSWORD, KEY_PASSWORD);
-        try (LockManager locks = LockManager.builder().redis(uri).application("mtls").shutdownHook(false).build()) {
+        try (LockManager locks = LockManager.builder()
+                .redis(uri)
+                .application("mtls")
+                .shutdownHook(false)
+                .build()) {
             LockHandle h = locks.acquire("mtls:one", LockOptions.ttl(Duration.ofSeconds(5)));
             assertTrue(h.isHeld());
             assertTrue(locks.inspector().get("mtls:one").isPresent());
@@ -86,9 +95,12 @@ class TlsSettingsTest {
         env.put("LOCKWARDEN_TLS_KEY_STORE", dir.resolve("client.p12").toString());
         env.put("LOCKWARDEN_TLS_KEY_STORE_PASSWORD", KEY_PASSWORD);
         env.put("LOCKWARDEN_TLS_KEY_STORE_TYPE", "PKCS12");
-        try (LockManager locks = LockManager.builder().settings(new Settings(p -> null, env)).redis(uri)
-                .shutdownHook(false).build();
-             LockHandle h = locks.acquire("mtls:env", LockOptions.ttl(Duration.ofSeconds(5)))) {
+        try (LockManager locks = LockManager.builder()
+                        .settings(new Settings(p -> null, env))
+                        .redis(uri)
+                        .shutdownHook(false)
+                        .build();
+                LockHandle h = locks.acquire("mtls:env", LockOptions.ttl(Duration.ofSeconds(5)))) {
             assertTrue(h.isHeld());
         }
     }
@@ -96,13 +108,25 @@ class TlsSettingsTest {
     @Test
     void withoutClientCertificateTheServerRefusesAndThatIsAStoreFailureNotBusy() {
         trustStoreProperties();
-        LockStoreException atBuild = assertThrows(LockStoreException.class, () -> LockManager.builder().redis(uri)
-                .timeout(Duration.ofSeconds(1)).shutdownHook(false).build());
+        LockStoreException atBuild = assertThrows(
+                LockStoreException.class,
+                () -> LockManager.builder()
+                        .redis(uri)
+                        .timeout(Duration.ofSeconds(1))
+                        .shutdownHook(false)
+                        .build());
         assertTrue(atBuild.getMessage().contains(uri.substring("rediss://".length())), atBuild.getMessage());
-        try (LockManager locks = LockManager.builder().redis(uri).timeout(Duration.ofSeconds(1)).verifyOnBuild(false)
-                .shutdownHook(false).build()) {
-            LockException e = assertThrows(LockException.class, () -> locks.acquire("mtls:refused",
-                    LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofMillis(500))));
+        try (LockManager locks = LockManager.builder()
+                .redis(uri)
+                .timeout(Duration.ofSeconds(1))
+                .verifyOnBuild(false)
+                .shutdownHook(false)
+                .build()) {
+            LockException e = assertThrows(
+                    LockException.class,
+                    () -> locks.acquire(
+                            "mtls:refused",
+                            LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofMillis(500))));
             assertTrue(e instanceof LockStoreException, "refused handshake must be a store failure, got " + e);
         }
     }
@@ -113,10 +137,13 @@ class TlsSettingsTest {
         System.setProperty(TlsSettings.KEY_STORE, dir.resolve("client.p12").toString());
         String wrong = "wrong-Pass/3@z";
         System.setProperty(TlsSettings.KEY_STORE_PASSWORD, wrong);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> LockManager.builder().redis(uri).shutdownHook(false).build());
         String all = messages(e);
-        assertTrue(e.getMessage().contains("lockwarden.tls.key-store-password") && e.getMessage().contains("does not open"),
+        assertTrue(
+                e.getMessage().contains("lockwarden.tls.key-store-password")
+                        && e.getMessage().contains("does not open"),
                 e.getMessage());
         for (String secret : List.of(wrong, KEY_PASSWORD, TRUST_PASSWORD)) {
             assertFalse(all.contains(secret), all);
@@ -126,13 +153,17 @@ class TlsSettingsTest {
     @Test
     void missingFileAndMissingPasswordNameTheirSetting() {
         System.setProperty(TlsSettings.TRUST_STORE, dir.resolve("nope.p12").toString());
-        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException missing = assertThrows(
+                IllegalArgumentException.class,
                 () -> LockManager.builder().redis(uri).shutdownHook(false).build());
-        assertTrue(missing.getMessage().contains("system property lockwarden.tls.trust-store")
-                && missing.getMessage().contains("no such file"), missing.getMessage());
+        assertTrue(
+                missing.getMessage().contains("system property lockwarden.tls.trust-store")
+                        && missing.getMessage().contains("no such file"),
+                missing.getMessage());
         System.clearProperty(TlsSettings.TRUST_STORE);
         System.setProperty(TlsSettings.KEY_STORE, dir.resolve("client.p12").toString());
-        IllegalArgumentException noPassword = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException noPassword = assertThrows(
+                IllegalArgumentException.class,
                 () -> LockManager.builder().redis(uri).shutdownHook(false).build());
         assertTrue(noPassword.getMessage().contains("lockwarden.tls.key-store-password"), noPassword.getMessage());
     }
@@ -143,18 +174,31 @@ class TlsSettingsTest {
         // factory (trust only, no client certificate) is used, so the server refuses the handshake.
         System.setProperty(TlsSettings.KEY_STORE, dir.resolve("client.p12").toString());
         System.setProperty(TlsSettings.KEY_STORE_PASSWORD, "wrong");
-        Map<String, String> env = Map.of("LOCKWARDEN_TLS_TRUST_STORE", dir.resolve("trust.p12").toString(),
-                "LOCKWARDEN_TLS_TRUST_STORE_PASSWORD", TRUST_PASSWORD);
-        javax.net.ssl.SSLSocketFactory trustOnly = TlsSettings.socketFactory(new Settings(p -> null, env)).orElseThrow();
-        assertThrows(LockStoreException.class, () -> LockManager.builder().redis(uri).tls(trustOnly)
-                .timeout(Duration.ofSeconds(1)).shutdownHook(false).build());
+        Map<String, String> env = Map.of(
+                "LOCKWARDEN_TLS_TRUST_STORE",
+                dir.resolve("trust.p12").toString(),
+                "LOCKWARDEN_TLS_TRUST_STORE_PASSWORD",
+                TRUST_PASSWORD);
+        javax.net.ssl.SSLSocketFactory trustOnly =
+                TlsSettings.socketFactory(new Settings(p -> null, env)).orElseThrow();
+        assertThrows(
+                LockStoreException.class,
+                () -> LockManager.builder()
+                        .redis(uri)
+                        .tls(trustOnly)
+                        .timeout(Duration.ofSeconds(1))
+                        .shutdownHook(false)
+                        .build());
     }
 
     @Test
     void plainUrisIgnoreTheTlsSettings() {
         System.setProperty(TlsSettings.TRUST_STORE, dir.resolve("nope.p12").toString());
-        try (LockManager locks = LockManager.builder().redis(node.uri()).shutdownHook(false).build();
-             LockHandle h = locks.acquire("mtls:plain", LockOptions.ttl(Duration.ofSeconds(5)))) {
+        try (LockManager locks = LockManager.builder()
+                        .redis(node.uri())
+                        .shutdownHook(false)
+                        .build();
+                LockHandle h = locks.acquire("mtls:plain", LockOptions.ttl(Duration.ofSeconds(5)))) {
             assertTrue(h.isHeld());
         }
     }

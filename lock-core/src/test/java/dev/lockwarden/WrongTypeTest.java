@@ -6,15 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.store.NodeException;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.store.NodeException;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Keys of a lock written by hand with the wrong type (SET, HSET): a clear {@link LockStoreException}
@@ -55,8 +53,11 @@ class WrongTypeTest {
     @Test
     void aStringWithoutTtlAtTheLockKeyIsNotReportedAsBusyForever() {
         cmd("SET", "lock:{typed:forever}", "by-hand");
-        LockStoreException e = assertThrows(LockStoreException.class, () -> locks.acquire("typed:forever", OPTS.waitUpTo(Duration.ofSeconds(1))));
-        assertTrue(e.getMessage().contains("without a TTL") && e.getMessage().contains("lock:{typed:forever}"), e.getMessage());
+        LockStoreException e = assertThrows(
+                LockStoreException.class, () -> locks.acquire("typed:forever", OPTS.waitUpTo(Duration.ofSeconds(1))));
+        assertTrue(
+                e.getMessage().contains("without a TTL") && e.getMessage().contains("lock:{typed:forever}"),
+                e.getMessage());
         assertEquals(REDIS.uri(), assertInstanceOf(NodeException.class, e).node(), "the error names the node");
     }
 
@@ -64,7 +65,8 @@ class WrongTypeTest {
     void aNonNumericFenceCounter() {
         cmd("SET", "lock:{typed:fence}:fence", "not-a-number");
         LockStoreException e = assertThrows(LockStoreException.class, () -> locks.acquire("typed:fence", OPTS));
-        assertTrue(e.getMessage().contains("not an integer") && e.getMessage().contains("did not write"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("not an integer") && e.getMessage().contains("did not write"), e.getMessage());
         awaitGone("lock:{typed:fence}"); // the half-done attempt is given back
         cmd("DEL", "lock:{typed:fence}:fence");
         try (LockHandle h = locks.acquire("typed:fence", OPTS)) {

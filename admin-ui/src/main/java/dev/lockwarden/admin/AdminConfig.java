@@ -1,16 +1,15 @@
 package dev.lockwarden.admin;
 
-import java.net.InetAddress;
-import java.net.URI;
-import java.time.Duration;
-import java.net.UnknownHostException;
-import java.util.Optional;
-import java.util.Properties;
-
-import dev.lockwarden.config.Settings;
 import dev.lockwarden.admin.security.FirstRunUsers;
 import dev.lockwarden.admin.security.UserDirectory;
 import dev.lockwarden.admin.web.TrustedProxies;
+import dev.lockwarden.config.Settings;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
 
 /**
  * The dashboard's own settings (Redis comes from the usual {@code lockwarden.*} settings).
@@ -27,8 +26,16 @@ import dev.lockwarden.admin.web.TrustedProxies;
  * @param trustedProxies  peers whose {@code X-Forwarded-For}/{@code -Proto} are believed ({@value #TRUSTED_PROXY}, default none)
  * @param publicUrl       the address people open behind the proxy; its host is accepted in {@code Host} ({@value #PUBLIC_URL})
  */
-public record AdminConfig(InetAddress bind, int port, int pageSize, UserDirectory users, Duration sessionTimeout,
-                          boolean behindTlsProxy, Duration longHeld, TrustedProxies trustedProxies, Optional<URI> publicUrl) {
+public record AdminConfig(
+        InetAddress bind,
+        int port,
+        int pageSize,
+        UserDirectory users,
+        Duration sessionTimeout,
+        boolean behindTlsProxy,
+        Duration longHeld,
+        TrustedProxies trustedProxies,
+        Optional<URI> publicUrl) {
     public static final String PORT = "lockwarden.admin.port";
     public static final String BIND = "lockwarden.admin.bind";
     public static final String PAGE_SIZE = "lockwarden.admin.page-size";
@@ -39,17 +46,28 @@ public record AdminConfig(InetAddress bind, int port, int pageSize, UserDirector
     public static final String PUBLIC_URL = "lockwarden.admin.public-url";
     /** Lockwarden's own keys (clients, activity, audit): a lock key prefix may not reach into them. */
     public static final String RESERVED_PREFIX = "lockwarden:";
+
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofMinutes(30);
     public static final Duration DEFAULT_LONG_HELD = Duration.ofMinutes(10);
 
     /** Defaults for the session settings. */
     public AdminConfig(InetAddress bind, int port, int pageSize, UserDirectory users) {
-        this(bind, port, pageSize, users, DEFAULT_SESSION_TIMEOUT, false, DEFAULT_LONG_HELD, TrustedProxies.none(), Optional.empty());
+        this(
+                bind,
+                port,
+                pageSize,
+                users,
+                DEFAULT_SESSION_TIMEOUT,
+                false,
+                DEFAULT_LONG_HELD,
+                TrustedProxies.none(),
+                Optional.empty());
     }
 
     /** The same with another session timeout. */
     public AdminConfig withSessionTimeout(Duration timeout) {
-        return new AdminConfig(bind, port, pageSize, users, timeout, behindTlsProxy, longHeld, trustedProxies, publicUrl);
+        return new AdminConfig(
+                bind, port, pageSize, users, timeout, behindTlsProxy, longHeld, trustedProxies, publicUrl);
     }
 
     /** The same with {@code behindTlsProxy} set. */
@@ -59,23 +77,34 @@ public record AdminConfig(InetAddress bind, int port, int pageSize, UserDirector
 
     /** The same with another long-held threshold. */
     public AdminConfig withLongHeld(Duration threshold) {
-        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, behindTlsProxy, threshold, trustedProxies, publicUrl);
+        return new AdminConfig(
+                bind, port, pageSize, users, sessionTimeout, behindTlsProxy, threshold, trustedProxies, publicUrl);
     }
 
     /** The same with other trusted proxies. */
     public AdminConfig withTrustedProxies(TrustedProxies proxies) {
-        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, behindTlsProxy, longHeld, proxies, publicUrl);
+        return new AdminConfig(
+                bind, port, pageSize, users, sessionTimeout, behindTlsProxy, longHeld, proxies, publicUrl);
     }
 
     /** The same with a public URL. */
     public AdminConfig withPublicUrl(URI url) {
-        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, behindTlsProxy, longHeld, trustedProxies,
+        return new AdminConfig(
+                bind,
+                port,
+                pageSize,
+                users,
+                sessionTimeout,
+                behindTlsProxy,
+                longHeld,
+                trustedProxies,
                 Optional.of(publicUrl(url.toString(), PUBLIC_URL)));
     }
 
     public AdminConfig {
         if (sessionTimeout.compareTo(Duration.ofSeconds(1)) < 0 || sessionTimeout.compareTo(Duration.ofDays(1)) > 0) {
-            throw new IllegalArgumentException(SESSION_TIMEOUT + "=" + sessionTimeout + " is out of range: use 1s..1d, e.g. 30m");
+            throw new IllegalArgumentException(
+                    SESSION_TIMEOUT + "=" + sessionTimeout + " is out of range: use 1s..1d, e.g. 30m");
         }
         if (!bind.isLoopbackAddress()) {
             throw new IllegalArgumentException(BIND + "=" + bind.getHostAddress() + " is not a loopback address: the "
@@ -100,22 +129,33 @@ public record AdminConfig(InetAddress bind, int port, int pageSize, UserDirector
         Duration timeout = settings.duration(SESSION_TIMEOUT, DEFAULT_SESSION_TIMEOUT);
         boolean proxy = bool(settings, BEHIND_TLS_PROXY);
         checkKeyPrefix(settings);
-        TrustedProxies proxies = settings.raw(TRUSTED_PROXY).map(s -> TrustedProxies.parse(s.value(), s.where()))
+        TrustedProxies proxies = settings.raw(TRUSTED_PROXY)
+                .map(s -> TrustedProxies.parse(s.value(), s.where()))
                 .orElse(TrustedProxies.none());
         Optional<URI> url = settings.raw(PUBLIC_URL).map(s -> publicUrl(s.value(), s.where()));
         Duration longHeld = settings.duration(LONG_HELD, DEFAULT_LONG_HELD);
-        return new AdminConfig(bind, port, pageSize, UserDirectory.configured(settings, systemProperties)
-                .orElseGet(() -> FirstRunUsers.create(FirstRunUsers.jarDirectory(), System.out, System.console() != null)),
-                timeout, proxy, longHeld, proxies, url);
+        return new AdminConfig(
+                bind,
+                port,
+                pageSize,
+                UserDirectory.configured(settings, systemProperties)
+                        .orElseGet(() -> FirstRunUsers.create(
+                                FirstRunUsers.jarDirectory(), System.out, System.console() != null)),
+                timeout,
+                proxy,
+                longHeld,
+                proxies,
+                url);
     }
 
     /** A prefix such as {@code lockwarden:jvm:} would let lock keys pose as clients or break the Activity view. */
     static void checkKeyPrefix(Settings settings) {
         String prefix = settings.string(Settings.KEY_PREFIX, "lock:");
         if (prefix.startsWith(RESERVED_PREFIX) || RESERVED_PREFIX.startsWith(prefix)) {
-            throw new IllegalArgumentException(Settings.KEY_PREFIX + "='" + prefix + "' overlaps Lockwarden's own keys ("
-                    + RESERVED_PREFIX + "*): choose a prefix that does not start with '" + RESERVED_PREFIX
-                    + "' and is not a start of it, e.g. lock:");
+            throw new IllegalArgumentException(
+                    Settings.KEY_PREFIX + "='" + prefix + "' overlaps Lockwarden's own keys ("
+                            + RESERVED_PREFIX + "*): choose a prefix that does not start with '" + RESERVED_PREFIX
+                            + "' and is not a start of it, e.g. lock:");
         }
     }
 
@@ -140,7 +180,9 @@ public record AdminConfig(InetAddress bind, int port, int pageSize, UserDirector
         return switch (s.get().value().toLowerCase(java.util.Locale.ROOT)) {
             case "true", "yes", "1" -> true;
             case "false", "no", "0" -> false;
-            default -> throw new IllegalArgumentException(s.get().where() + "='" + s.get().value() + "' is not a boolean: use true or false");
+            default ->
+                throw new IllegalArgumentException(
+                        s.get().where() + "='" + s.get().value() + "' is not a boolean: use true or false");
         };
     }
 

@@ -1,5 +1,15 @@
 package dev.lockwarden.admin;
 
+import dev.lockwarden.LockInspector;
+import dev.lockwarden.admin.cli.AdminCommand;
+import dev.lockwarden.admin.security.LoginService;
+import dev.lockwarden.admin.service.AdminService;
+import dev.lockwarden.admin.service.HealthService;
+import dev.lockwarden.admin.ui.AdminServlet;
+import dev.lockwarden.admin.ui.SecurityHeadersFilter;
+import dev.lockwarden.admin.web.ForwardedHeadersFilter;
+import dev.lockwarden.admin.web.HostCheckFilter;
+import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -12,7 +22,6 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
@@ -24,17 +33,6 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.resource.ResourceFactory;
 
-import dev.lockwarden.LockInspector;
-import dev.lockwarden.admin.cli.AdminCommand;
-import dev.lockwarden.admin.security.LoginService;
-import dev.lockwarden.admin.service.AdminService;
-import dev.lockwarden.admin.service.HealthService;
-import dev.lockwarden.admin.ui.AdminServlet;
-import dev.lockwarden.admin.ui.SecurityHeadersFilter;
-import dev.lockwarden.admin.web.ForwardedHeadersFilter;
-import dev.lockwarden.admin.web.HostCheckFilter;
-import jakarta.servlet.DispatcherType;
-
 /**
  * The dashboard as an embedded Jetty 12 server on a loopback address, over a {@link LockInspector}.
  * The command line ({@link AdminCommand}) reads the settings and connects to Redis.
@@ -43,6 +41,7 @@ public final class AdminServer implements AutoCloseable {
     /** Jars Jetty scans for Vaadin's annotations and initializers (others are skipped for a fast start). */
     private static final String SCANNED =
             ".*/(flow-|vaadin-|admin-ui|lockwarden-admin)[^/]*\\.jar$|.*/admin-ui/target/classes/.*";
+
     private static final System.Logger LOG = System.getLogger(AdminServer.class.getName());
 
     private final Server server;
@@ -84,11 +83,15 @@ public final class AdminServer implements AutoCloseable {
         // a lock's deep link /locks/<name> carries a '%' in the name as %25 and a '/' as %2F, which
         // Jetty's default refuses as ambiguous. Nothing here is authorised by path (the login guard
         // checks every view), and Vaadin's static files refuse '..' also after decoding.
-        http.setUriCompliance(UriCompliance.DEFAULT.with("lock names",
-                UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING, UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
+        http.setUriCompliance(UriCompliance.DEFAULT.with(
+                "lock names",
+                UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING,
+                UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
         if (config.behindTlsProxy() && !config.trustedProxies().any()) {
-            LOG.log(System.Logger.Level.WARNING, "--behind-tls-proxy without --trusted-proxy: X-Forwarded-For is ignored and "
-                    + "every client has the proxy's address; pass --trusted-proxy with the proxy's address, e.g. 127.0.0.1/32");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "--behind-tls-proxy without --trusted-proxy: X-Forwarded-For is ignored and "
+                            + "every client has the proxy's address; pass --trusted-proxy with the proxy's address, e.g. 127.0.0.1/32");
         }
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(config.bind().getHostAddress());
@@ -109,16 +112,24 @@ public final class AdminServer implements AutoCloseable {
         context.getSessionHandler().setSameSite(HttpCookie.SameSite.STRICT);
         context.getSessionHandler().setSecureCookies(config.behindTlsProxy());
         // a backstop for closed tabs; the idle timeout proper is IdleTimeout (polls keep the HTTP session alive)
-        context.getSessionHandler().setMaxInactiveInterval((int) config.sessionTimeout().toSeconds() + 60);
+        context.getSessionHandler()
+                .setMaxInactiveInterval((int) config.sessionTimeout().toSeconds() + 60);
         EnumSet<DispatcherType> requests = EnumSet.of(DispatcherType.REQUEST);
         context.addFilter(new FilterHolder(new HostCheckFilter(hostNames(config))), "/*", requests);
         context.addFilter(new FilterHolder(new ForwardedHeadersFilter(config.trustedProxies())), "/*", requests);
         context.addFilter(new FilterHolder(new SecurityHeadersFilter(config.behindTlsProxy())), "/*", requests);
         LoginService logins = new LoginService(config.users(), Clock.systemUTC());
-        context.addServlet(new ServletHolder(new AdminServlet(Map.of(
-                AdminService.class, new AdminService(inspector, config.pageSize(), config.longHeld()).withRedis(redis),
-                LoginService.class, logins,
-                HealthService.class, new HealthService(inspector, redis, Clock.systemUTC())), config.sessionTimeout())), "/*");
+        context.addServlet(
+                new ServletHolder(new AdminServlet(
+                        Map.of(
+                                AdminService.class,
+                                new AdminService(inspector, config.pageSize(), config.longHeld()).withRedis(redis),
+                                LoginService.class,
+                                logins,
+                                HealthService.class,
+                                new HealthService(inspector, redis, Clock.systemUTC())),
+                        config.sessionTimeout())),
+                "/*");
         server.setHandler(context);
         AdminServer admin = new AdminServer(server, webRoot, logins);
         try {

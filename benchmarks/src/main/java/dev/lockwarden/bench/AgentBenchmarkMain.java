@@ -29,11 +29,10 @@ import java.util.regex.Pattern;
  * {@code bench.no-doc}.
  */
 public final class AgentBenchmarkMain {
-    private static final Pattern RESULT = Pattern.compile(
-            "RESULT mode=(\\w+) path=(\\w+) n=(\\d+) mean=([\\d.]+) p50=([\\d.]+) p99=([\\d.]+)");
+    private static final Pattern RESULT =
+            Pattern.compile("RESULT mode=(\\w+) path=(\\w+) n=(\\d+) mean=([\\d.]+) p50=([\\d.]+) p99=([\\d.]+)");
 
-    private AgentBenchmarkMain() {
-    }
+    private AgentBenchmarkMain() {}
 
     /** Sizes of one run; every loop is bounded by these and by per-process timeouts. */
     record Config(Path agentJar, int calls, int rounds, int classes, int startups, String redisServer) {
@@ -43,9 +42,13 @@ public final class AgentBenchmarkMain {
                 throw new IllegalArgumentException("-Dbench.agent.jar=" + jar + ": not a file; build the agent first: "
                         + "mvn -B -q -pl lock-agent -am package -DskipTests (gives lock-agent/target/lock-agent.jar)");
             }
-            return new Config(Path.of(jar), Integer.getInteger("bench.agent.calls", 5_000),
-                    Integer.getInteger("bench.agent.rounds", 16), Integer.getInteger("bench.agent.classes", 5_000),
-                    Integer.getInteger("bench.agent.startups", 11), System.getProperty("bench.redis-server", "redis-server"));
+            return new Config(
+                    Path.of(jar),
+                    Integer.getInteger("bench.agent.calls", 5_000),
+                    Integer.getInteger("bench.agent.rounds", 16),
+                    Integer.getInteger("bench.agent.classes", 5_000),
+                    Integer.getInteger("bench.agent.startups", 11),
+                    System.getProperty("bench.redis-server", "redis-server"));
         }
     }
 
@@ -64,16 +67,23 @@ public final class AgentBenchmarkMain {
         Map<String, Paired> m = new LinkedHashMap<>();
         Matcher x = PAIRED.matcher(output);
         while (x.find()) {
-            m.put(x.group(1), new Paired(Long.parseLong(x.group(2)), Double.parseDouble(x.group(3)),
-                    Double.parseDouble(x.group(4)), Double.parseDouble(x.group(5)), Double.parseDouble(x.group(6)),
-                    Double.parseDouble(x.group(7)), Double.parseDouble(x.group(8)), Double.parseDouble(x.group(9))));
+            m.put(
+                    x.group(1),
+                    new Paired(
+                            Long.parseLong(x.group(2)),
+                            Double.parseDouble(x.group(3)),
+                            Double.parseDouble(x.group(4)),
+                            Double.parseDouble(x.group(5)),
+                            Double.parseDouble(x.group(6)),
+                            Double.parseDouble(x.group(7)),
+                            Double.parseDouble(x.group(8)),
+                            Double.parseDouble(x.group(9))));
         }
         return m;
     }
 
     /** Per-call statistics in µs, from the child's RESULT line. */
-    record CallStats(long n, double mean, double p50, double p99) {
-    }
+    record CallStats(long n, double mean, double p50, double p99) {}
 
     public static void main(String[] args) throws Exception {
         Config cfg = Config.fromSystem();
@@ -92,10 +102,17 @@ public final class AgentBenchmarkMain {
         long started = System.nanoTime();
         Path dir = Files.createTempDirectory("lockwarden-agentbench");
         StringBuilder md = new StringBuilder();
-        md.append(String.format(Locale.ROOT, "Run of %s, Java %s, %d CPUs, Redis from `%s` on loopback. %d calls per "
+        md.append(String.format(
+                Locale.ROOT,
+                "Run of %s, Java %s, %d CPUs, Redis from `%s` on loopback. %d calls per "
                         + "round × %d rounds per path, single thread; start-up: %d generated classes, %d runs per side.%n%n",
-                Instant.now().truncatedTo(ChronoUnit.SECONDS), System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), cfg.redisServer(), cfg.calls(), cfg.rounds(), cfg.classes(),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(),
+                cfg.redisServer(),
+                cfg.calls(),
+                cfg.rounds(),
+                cfg.classes(),
                 cfg.startups()));
         String note = System.getProperty("bench.note", "");
         if (!note.isBlank()) {
@@ -119,13 +136,26 @@ public final class AgentBenchmarkMain {
 
     private static String calls(Config cfg, Path dir, int port) throws Exception {
         Path conf = dir.resolve("calls.conf");
-        Files.writeString(conf, "redis = redis://127.0.0.1:" + port + "\napplication = agentbench\n"
-                + "benchtarget.NoopService#noop(java.lang.String) key=\"agentbench:{0}\"\n", StandardCharsets.UTF_8);
+        Files.writeString(
+                conf,
+                "redis = redis://127.0.0.1:" + port + "\napplication = agentbench\n"
+                        + "benchtarget.NoopService#noop(java.lang.String) key=\"agentbench:{0}\"\n",
+                StandardCharsets.UTF_8);
         long budget = Math.max(30, (long) cfg.calls() * cfg.rounds() * 4 / 1000); // ~1 ms per call worst case
-        List<String> cmd = List.of(java(), "-Xms256m", "-Xmx256m", "-javaagent:" + cfg.agentJar() + "=config=" + conf,
-                "-cp", System.getProperty("java.class.path"), AgentCallChild.class.getName(), Integer.toString(port),
-                Integer.toString(cfg.calls()), Integer.toString(cfg.rounds()), Long.toString(budget));
-        Bench.progress("agent calls: child JVM, " + cfg.calls() + " calls × " + cfg.rounds() + " rounds × 2 paths × 2 modes");
+        List<String> cmd = List.of(
+                java(),
+                "-Xms256m",
+                "-Xmx256m",
+                "-javaagent:" + cfg.agentJar() + "=config=" + conf,
+                "-cp",
+                System.getProperty("java.class.path"),
+                AgentCallChild.class.getName(),
+                Integer.toString(port),
+                Integer.toString(cfg.calls()),
+                Integer.toString(cfg.rounds()),
+                Long.toString(budget));
+        Bench.progress(
+                "agent calls: child JVM, " + cfg.calls() + " calls × " + cfg.rounds() + " rounds × 2 paths × 2 modes");
         Proc p = Proc.run(cmd, dir.resolve("calls.log"), budget + 30);
         if (p.rc != 0) {
             throw new IllegalStateException("agent call child failed (exit " + p.rc + "):\n" + p.output);
@@ -133,7 +163,12 @@ public final class AgentBenchmarkMain {
         Map<String, CallStats> stats = parse(p.output);
         Map<String, Paired> paired = parsePaired(p.output);
         Table t = new Table("keys", "path", "calls", "mean µs", "p50 µs", "p99 µs");
-        Table pt = new Table("keys", "pairs", "added mean µs (95 % CI)", "1 %-trimmed mean µs (95 % CI)", "median of differences µs",
+        Table pt = new Table(
+                "keys",
+                "pairs",
+                "added mean µs (95 % CI)",
+                "1 %-trimmed mean µs (95 % CI)",
+                "median of differences µs",
                 "target ≤ 2 µs");
         for (String mode : new String[] {"distinct", "same"}) {
             CallStats d = stats.get(mode + "/direct");
@@ -143,11 +178,22 @@ public final class AgentBenchmarkMain {
                 throw new IllegalStateException("agent call child printed no " + mode + " results:\n" + p.output);
             }
             String keys = mode.equals("distinct") ? "distinct keys" : "one key, sequential";
-            t.row(keys, "`LockManager.acquire` / `close` around the no-op", d.n(), f2(d.mean()), f2(d.p50()), f2(d.p99()));
+            t.row(
+                    keys,
+                    "`LockManager.acquire` / `close` around the no-op",
+                    d.n(),
+                    f2(d.mean()),
+                    f2(d.p50()),
+                    f2(d.p99()));
             t.row(keys, "agent-wrapped no-op", a.n(), f2(a.mean()), f2(a.p50()), f2(a.p99()));
-            pt.row(keys, pd.n(), signed(pd.mean()) + " [" + signed(pd.lo()) + ", " + signed(pd.hi()) + "]",
-                    signed(pd.tmean()) + " [" + signed(pd.tlo()) + ", " + signed(pd.thi()) + "]", signed(pd.median()),
-                    pd.verdict(2) + " (trimmed: " + new Paired(0, pd.tmean(), pd.tlo(), pd.thi(), 0, 0, 0, 0).verdict(2) + ")");
+            pt.row(
+                    keys,
+                    pd.n(),
+                    signed(pd.mean()) + " [" + signed(pd.lo()) + ", " + signed(pd.hi()) + "]",
+                    signed(pd.tmean()) + " [" + signed(pd.tlo()) + ", " + signed(pd.thi()) + "]",
+                    signed(pd.median()),
+                    pd.verdict(2) + " (trimmed: " + new Paired(0, pd.tmean(), pd.tlo(), pd.thi(), 0, 0, 0, 0).verdict(2)
+                            + ")");
         }
         return "#### Added time per call (target ≤ 2 µs beyond the lock cycle)\n\n" + pt.markdown()
                 + "\nPaired measurement: calls alternate one by one (direct, agent, agent, direct, …), each pair gives one "
@@ -157,7 +203,8 @@ public final class AgentBenchmarkMain {
                 + "other processes).\n\n" + t.markdown()
                 + "\nOne child JVM with `-javaagent` (rule `benchtarget.NoopService#noop(java.lang.String) key=\"agentbench:{0}\"`, "
                 + "defaults: TTL 30 s, auto-refresh on); the direct path uses a `LockManager` built from the same settings "
-                + "with the same options (source AGENT), one warm-up of " + cfg.calls() + " pairs first. Distinct keys: each "
+                + "with the same options (source AGENT), one warm-up of " + cfg.calls()
+                + " pairs first. Distinct keys: each "
                 + "path takes names of its own that were never taken before (`d…` / `a…`), so both pay a new name's Redis key "
                 + "creation on every call; one key: both paths take the same name, one after the other.\n\n";
     }
@@ -178,8 +225,13 @@ public final class AgentBenchmarkMain {
         Map<String, CallStats> m = new LinkedHashMap<>();
         Matcher x = RESULT.matcher(output);
         while (x.find()) {
-            m.put(x.group(1) + "/" + x.group(2), new CallStats(Long.parseLong(x.group(3)), Double.parseDouble(x.group(4)),
-                    Double.parseDouble(x.group(5)), Double.parseDouble(x.group(6))));
+            m.put(
+                    x.group(1) + "/" + x.group(2),
+                    new CallStats(
+                            Long.parseLong(x.group(3)),
+                            Double.parseDouble(x.group(4)),
+                            Double.parseDouble(x.group(5)),
+                            Double.parseDouble(x.group(6))));
         }
         return m;
     }
@@ -194,17 +246,26 @@ public final class AgentBenchmarkMain {
         Path loggingApp = StartupApp.build(dir.resolve("app-logging"), cfg.classes(), true);
         long genMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - g0);
         Path conf = dir.resolve("startup.conf");
-        Files.writeString(conf, "redis = redis://127.0.0.1:" + port + "\napplication = startupbench\n" + StartupApp.RULE + "\n",
+        Files.writeString(
+                conf,
+                "redis = redis://127.0.0.1:" + port + "\napplication = startupbench\n" + StartupApp.RULE + "\n",
                 StandardCharsets.UTF_8);
         String agentArg = "-javaagent:" + cfg.agentJar() + "=config=" + conf;
         List<String> plain = List.of(java(), "-cp", app.toString(), StartupApp.MAIN);
-        List<String> empty = List.of(java(), "-javaagent:" + emptyAgentJar(dir), "-cp", app.toString(), StartupApp.MAIN);
+        List<String> empty =
+                List.of(java(), "-javaagent:" + emptyAgentJar(dir), "-cp", app.toString(), StartupApp.MAIN);
         List<String> agent = List.of(java(), agentArg, "-cp", app.toString(), StartupApp.MAIN);
         List<String> plainLogging = List.of(java(), "-cp", loggingApp.toString(), StartupApp.MAIN);
         List<String> agentLogging = List.of(java(), agentArg, "-cp", loggingApp.toString(), StartupApp.MAIN);
         String baselineJar = System.getProperty("bench.agent.baseline-jar", "");
-        List<String> baseline = baselineJar.isBlank() ? null : List.of(java(), "-javaagent:" + baselineJar + "=config=" + conf,
-                "-cp", app.toString(), StartupApp.MAIN);
+        List<String> baseline = baselineJar.isBlank()
+                ? null
+                : List.of(
+                        java(),
+                        "-javaagent:" + baselineJar + "=config=" + conf,
+                        "-cp",
+                        app.toString(),
+                        StartupApp.MAIN);
         // variants in a rotating order (round i starts with variant i), so none is always first after another's run
         List<String> names = new ArrayList<>(List.of("plain", "empty", "agent", "plain-logging", "agent-logging"));
         List<List<String>> cmds = new ArrayList<>(List.of(plain, empty, agent, plainLogging, agentLogging));
@@ -232,30 +293,67 @@ public final class AgentBenchmarkMain {
             }
         }
         boolean withCpu = cpu[PLAIN][0] >= 0;
-        Table t = new Table("JVM start-up, " + cfg.classes() + " classes loaded", "median ms", "min ms", "max ms",
-                "CPU ms, median (user + sys)", "notes");
-        String[] labels = {"`java -cp app.jar gen.Main`", "same with an empty `-javaagent` (premain does nothing)",
+        Table t = new Table(
+                "JVM start-up, " + cfg.classes() + " classes loaded",
+                "median ms",
+                "min ms",
+                "max ms",
+                "CPU ms, median (user + sys)",
+                "notes");
+        String[] labels = {
+            "`java -cp app.jar gen.Main`",
+            "same with an empty `-javaagent` (premain does nothing)",
             "same with `-javaagent:lock-agent.jar=config=…` (1 rule)",
             "the app that logs one JUL line first (`java -cp app-logging.jar gen.Main`)",
             "the app that logs, with `-javaagent:lock-agent.jar=config=…`",
-            baseline == null ? "" : "the silent app with the baseline agent `" + Path.of(baselineJar).getFileName() + "`"};
+            baseline == null
+                    ? ""
+                    : "the silent app with the baseline agent `"
+                            + Path.of(baselineJar).getFileName() + "`"
+        };
         for (int v = 0; v < k; v++) {
-            t.row(labels[v], Table.num(median(wall[v])), min(wall[v]), max(wall[v]), withCpu ? Table.num(median(cpu[v])) : "—", "");
+            t.row(
+                    labels[v],
+                    Table.num(median(wall[v])),
+                    min(wall[v]),
+                    max(wall[v]),
+                    withCpu ? Table.num(median(cpu[v])) : "—",
+                    "");
         }
-        StringBuilder added = new StringBuilder(added(wall, cpu, AGENT, PLAIN, withCpu)).append("; an empty agent adds ")
-                .append(signed(median(wall[EMPTY]) - median(wall[PLAIN]))).append(" (min ").append(signed(min(wall[EMPTY]) - min(wall[PLAIN])))
+        StringBuilder added = new StringBuilder(added(wall, cpu, AGENT, PLAIN, withCpu))
+                .append("; an empty agent adds ")
+                .append(signed(median(wall[EMPTY]) - median(wall[PLAIN])))
+                .append(" (min ")
+                .append(signed(min(wall[EMPTY]) - min(wall[PLAIN])))
                 .append(")");
         if (baseline != null) {
-            added.append("; the baseline agent ").append(signed(median(wall[BASELINE]) - median(wall[PLAIN]))).append(" (min ")
-                    .append(signed(min(wall[BASELINE]) - min(wall[PLAIN]))).append("; paired ").append(signed(pairedMedian(wall[BASELINE], wall[PLAIN])))
-                    .append("); this agent − the baseline, paired: ").append(signed(pairedMedian(wall[AGENT], wall[BASELINE])));
+            added.append("; the baseline agent ")
+                    .append(signed(median(wall[BASELINE]) - median(wall[PLAIN])))
+                    .append(" (min ")
+                    .append(signed(min(wall[BASELINE]) - min(wall[PLAIN])))
+                    .append("; paired ")
+                    .append(signed(pairedMedian(wall[BASELINE], wall[PLAIN])))
+                    .append("); this agent − the baseline, paired: ")
+                    .append(signed(pairedMedian(wall[AGENT], wall[BASELINE])));
         }
-        t.row("**added by the agent, silent app**", signed(median(wall[AGENT]) - median(wall[PLAIN])), signed(min(wall[AGENT]) - min(wall[PLAIN])),
-                "", "", added.toString());
-        t.row("**added by the agent, app that logs**", signed(median(wall[AGENT_LOGGING]) - median(wall[PLAIN_LOGGING])),
-                signed(min(wall[AGENT_LOGGING]) - min(wall[PLAIN_LOGGING])), "", "", added(wall, cpu, AGENT_LOGGING, PLAIN_LOGGING, withCpu));
-        return "#### JVM start-up (target ≤ 150 ms added)\n\n" + t.markdown() + "\nWall time from process start to exit "
-                + "of a generated app (" + cfg.classes() + " classes in one jar, each with a static initialiser; `main` "
+        t.row(
+                "**added by the agent, silent app**",
+                signed(median(wall[AGENT]) - median(wall[PLAIN])),
+                signed(min(wall[AGENT]) - min(wall[PLAIN])),
+                "",
+                "",
+                added.toString());
+        t.row(
+                "**added by the agent, app that logs**",
+                signed(median(wall[AGENT_LOGGING]) - median(wall[PLAIN_LOGGING])),
+                signed(min(wall[AGENT_LOGGING]) - min(wall[PLAIN_LOGGING])),
+                "",
+                "",
+                added(wall, cpu, AGENT_LOGGING, PLAIN_LOGGING, withCpu));
+        return "#### JVM start-up (target ≤ 150 ms added)\n\n" + t.markdown()
+                + "\nWall time from process start to exit "
+                + "of a generated app (" + cfg.classes()
+                + " classes in one jar, each with a static initialiser; `main` "
                 + "loads and initialises all of them), in two forms: *silent* (prints one line to stdout at the end, no "
                 + "logging) and *logs* (the same, but `main` first writes one java.util.logging INFO line, as an application "
                 + "that logs its start does). The agent's config names one method of one of the classes "
@@ -284,8 +382,10 @@ public final class AgentBenchmarkMain {
         mf.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
         mf.getMainAttributes().putValue("Premain-Class", benchtarget.EmptyAgent.class.getName());
         String entry = benchtarget.EmptyAgent.class.getName().replace('.', '/') + ".class";
-        try (java.io.OutputStream os = Files.newOutputStream(jar); java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(os, mf);
-             java.io.InputStream in = AgentBenchmarkMain.class.getClassLoader().getResourceAsStream(entry)) {
+        try (java.io.OutputStream os = Files.newOutputStream(jar);
+                java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(os, mf);
+                java.io.InputStream in =
+                        AgentBenchmarkMain.class.getClassLoader().getResourceAsStream(entry)) {
             out.putNextEntry(new java.util.jar.JarEntry(entry));
             in.transferTo(out);
             out.closeEntry();
@@ -294,8 +394,7 @@ public final class AgentBenchmarkMain {
     }
 
     /** One start: wall ms, CPU ms (user + sys, -1 without /usr/bin/time), output. */
-    private record Timed(long millis, long cpuMillis, String output) {
-    }
+    private record Timed(long millis, long cpuMillis, String output) {}
 
     private static final Path TIME = Path.of("/usr/bin/time");
 
@@ -315,7 +414,8 @@ public final class AgentBenchmarkMain {
         }
         long cpu = -1;
         if (timed) {
-            String[] us = Files.readString(cpuFile, StandardCharsets.UTF_8).strip().split("\\s+");
+            String[] us =
+                    Files.readString(cpuFile, StandardCharsets.UTF_8).strip().split("\\s+");
             cpu = Math.round((Double.parseDouble(us[us.length - 2]) + Double.parseDouble(us[us.length - 1])) * 1000);
         }
         return new Timed(ms, cpu, p.output);
@@ -360,7 +460,10 @@ public final class AgentBenchmarkMain {
     /** A finished child process: exit status and combined output. */
     private record Proc(int rc, String output) {
         static Proc run(List<String> cmd, Path log, long timeoutSeconds) throws IOException, InterruptedException {
-            Process p = new ProcessBuilder(new ArrayList<>(cmd)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process p = new ProcessBuilder(new ArrayList<>(cmd))
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 throw new IllegalStateException("child JVM timed out after " + timeoutSeconds + " s: " + cmd);

@@ -1,15 +1,14 @@
 package dev.lockwarden.bench;
 
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.Map;
-
 import benchtarget.NoopService;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.config.Settings;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * Runs inside the child JVM started with {@code -javaagent:lock-agent.jar}: times the agent-wrapped
@@ -23,18 +22,19 @@ import dev.lockwarden.config.Settings;
 public final class AgentCallChild {
     static final String METHOD = "benchtarget.NoopService#noop";
 
-    private AgentCallChild() {
-    }
+    private AgentCallChild() {}
 
     public static void main(String[] args) {
         int port = Integer.parseInt(args[0]);
         int calls = Integer.parseInt(args[1]);
         int rounds = Integer.parseInt(args[2]);
         long deadline = System.nanoTime() + Long.parseLong(args[3]) * 1_000_000_000L;
-        Map<String, String> settings = Map.of("lockwarden.redis", "redis://127.0.0.1:" + port,
-                "lockwarden.application", "agentbench");
-        try (LockManager locks = LockManager.builder().settings(new Settings(settings::get, Map.of()))
-                .shutdownHook(false).build()) {
+        Map<String, String> settings =
+                Map.of("lockwarden.redis", "redis://127.0.0.1:" + port, "lockwarden.application", "agentbench");
+        try (LockManager locks = LockManager.builder()
+                .settings(new Settings(settings::get, Map.of()))
+                .shutdownHook(false)
+                .build()) {
             // the agent's rule takes the manager's defaults with source AGENT: the direct loop does the same
             LockOptions opts = locks.defaultOptions().source(LockSource.AGENT, METHOD);
             checkAgentHoldsLock(locks, opts);
@@ -57,7 +57,8 @@ public final class AgentCallChild {
     /** Without this check a missing or mis-matched rule would make the "agent" loop look free. */
     private static void checkAgentHoldsLock(LockManager locks, LockOptions opts) {
         boolean[] busy = new boolean[1];
-        NoopService.probe = () -> busy[0] = locks.tryAcquire("agentbench:probe", opts).isEmpty();
+        NoopService.probe =
+                () -> busy[0] = locks.tryAcquire("agentbench:probe", opts).isEmpty();
         try {
             NoopService.noop("probe");
         } finally {
@@ -73,8 +74,15 @@ public final class AgentCallChild {
      * i, so drift, GC and the other processes on the machine hit both paths alike. In the distinct mode each path
      * has its own fresh names. Returns the pairs done.
      */
-    private static int runPairs(LockManager locks, LockOptions opts, String mode, String round, int pairs,
-                                long[] direct, long[] agent, long deadline) {
+    private static int runPairs(
+            LockManager locks,
+            LockOptions opts,
+            String mode,
+            String round,
+            int pairs,
+            long[] direct,
+            long[] agent,
+            long deadline) {
         for (int i = 0; i < pairs; i++) {
             // distinct: each path takes a name nobody took before, so both pay the new name's Redis key creation on
             // every call (sharing one name per pair made whichever path came first pay it for both)
@@ -125,8 +133,18 @@ public final class AgentCallChild {
         double[] trimmed = Arrays.copyOfRange(sorted, cut, n - cut);
         double[] all = ci(d);
         double[] trim = ci(trimmed);
-        System.out.printf(Locale.ROOT, "PAIRED mode=%s n=%d mean=%.3f lo=%.3f hi=%.3f tmean=%.3f tlo=%.3f thi=%.3f median=%.3f%n",
-                mode, n, all[0], all[1], all[2], trim[0], trim[1], trim[2], sorted[n / 2]);
+        System.out.printf(
+                Locale.ROOT,
+                "PAIRED mode=%s n=%d mean=%.3f lo=%.3f hi=%.3f tmean=%.3f tlo=%.3f thi=%.3f median=%.3f%n",
+                mode,
+                n,
+                all[0],
+                all[1],
+                all[2],
+                trim[0],
+                trim[1],
+                trim[2],
+                sorted[n / 2]);
     }
 
     private static double[] ci(double[] v) {
@@ -139,8 +157,15 @@ public final class AgentCallChild {
     private static void print(String mode, String path, long[] t) {
         Arrays.sort(t);
         double mean = Arrays.stream(t).average().orElse(Double.NaN) / 1000;
-        System.out.printf(Locale.ROOT, "RESULT mode=%s path=%s n=%d mean=%.2f p50=%.2f p99=%.2f%n", mode, path, t.length,
-                mean, pct(t, 50), pct(t, 99));
+        System.out.printf(
+                Locale.ROOT,
+                "RESULT mode=%s path=%s n=%d mean=%.2f p50=%.2f p99=%.2f%n",
+                mode,
+                path,
+                t.length,
+                mean,
+                pct(t, 50),
+                pct(t, 99));
     }
 
     private static double pct(long[] sorted, double p) {

@@ -11,14 +11,28 @@ import java.time.Duration;
  * names a path or {@code embedded}); {@code redis-benchmark} is optional (without it the "Redis limit"
  * rows are left out, with a note saying how to install it).
  */
-record BenchConfig(boolean quick, Duration warmup, Duration measure, int rounds, int threads, int contendedThreads,
-                   int watchdogLocks, Duration watchdogTtl, Duration watchdogWindow, int listingLocks,
-                   long maxOpsPerThread, Duration budget, Path out, String redisServer, String redisBenchmark,
-                   String only) {
+record BenchConfig(
+        boolean quick,
+        Duration warmup,
+        Duration measure,
+        int rounds,
+        int threads,
+        int contendedThreads,
+        int watchdogLocks,
+        Duration watchdogTtl,
+        Duration watchdogWindow,
+        int listingLocks,
+        long maxOpsPerThread,
+        Duration budget,
+        Path out,
+        String redisServer,
+        String redisBenchmark,
+        String only) {
 
     static BenchConfig fromSystem() {
         boolean quick = Boolean.getBoolean("bench.quick");
-        return new BenchConfig(quick,
+        return new BenchConfig(
+                quick,
                 duration("bench.warmup", quick ? "300ms" : "2s"),
                 duration("bench.measure", quick ? "700ms" : "4s"),
                 Integer.getInteger("bench.rounds", quick ? 2 : 4),

@@ -12,8 +12,7 @@ import java.util.Locale;
  * how to run it and how to read the numbers.
  */
 public final class BenchmarkMain {
-    private BenchmarkMain() {
-    }
+    private BenchmarkMain() {}
 
     public static void main(String[] args) throws Exception {
         BenchConfig cfg = BenchConfig.fromSystem();
@@ -44,8 +43,11 @@ public final class BenchmarkMain {
                     new ShedLockContender(single),
                     new SnippetContender(List.of(single), SnippetContender.Mode.SINGLE));
             List<Contender> diag = List.of(
-                    new LockwardenContender("diagnostic: Lockwarden, autoRefresh(false)", List.of(single),
-                            dev.lockwarden.LockOptions.ttl(java.time.Duration.ofSeconds(30)).autoRefresh(false)),
+                    new LockwardenContender(
+                            "diagnostic: Lockwarden, autoRefresh(false)",
+                            List.of(single),
+                            dev.lockwarden.LockOptions.ttl(java.time.Duration.ofSeconds(30))
+                                    .autoRefresh(false)),
                     new StoreOnlyContender(single));
             List<Contender> ok = b.setUp(all);
             List<Contender> okDiag = b.setUp(diag);
@@ -122,15 +124,25 @@ public final class BenchmarkMain {
         RedisStats.flushAll(b.single);
         Table t = new Table("redis-benchmark on the same server", "SET/s", "GET/s", "lock cycles/s (SET + GET)");
         t.row("-c 1", Table.num(b.limit1.setRps()), Table.num(b.limit1.getRps()), Table.num(b.limit1.cycles()));
-        t.row("-c " + b.config.threads(), Table.num(b.limit16.setRps()), Table.num(b.limit16.getRps()), Table.num(b.limit16.cycles()));
+        t.row(
+                "-c " + b.config.threads(),
+                Table.num(b.limit16.setRps()),
+                Table.num(b.limit16.getRps()),
+                Table.num(b.limit16.cycles()));
         b.section("The Redis limit", t.markdown());
     }
 
     private static String header(BenchConfig cfg, dev.lockwarden.testing.RedisBinary redis) {
-        return String.format(Locale.ROOT, "Run of %s — %s mode (warm-up %d ms, measure %d ms in %d interleaved rounds), "
+        return String.format(
+                Locale.ROOT,
+                "Run of %s — %s mode (warm-up %d ms, measure %d ms in %d interleaved rounds), "
                         + "Java %s, %d CPUs, Redis from `%s` (loopback).",
-                Instant.now().truncatedTo(ChronoUnit.SECONDS), cfg.quick() ? "quick" : "full", cfg.warmup().toMillis(),
-                cfg.measure().toMillis(), cfg.rounds(), System.getProperty("java.version"),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                cfg.quick() ? "quick" : "full",
+                cfg.warmup().toMillis(),
+                cfg.measure().toMillis(),
+                cfg.rounds(),
+                System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(),
                 redis.path() + " " + redis.version() + (redis.isEmbedded() ? ", the embedded-redis fallback" : ""));
     }

@@ -1,5 +1,7 @@
 package dev.lockwarden.bench;
 
+import dev.lockwarden.LockSource;
+import dev.lockwarden.store.LockHolder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,9 +14,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-
-import dev.lockwarden.LockSource;
-import dev.lockwarden.store.LockHolder;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
@@ -48,8 +47,7 @@ public final class BoundsMain {
     private static final long MAX_CYCLES = 10_000_000L;
     private static final int ROUNDS = 6;
 
-    private BoundsMain() {
-    }
+    private BoundsMain() {}
 
     public static void main(String[] args) throws Exception {
         String which = System.getProperty("bench.bounds", "scripts");
@@ -58,14 +56,24 @@ public final class BoundsMain {
             switch (which) {
                 case "scripts" -> {
                     int port = servers.start();
-                    for (String t : System.getProperty("bench.bounds.threads", "1,16").split(",")) {
+                    for (String t :
+                            System.getProperty("bench.bounds.threads", "1,16").split(",")) {
                         scripts(port, Integer.parseInt(t.trim()), seconds);
                     }
                 }
-                case "fanout" -> fanOut(List.of(servers.start(), servers.start(), servers.start(), servers.start(),
-                        servers.start()), seconds);
+                case "fanout" ->
+                    fanOut(
+                            List.of(
+                                    servers.start(),
+                                    servers.start(),
+                                    servers.start(),
+                                    servers.start(),
+                                    servers.start()),
+                            seconds);
                 case "instructions" -> new CallgrindBound(servers.binary().path()).run();
-                default -> throw new IllegalArgumentException("bench.bounds=" + which + ": use scripts, fanout or instructions");
+                default ->
+                    throw new IllegalArgumentException(
+                            "bench.bounds=" + which + ": use scripts, fanout or instructions");
             }
         }
         System.exit(0);
@@ -85,9 +93,15 @@ public final class BoundsMain {
             String oneWriteRelease = redis.scriptLoad(resource(BoundsMain.class, "one-write-release.lua"));
             String ttl = "30000";
             String retention = String.valueOf(TimeUnit.DAYS.toMillis(1));
-            String holder = new LockHolder(UUID.randomUUID().toString(), "bench-worker-1", LockSource.API, "",
-                    System.currentTimeMillis()).encode();
-            List<String> names = List.of("plain snippet (SET NX PX + Lua DEL)",
+            String holder = new LockHolder(
+                            UUID.randomUUID().toString(),
+                            "bench-worker-1",
+                            LockSource.API,
+                            "",
+                            System.currentTimeMillis())
+                    .encode();
+            List<String> names = List.of(
+                    "plain snippet (SET NX PX + Lua DEL)",
                     "Lockwarden's acquire.lua + release.lua (fence counter key + lock key)",
                     "prototype: one-write scripts (fence kept in the lock key)");
             List<Cycle> cycles = List.of(
@@ -96,14 +110,19 @@ public final class BoundsMain {
                         redis.evalsha(snippetRelease, List.of(key), List.of(token));
                     },
                     (key, token) -> {
-                        redis.evalsha(acquire, List.of(key, key + ":info", key + ":fence"), List.of(token, ttl, retention, "1", holder));
+                        redis.evalsha(
+                                acquire,
+                                List.of(key, key + ":info", key + ":fence"),
+                                List.of(token, ttl, retention, "1", holder));
                         redis.evalsha(release, List.of(key, key + ":info"), List.of(token, key + ":released"));
                     },
                     (key, token) -> {
                         redis.evalsha(oneWriteAcquire, List.of(key), List.of(token, ttl));
                         redis.evalsha(oneWriteRelease, List.of(key, key + ":released"), List.of(token, retention));
                     });
-            report("scripts on one node, " + threads + " thread(s), Jedis pool " + Pools.SIZE, names,
+            report(
+                    "scripts on one node, " + threads + " thread(s), Jedis pool " + Pools.SIZE,
+                    names,
                     interleave(cycles, threads, seconds));
         }
     }
@@ -151,8 +170,11 @@ public final class BoundsMain {
                     }
                 }
             };
-            report("fan-out over " + ports.size() + " nodes, one thread, the snippet's SET NX PX + Lua DEL on each node",
-                    List.of("one lane thread per node, wait for a majority (as NodeFanOut)",
+            report(
+                    "fan-out over " + ports.size()
+                            + " nodes, one thread, the snippet's SET NX PX + Lua DEL on each node",
+                    List.of(
+                            "one lane thread per node, wait for a majority (as NodeFanOut)",
                             "the caller writes to all five connections, then reads the five replies"),
                     interleave(List.of(viaLanes, gathered), 1, seconds));
         } finally {
@@ -162,14 +184,24 @@ public final class BoundsMain {
     }
 
     private static List<CommandArguments> snippetCycle(String key, String token) {
-        return List.of(new CommandArguments(Protocol.Command.SET).add(key).add(token).add("NX").add("PX").add(30_000),
-                new CommandArguments(Protocol.Command.EVAL).add(SnippetContender.RELEASE).add(1).add(key).add(token));
+        return List.of(
+                new CommandArguments(Protocol.Command.SET)
+                        .add(key)
+                        .add(token)
+                        .add("NX")
+                        .add("PX")
+                        .add(30_000),
+                new CommandArguments(Protocol.Command.EVAL)
+                        .add(SnippetContender.RELEASE)
+                        .add(1)
+                        .add(key)
+                        .add(token));
     }
 
     private static void drain(List<ExecutorService> lanes) {
         for (ExecutorService lane : lanes) {
             try {
-                lane.submit(() -> { }).get(10, TimeUnit.SECONDS);
+                lane.submit(() -> {}).get(10, TimeUnit.SECONDS);
             } catch (Exception e) {
                 throw new IllegalStateException("a lane did not drain within 10 s", e);
             }
@@ -195,7 +227,8 @@ public final class BoundsMain {
     private static void report(String title, List<String> names, double[] rates) {
         System.out.println("== " + title + " (" + ROUNDS + " interleaved rounds)");
         for (int i = 0; i < names.size(); i++) {
-            System.out.println(String.format(Locale.ROOT, "  %-75s %,9.0f cycles/s  %.2fx", names.get(i), rates[i], rates[i] / rates[0]));
+            System.out.println(String.format(
+                    Locale.ROOT, "  %-75s %,9.0f cycles/s  %.2fx", names.get(i), rates[i], rates[i] / rates[0]));
         }
     }
 
@@ -226,15 +259,20 @@ public final class BoundsMain {
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 String prefix = "bounds:" + t + ":";
-                Thread w = new Thread(() -> {
-                    for (long k = 0; !stop && k < MAX_CYCLES; k++) {
-                        int v = current;
-                        variants.get(v).run(prefix + (k % 100_000), UUID.randomUUID().toString());
-                        if (measuring && current == v) {
-                            count.increment();
-                        }
-                    }
-                }, "bounds-worker-" + t);
+                Thread w = new Thread(
+                        () -> {
+                            for (long k = 0; !stop && k < MAX_CYCLES; k++) {
+                                int v = current;
+                                variants.get(v)
+                                        .run(
+                                                prefix + (k % 100_000),
+                                                UUID.randomUUID().toString());
+                                if (measuring && current == v) {
+                                    count.increment();
+                                }
+                            }
+                        },
+                        "bounds-worker-" + t);
                 w.setDaemon(true);
                 w.start();
                 workers.add(w);

@@ -1,12 +1,13 @@
 package dev.lockwarden.bench;
 
+import dev.lockwarden.LockSource;
+import dev.lockwarden.store.LockHolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -16,9 +17,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
-
-import dev.lockwarden.LockSource;
-import dev.lockwarden.store.LockHolder;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
@@ -48,8 +46,7 @@ final class CallgrindBound {
     private static final String TTL = "30000";
 
     /** The two commands of one cycle of a variant, on lock name {@code key}. */
-    private record Variant(String name, BiFunction<String, String, List<CommandArguments>> cycle) {
-    }
+    private record Variant(String name, BiFunction<String, String, List<CommandArguments>> cycle) {}
 
     private final Path redisServer;
 
@@ -74,9 +71,15 @@ final class CallgrindBound {
             double base = median(perCycle[0]);
             for (int v = 0; v < variants.size(); v++) {
                 double m = median(perCycle[v]);
-                System.out.println(String.format(Locale.ROOT, "  %-75s %,9.0f instructions  %.2fx   (rounds %s)",
-                        variants.get(v).name(), m, m / base, Arrays.toString(Arrays.stream(perCycle[v])
-                                .mapToLong(Math::round).toArray())));
+                System.out.println(String.format(
+                        Locale.ROOT,
+                        "  %-75s %,9.0f instructions  %.2fx   (rounds %s)",
+                        variants.get(v).name(),
+                        m,
+                        m / base,
+                        Arrays.toString(Arrays.stream(perCycle[v])
+                                .mapToLong(Math::round)
+                                .toArray())));
             }
         } finally {
             redis.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
@@ -95,21 +98,37 @@ final class CallgrindBound {
         String oneWriteRelease = load(c, BoundsMain.resource(BoundsMain.class, "one-write-release.lua"));
         String minimalAcquire = load(c, BoundsMain.resource(BoundsMain.class, "minimal-acquire.lua"));
         String retention = String.valueOf(TimeUnit.DAYS.toMillis(1));
-        String holder = new LockHolder(UUID.randomUUID().toString(), "bench-worker-1", LockSource.API, "",
-                System.currentTimeMillis()).encode();
+        String holder = new LockHolder(
+                        UUID.randomUUID().toString(), "bench-worker-1", LockSource.API, "", System.currentTimeMillis())
+                .encode();
         return List.of(
-                new Variant("plain snippet (SET NX PX + Lua DEL)", (key, token) -> List.of(
-                        cmd(Protocol.Command.SET, key, token, "NX", "PX", TTL),
-                        evalsha(snippetRelease, List.of(key), token))),
-                new Variant("Lockwarden's acquire.lua + release.lua (fence, packed holder, message)", (key, token) -> List.of(
-                        evalsha(acquire, List.of(key, key + ":info", key + ":fence"), token, TTL, retention, "1", holder),
-                        evalsha(release, List.of(key, key + ":info"), token, key + ":released"))),
-                new Variant("prototype: one-write scripts (fence kept in the lock key)", (key, token) -> List.of(
-                        evalsha(oneWriteAcquire, List.of(key), token, TTL),
-                        evalsha(oneWriteRelease, List.of(key, key + ":released"), token, retention))),
-                new Variant("floor: minimal Lua acquire (GET + SET PX, no fence) + the snippet's release", (key, token) -> List.of(
-                        evalsha(minimalAcquire, List.of(key), token, TTL),
-                        evalsha(snippetRelease, List.of(key), token))));
+                new Variant(
+                        "plain snippet (SET NX PX + Lua DEL)",
+                        (key, token) -> List.of(
+                                cmd(Protocol.Command.SET, key, token, "NX", "PX", TTL),
+                                evalsha(snippetRelease, List.of(key), token))),
+                new Variant(
+                        "Lockwarden's acquire.lua + release.lua (fence, packed holder, message)",
+                        (key, token) -> List.of(
+                                evalsha(
+                                        acquire,
+                                        List.of(key, key + ":info", key + ":fence"),
+                                        token,
+                                        TTL,
+                                        retention,
+                                        "1",
+                                        holder),
+                                evalsha(release, List.of(key, key + ":info"), token, key + ":released"))),
+                new Variant(
+                        "prototype: one-write scripts (fence kept in the lock key)",
+                        (key, token) -> List.of(
+                                evalsha(oneWriteAcquire, List.of(key), token, TTL),
+                                evalsha(oneWriteRelease, List.of(key, key + ":released"), token, retention))),
+                new Variant(
+                        "floor: minimal Lua acquire (GET + SET PX, no fence) + the snippet's release",
+                        (key, token) -> List.of(
+                                evalsha(minimalAcquire, List.of(key), token, TTL),
+                                evalsha(snippetRelease, List.of(key), token))));
     }
 
     /** Instructions per cycle of one variant, from a fresh, warmed server. */
@@ -130,7 +149,8 @@ final class CallgrindBound {
             int n = Math.min(BATCH, cycles - done);
             int commands = 0;
             for (int i = 0; i < n; i++) {
-                for (CommandArguments command : variant.cycle().apply("lockwarden:lock:bench:" + ((done + i) % NAMES), token)) {
+                for (CommandArguments command :
+                        variant.cycle().apply("lockwarden:lock:bench:" + ((done + i) % NAMES), token)) {
                     c.sendCommand(command);
                     commands++;
                 }
@@ -160,7 +180,8 @@ final class CallgrindBound {
             if (dump.isPresent()) {
                 for (String line : Files.readAllLines(dump.get())) {
                     if (line.startsWith("summary:") || line.startsWith("totals:")) {
-                        return Long.parseLong(line.substring(line.indexOf(':') + 1).trim().split("\\s+")[0]);
+                        return Long.parseLong(
+                                line.substring(line.indexOf(':') + 1).trim().split("\\s+")[0]);
                     }
                 }
             }
@@ -176,25 +197,42 @@ final class CallgrindBound {
 
     private static void callgrindControl(String option, long pid) throws Exception {
         Process p = new ProcessBuilder("callgrind_control", option, String.valueOf(pid))
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IllegalStateException("callgrind_control " + option + " " + pid + " did not return within 60 s");
         }
         if (p.exitValue() != 0) {
-            throw new IllegalStateException("callgrind_control " + option + " " + pid + " failed (exit " + p.exitValue() + ")");
+            throw new IllegalStateException(
+                    "callgrind_control " + option + " " + pid + " failed (exit " + p.exitValue() + ")");
         }
     }
 
     private Process start(Path dir, int port) {
         try {
-            return new ProcessBuilder("valgrind", "--tool=callgrind", "--callgrind-out-file=" + dir.resolve("cg.%p"),
-                    redisServer.toString(), "--port", String.valueOf(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no")
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("valgrind.log").toFile()).start();
+            return new ProcessBuilder(
+                            "valgrind",
+                            "--tool=callgrind",
+                            "--callgrind-out-file=" + dir.resolve("cg.%p"),
+                            redisServer.toString(),
+                            "--port",
+                            String.valueOf(port),
+                            "--bind",
+                            "127.0.0.1",
+                            "--save",
+                            "",
+                            "--appendonly",
+                            "no")
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("valgrind.log").toFile())
+                    .start();
         } catch (IOException e) {
-            throw new IllegalStateException("bench.bounds=instructions needs valgrind on the PATH "
-                    + "(Debian/Ubuntu: sudo apt-get install -y valgrind)", e);
+            throw new IllegalStateException(
+                    "bench.bounds=instructions needs valgrind on the PATH "
+                            + "(Debian/Ubuntu: sudo apt-get install -y valgrind)",
+                    e);
         }
     }
 
@@ -215,7 +253,8 @@ final class CallgrindBound {
                 Thread.sleep(250);
             }
         }
-        throw new IllegalStateException("redis-server under valgrind did not answer PING on 127.0.0.1:" + port + " within 60 s");
+        throw new IllegalStateException(
+                "redis-server under valgrind did not answer PING on 127.0.0.1:" + port + " within 60 s");
     }
 
     private static int freePort() {
@@ -241,7 +280,8 @@ final class CallgrindBound {
     }
 
     private static CommandArguments evalsha(String sha, List<String> keys, String... args) {
-        CommandArguments c = new CommandArguments(Protocol.Command.EVALSHA).add(sha).add(keys.size());
+        CommandArguments c =
+                new CommandArguments(Protocol.Command.EVALSHA).add(sha).add(keys.size());
         keys.forEach(c::add);
         for (String a : args) {
             c.add(a);

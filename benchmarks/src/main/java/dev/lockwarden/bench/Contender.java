@@ -18,7 +18,7 @@ interface Contender {
     boolean cycle(String key, Runnable body) throws Exception;
 
     default boolean cycle(String key) throws Exception {
-        return cycle(key, () -> { });
+        return cycle(key, () -> {});
     }
 
     /** Waits up to {@code maxWaitMillis} for the lock, runs {@code body}, releases; false if it timed out. */

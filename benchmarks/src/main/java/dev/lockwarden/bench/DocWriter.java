@@ -16,8 +16,7 @@ final class DocWriter {
     /** The "Agent overhead" section written by {@link AgentBenchmarkMain}; only the latest run is kept. */
     static final String AGENT = "bench:agent";
 
-    private DocWriter() {
-    }
+    private DocWriter() {}
 
     static void write(Path file, String run) throws IOException {
         String doc = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : skeleton();

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -16,13 +15,20 @@ import org.HdrHistogram.Recorder;
 final class HandoffScenario {
     private static final long MAX_WAIT_MILLIS = 2_000;
 
-    private HandoffScenario() {
-    }
+    private HandoffScenario() {}
 
     static void run(Bench b, List<Contender> all, List<Contender> ok, int threads) throws InterruptedException {
-        Table t = new Table("contender", "waits by", "handoffs/s", "handoff p50 µs", "handoff p99 µs",
-                "fairness min/max", "commands sent / handoff", "all commands / handoff (incl. inside Lua)",
-                "timeouts", "× snippet (polling)");
+        Table t = new Table(
+                "contender",
+                "waits by",
+                "handoffs/s",
+                "handoff p50 µs",
+                "handoff p99 µs",
+                "fairness min/max",
+                "commands sent / handoff",
+                "all commands / handoff (incl. inside Lua)",
+                "timeouts",
+                "× snippet (polling)");
         double base = 0;
         java.util.Map<Contender, Object[]> cells = new java.util.LinkedHashMap<>();
         for (Contender c : ok) {
@@ -49,12 +55,19 @@ final class HandoffScenario {
             }
             double sent = handoffs == 0 ? 0 : (double) RedisStats.clientSent(delta, c.plainCommands()) / handoffs;
             double every = handoffs == 0 ? 0 : (double) RedisStats.total(delta) / handoffs;
-            cells.put(c, new Object[] {c.name(), c.waitStyle(), perSec,
-                    Table.num(o.handoff.getValueAtPercentile(50) / 1000.0),
-                    Table.num(o.handoff.getValueAtPercentile(99) / 1000.0),
-                    min + "/" + max + " = " + (max == 0 ? "–" : String.format(java.util.Locale.ROOT, "%.2f", (double) min / max)),
-                    Table.num(sent), Table.num(every),
-                    o.result.attempts() - o.result.successes() - o.result.errors(), ThroughputScenarios.errors(o.result)});
+            cells.put(c, new Object[] {
+                c.name(),
+                c.waitStyle(),
+                perSec,
+                Table.num(o.handoff.getValueAtPercentile(50) / 1000.0),
+                Table.num(o.handoff.getValueAtPercentile(99) / 1000.0),
+                min + "/" + max + " = "
+                        + (max == 0 ? "–" : String.format(java.util.Locale.ROOT, "%.2f", (double) min / max)),
+                Table.num(sent),
+                Table.num(every),
+                o.result.attempts() - o.result.successes() - o.result.errors(),
+                ThroughputScenarios.errors(o.result)
+            });
             Bench.progress("scenario 4: " + c.name() + " commands " + delta);
         }
         for (Contender c : all) {
@@ -66,10 +79,15 @@ final class HandoffScenario {
             double perSec = (Double) x[2];
             t.row(x[0], x[1], Table.num(perSec), x[3], x[4], x[5], x[6], x[7], x[8], Table.ratio(perSec, base));
         }
-        b.section("Scenario 4 — " + threads + " threads, one key, blocking wait", t.markdown()
-                + "\n*commands sent* = what clients sent (script calls, pub/sub, plain SET/DEL); *all commands* also counts "
-                + "every command a Lua script ran inside Redis. Errors: "
-                + cells.values().stream().map(x -> x[0] + " " + x[9]).reduce((a, y) -> a + "; " + y).orElse("–") + ".\n");
+        b.section(
+                "Scenario 4 — " + threads + " threads, one key, blocking wait",
+                t.markdown()
+                        + "\n*commands sent* = what clients sent (script calls, pub/sub, plain SET/DEL); *all commands* also counts "
+                        + "every command a Lua script ran inside Redis. Errors: "
+                        + cells.values().stream()
+                                .map(x -> x[0] + " " + x[9])
+                                .reduce((a, y) -> a + "; " + y)
+                                .orElse("–") + ".\n");
     }
 
     /** Counters summed over every server (a Redlock contender talks to five). */
@@ -77,10 +95,10 @@ final class HandoffScenario {
         return RedisStats.snapshot(b.allPorts());
     }
 
-    private record Outcome(LoadRunner.Result result, Histogram handoff) {
-    }
+    private record Outcome(LoadRunner.Result result, Histogram handoff) {}
 
-    private static Outcome once(Bench b, Contender c, String key, int threads, java.time.Duration d) throws InterruptedException {
+    private static Outcome once(Bench b, Contender c, String key, int threads, java.time.Duration d)
+            throws InterruptedException {
         Recorder handoff = new Recorder(TimeUnit.SECONDS.toNanos(60), 3);
         AtomicLong lastRelease = new AtomicLong();
         Runnable body = () -> {
@@ -91,8 +109,8 @@ final class HandoffScenario {
             }
             lastRelease.set(System.nanoTime()); // the release starts right after the body
         };
-        LoadRunner.Result r = LoadRunner.run("s4", threads, d, b.config.maxOpsPerThread(),
-                (th, i) -> c.waitingCycle(key, MAX_WAIT_MILLIS, body));
+        LoadRunner.Result r = LoadRunner.run(
+                "s4", threads, d, b.config.maxOpsPerThread(), (th, i) -> c.waitingCycle(key, MAX_WAIT_MILLIS, body));
         return new Outcome(r, handoff.getIntervalHistogram());
     }
 }

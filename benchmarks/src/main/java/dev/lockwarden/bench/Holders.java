@@ -12,8 +12,7 @@ final class Holders {
         T take(int i) throws Exception;
     }
 
-    private Holders() {
-    }
+    private Holders() {}
 
     static <T> List<T> takeMany(int count, int threads, long maxMillis, Take<T> take) throws InterruptedException {
         List<T> held = new ArrayList<>(count);
@@ -21,24 +20,26 @@ final class Holders {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMillis);
         List<Thread> ts = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            Thread th = new Thread(() -> {
-                List<T> mine = new ArrayList<>();
-                int i;
-                while ((i = next.getAndIncrement()) < count && System.nanoTime() - deadline < 0) {
-                    try {
-                        T h = take.take(i);
-                        if (h != null) {
-                            mine.add(h);
+            Thread th = new Thread(
+                    () -> {
+                        List<T> mine = new ArrayList<>();
+                        int i;
+                        while ((i = next.getAndIncrement()) < count && System.nanoTime() - deadline < 0) {
+                            try {
+                                T h = take.take(i);
+                                if (h != null) {
+                                    mine.add(h);
+                                }
+                            } catch (Exception e) {
+                                Bench.progress("taking lock " + i + " failed: " + e);
+                                return;
+                            }
                         }
-                    } catch (Exception e) {
-                        Bench.progress("taking lock " + i + " failed: " + e);
-                        return;
-                    }
-                }
-                synchronized (held) {
-                    held.addAll(mine);
-                }
-            }, "bench-take-" + t);
+                        synchronized (held) {
+                            held.addAll(mine);
+                        }
+                    },
+                    "bench-take-" + t);
             th.setDaemon(true);
             ts.add(th);
             th.start();
@@ -52,7 +53,8 @@ final class Holders {
     }
 
     /** Runs {@code action} over every item with several threads, bounded by time. */
-    static <T> void forEach(List<T> items, int threads, long maxMillis, java.util.function.Consumer<T> action) throws InterruptedException {
+    static <T> void forEach(List<T> items, int threads, long maxMillis, java.util.function.Consumer<T> action)
+            throws InterruptedException {
         takeMany(items.size(), threads, maxMillis, i -> {
             try {
                 action.accept(items.get(i));

@@ -7,7 +7,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.HdrHistogram.Histogram;
 
 /**
@@ -32,8 +31,14 @@ final class LoadRunner {
      * @param errors     operations that threw
      * @param firstError the first exception's message, or null
      */
-    record Result(long attempts, long successes, long nanos, Histogram latency, long[] perThread, long errors,
-                  String firstError) {
+    record Result(
+            long attempts,
+            long successes,
+            long nanos,
+            Histogram latency,
+            long[] perThread,
+            long errors,
+            String firstError) {
         double successesPerSecond() {
             return nanos == 0 ? 0 : successes * 1e9 / nanos;
         }
@@ -56,15 +61,21 @@ final class LoadRunner {
             for (int i = 0; i < pt.length && i < o.perThread.length; i++) {
                 pt[i] += o.perThread[i];
             }
-            return new Result(attempts + o.attempts, successes + o.successes, nanos + o.nanos, h, pt,
-                    errors + o.errors, firstError != null ? firstError : o.firstError);
+            return new Result(
+                    attempts + o.attempts,
+                    successes + o.successes,
+                    nanos + o.nanos,
+                    h,
+                    pt,
+                    errors + o.errors,
+                    firstError != null ? firstError : o.firstError);
         }
     }
 
-    private LoadRunner() {
-    }
+    private LoadRunner() {}
 
-    static Result run(String label, int threads, Duration duration, long maxOpsPerThread, Op op) throws InterruptedException {
+    static Result run(String label, int threads, Duration duration, long maxOpsPerThread, Op op)
+            throws InterruptedException {
         CountDownLatch start = new CountDownLatch(1);
         AtomicLong attempts = new AtomicLong();
         AtomicLong errors = new AtomicLong();
@@ -76,30 +87,34 @@ final class LoadRunner {
         for (int t = 0; t < threads; t++) {
             int id = t;
             hists[t] = new Histogram(MAX_NANOS, 3);
-            Thread w = new Thread(() -> {
-                try {
-                    start.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                long end = deadline[0];
-                long n = 0;
-                Histogram h = hists[id];
-                for (long i = 0; i < maxOpsPerThread && System.nanoTime() - end < 0 && errors.get() < MAX_ERRORS; i++) {
-                    n++;
-                    long t0 = System.nanoTime();
-                    try {
-                        if (op.run(id, i)) {
-                            h.recordValue(Math.min(MAX_NANOS, System.nanoTime() - t0));
-                            perThread[id]++;
+            Thread w = new Thread(
+                    () -> {
+                        try {
+                            start.await();
+                        } catch (InterruptedException e) {
+                            return;
                         }
-                    } catch (Exception | Error e) {
-                        errors.incrementAndGet();
-                        firstError.compareAndSet(null, e.toString());
-                    }
-                }
-                attempts.addAndGet(n);
-            }, "bench-" + label + "-" + t);
+                        long end = deadline[0];
+                        long n = 0;
+                        Histogram h = hists[id];
+                        for (long i = 0;
+                                i < maxOpsPerThread && System.nanoTime() - end < 0 && errors.get() < MAX_ERRORS;
+                                i++) {
+                            n++;
+                            long t0 = System.nanoTime();
+                            try {
+                                if (op.run(id, i)) {
+                                    h.recordValue(Math.min(MAX_NANOS, System.nanoTime() - t0));
+                                    perThread[id]++;
+                                }
+                            } catch (Exception | Error e) {
+                                errors.incrementAndGet();
+                                firstError.compareAndSet(null, e.toString());
+                            }
+                        }
+                        attempts.addAndGet(n);
+                    },
+                    "bench-" + label + "-" + t);
             w.setDaemon(true);
             workers.add(w);
             w.start();

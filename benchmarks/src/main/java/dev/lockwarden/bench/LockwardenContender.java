@@ -1,13 +1,12 @@
 package dev.lockwarden.bench;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /** Lockwarden through its public API: 30 s TTL, auto-refresh on (the defaults), fencing and holder info included. */
 final class LockwardenContender implements Contender {

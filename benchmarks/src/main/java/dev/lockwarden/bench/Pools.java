@@ -14,8 +14,7 @@ final class Pools {
     /** Redisson's Netty event-loop threads (its default is 2 x cores; printed, not tuned). */
     static final int REDISSON_NETTY_THREADS = Integer.getInteger("bench.redisson-netty-threads", 0);
 
-    private Pools() {
-    }
+    private Pools() {}
 
     /** A Jedis client of one local node with a pool of {@link #SIZE} connections. */
     static RedisClient jedis(int port) {
@@ -23,13 +22,19 @@ final class Pools {
         pool.setMaxTotal(SIZE);
         pool.setMaxIdle(SIZE);
         pool.setMinIdle(0);
-        return RedisClient.builder().hostAndPort("127.0.0.1", port).poolConfig(pool).build();
+        return RedisClient.builder()
+                .hostAndPort("127.0.0.1", port)
+                .poolConfig(pool)
+                .build();
     }
 
     /** The line the report prints under "Set-up". */
     static String describe(int threads) {
-        int netty = REDISSON_NETTY_THREADS > 0 ? REDISSON_NETTY_THREADS : 2 * Runtime.getRuntime().availableProcessors();
-        return "Connection pools: " + SIZE + " connections per node for every contender (plain snippet and ShedLock: Jedis "
+        int netty = REDISSON_NETTY_THREADS > 0
+                ? REDISSON_NETTY_THREADS
+                : 2 * Runtime.getRuntime().availableProcessors();
+        return "Connection pools: " + SIZE
+                + " connections per node for every contender (plain snippet and ShedLock: Jedis "
                 + "RedisClient pool maxTotal=" + SIZE + "; Lockwarden maxConnections=" + SIZE
                 + " (its acquire and release calls share one pipelined connection per node, the other calls use the pool)"
                 + "; Redisson connectionPoolSize=" + SIZE + ", Netty threads=" + netty

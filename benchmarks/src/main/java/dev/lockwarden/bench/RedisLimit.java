@@ -35,8 +35,7 @@ final class RedisLimit {
     static final String MISSING = "The Redis limit rows are left out: `redis-benchmark` is not installed "
             + "(Debian/Ubuntu: `sudo apt-get install -y redis-tools`; or point `-Dbench.redis-benchmark=` at one).";
 
-    private RedisLimit() {
-    }
+    private RedisLimit() {}
 
     /**
      * The {@code redis-benchmark} to run: {@code configured} if it is a path to an executable, else that
@@ -51,7 +50,8 @@ final class RedisLimit {
             Path p = Path.of(v);
             return Files.isRegularFile(p) && Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
         }
-        Set<String> dirs = new LinkedHashSet<>(List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
+        Set<String> dirs = new LinkedHashSet<>(
+                List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
         dirs.add("/usr/bin");
         dirs.add("/usr/local/bin");
         for (String dir : dirs) {
@@ -65,9 +65,21 @@ final class RedisLimit {
 
     static Result measure(String binary, int port, int clients, int requests, long timeoutSeconds)
             throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(binary, "-h", "127.0.0.1", "-p", Integer.toString(port), "-c",
-                Integer.toString(clients), "-n", Integer.toString(requests), "-q", "-t", "set,get")
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        binary,
+                        "-h",
+                        "127.0.0.1",
+                        "-p",
+                        Integer.toString(port),
+                        "-c",
+                        Integer.toString(clients),
+                        "-n",
+                        Integer.toString(requests),
+                        "-q",
+                        "-t",
+                        "set,get")
+                .redirectErrorStream(true)
+                .start();
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             return new Result(0, 0);

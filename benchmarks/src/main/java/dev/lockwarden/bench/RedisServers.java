@@ -1,11 +1,10 @@
 package dev.lockwarden.bench;
 
+import dev.lockwarden.testing.RedisBinary;
+import dev.lockwarden.testing.RedisNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import dev.lockwarden.testing.RedisBinary;
-import dev.lockwarden.testing.RedisNode;
 
 /**
  * The benchmarks' Redis servers: {@link RedisNode}s of lock-test-support, the same harness (and the same
@@ -35,8 +34,10 @@ final class RedisServers implements AutoCloseable {
         try {
             return RedisBinary.of(Path.of(v));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("bench.redis-server=" + v + ": not an executable redis-server; "
-                    + "give a path, 'embedded', or leave it unset to use redis-server on the PATH (else the embedded one)", e);
+            throw new IllegalArgumentException(
+                    "bench.redis-server=" + v + ": not an executable redis-server; "
+                            + "give a path, 'embedded', or leave it unset to use redis-server on the PATH (else the embedded one)",
+                    e);
         }
     }
 

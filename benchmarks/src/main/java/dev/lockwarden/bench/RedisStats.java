@@ -3,7 +3,6 @@ package dev.lockwarden.bench;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-
 import redis.clients.jedis.Jedis;
 
 /**
@@ -17,9 +16,28 @@ final class RedisStats {
      * {@code xadd}: Lockwarden's release script appends its events entry itself (a client-sent XADD,
      * on Redis Cluster only, is then counted as a command inside a script).
      */
-    private static final Set<String> CLIENT_ONLY = Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall",
-            "subscribe", "unsubscribe", "psubscribe", "punsubscribe", "ssubscribe", "sunsubscribe", "ping",
-            "script|load", "script", "client|setname", "client", "hello", "select", "auth", "scan", "info");
+    private static final Set<String> CLIENT_ONLY = Set.of(
+            "eval",
+            "evalsha",
+            "eval_ro",
+            "evalsha_ro",
+            "fcall",
+            "subscribe",
+            "unsubscribe",
+            "psubscribe",
+            "punsubscribe",
+            "ssubscribe",
+            "sunsubscribe",
+            "ping",
+            "script|load",
+            "script",
+            "client|setname",
+            "client",
+            "hello",
+            "select",
+            "auth",
+            "scan",
+            "info");
 
     /** Suffix of the entries holding the microseconds Redis spent in a command. */
     static final String USEC = "#usec";
@@ -29,8 +47,7 @@ final class RedisStats {
      */
     static final String PROCESS_CPU = "redis-process-cpu" + USEC;
 
-    private RedisStats() {
-    }
+    private RedisStats() {}
 
     /** calls per command name, e.g. {@code evalsha -> 1234}. */
     static Map<String, Long> snapshot(int port) {
@@ -84,7 +101,10 @@ final class RedisStats {
 
     /** Every command executed, including those run inside scripts. */
     static long total(Map<String, Long> delta) {
-        return delta.entrySet().stream().filter(e -> !e.getKey().endsWith(USEC)).mapToLong(Map.Entry::getValue).sum();
+        return delta.entrySet().stream()
+                .filter(e -> !e.getKey().endsWith(USEC))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 
     /** Microseconds Redis spent executing (top-level calls; a script's time includes its inner commands). */

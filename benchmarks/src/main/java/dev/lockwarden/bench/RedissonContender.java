@@ -1,7 +1,6 @@
 package dev.lockwarden.bench;
 
 import java.util.concurrent.TimeUnit;
-
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -35,8 +34,10 @@ final class RedissonContender implements Contender {
     static RedissonClient client(int port, long watchdogMillis) {
         Config c = new Config();
         c.setLockWatchdogTimeout(watchdogMillis);
-        c.useSingleServer().setAddress("redis://127.0.0.1:" + port)
-                .setConnectionPoolSize(Pools.SIZE).setConnectionMinimumIdleSize(Math.min(24, Pools.SIZE));
+        c.useSingleServer()
+                .setAddress("redis://127.0.0.1:" + port)
+                .setConnectionPoolSize(Pools.SIZE)
+                .setConnectionMinimumIdleSize(Math.min(24, Pools.SIZE));
         if (Pools.REDISSON_NETTY_THREADS > 0) {
             c.setNettyThreads(Pools.REDISSON_NETTY_THREADS);
         }

@@ -11,8 +11,7 @@ import java.util.Map;
  * next to the single-node figures.
  */
 final class RedlockScenario {
-    private RedlockScenario() {
-    }
+    private RedlockScenario() {}
 
     static void run(Bench b, List<Contender> singleNode) throws InterruptedException {
         List<Contender> mine = List.of(
@@ -37,14 +36,22 @@ final class RedlockScenario {
                 }
                 Bench.progress("scenario 5: warm-up " + c.name());
                 String prefix = "s5:" + Integer.toHexString(System.identityHashCode(c)) + ":";
-                LoadRunner.run("s5w", 1, b.config.warmup(), b.config.maxOpsPerThread(), (t, i) -> c.cycle(prefix + "w" + i));
+                LoadRunner.run(
+                        "s5w", 1, b.config.warmup(), b.config.maxOpsPerThread(), (t, i) -> c.cycle(prefix + "w" + i));
             }
             for (int round = 0; round < b.config.rounds() && !b.outOfTime(); round++) {
                 for (Contender c : ok) {
                     Bench.progress("scenario 5: round " + (round + 1) + " " + c.name());
                     String prefix = "s5:" + Integer.toHexString(System.identityHashCode(c)) + ":" + round + ":";
-                    res.merge(c, LoadRunner.run("s5", 1, b.measureSlice(), b.config.maxOpsPerThread(),
-                            (t, i) -> c.cycle(prefix + i)), LoadRunner.Result::plus);
+                    res.merge(
+                            c,
+                            LoadRunner.run(
+                                    "s5",
+                                    1,
+                                    b.measureSlice(),
+                                    b.config.maxOpsPerThread(),
+                                    (t, i) -> c.cycle(prefix + i)),
+                            LoadRunner.Result::plus);
                 }
             }
             double snippetSingle = 0;
@@ -61,19 +68,36 @@ final class RedlockScenario {
                     redissonMulti = v;
                 }
             }
-            Table t = new Table("contender", "cycles/s", "p50 µs", "p99 µs", "× snippet single node",
-                    "× Lockwarden single node", "× RedissonRedLock", "errors");
+            Table t = new Table(
+                    "contender",
+                    "cycles/s",
+                    "p50 µs",
+                    "p99 µs",
+                    "× snippet single node",
+                    "× Lockwarden single node",
+                    "× RedissonRedLock",
+                    "errors");
             for (Contender c : all) {
                 LoadRunner.Result r = res.get(c);
                 if (r == null) {
-                    t.unavailable(c.name(), b.whyUnavailable(c) != null ? b.whyUnavailable(c) : "skipped (time budget)");
+                    t.unavailable(
+                            c.name(), b.whyUnavailable(c) != null ? b.whyUnavailable(c) : "skipped (time budget)");
                     continue;
                 }
                 double v = r.successesPerSecond();
-                t.row(c.name(), Table.num(v), Table.num(r.micros(50)), Table.num(r.micros(99)), Table.ratio(v, snippetSingle),
-                        Table.ratio(v, lockwardenSingle), Table.ratio(v, redissonMulti), ThroughputScenarios.errors(r));
+                t.row(
+                        c.name(),
+                        Table.num(v),
+                        Table.num(r.micros(50)),
+                        Table.num(r.micros(99)),
+                        Table.ratio(v, snippetSingle),
+                        Table.ratio(v, lockwardenSingle),
+                        Table.ratio(v, redissonMulti),
+                        ThroughputScenarios.errors(r));
             }
-            b.section("Scenario 5 — Redlock over " + b.redlock.size() + " nodes: parallel vs sequential vs single node (one thread)",
+            b.section(
+                    "Scenario 5 — Redlock over " + b.redlock.size()
+                            + " nodes: parallel vs sequential vs single node (one thread)",
                     t.markdown());
         } finally {
             mine.forEach(Bench::safeTearDown);

@@ -7,7 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
-
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.params.SetParams;
@@ -19,11 +18,16 @@ import redis.clients.jedis.params.SetParams;
  * after another), success on a majority.
  */
 final class SnippetContender implements Contender {
-    static final String RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+    static final String RELEASE =
+            "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
     private static final SetParams NX_PX = SetParams.setParams().nx().px(30_000);
 
     /** How a multi-node cycle talks to its nodes. */
-    enum Mode { SINGLE, PARALLEL, SEQUENTIAL }
+    enum Mode {
+        SINGLE,
+        PARALLEL,
+        SEQUENTIAL
+    }
 
     private final List<Integer> ports;
     private final Mode mode;
@@ -63,7 +67,8 @@ final class SnippetContender implements Contender {
 
     @Override
     public boolean cycle(String key, Runnable body) {
-        String token = Long.toHexString(ThreadLocalRandom.current().nextLong()) + Long.toHexString(ThreadLocalRandom.current().nextLong());
+        String token = Long.toHexString(ThreadLocalRandom.current().nextLong())
+                + Long.toHexString(ThreadLocalRandom.current().nextLong());
         boolean[] got = acquireAll(key, token);
         int n = 0;
         for (boolean g : got) {
@@ -94,7 +99,8 @@ final class SnippetContender implements Contender {
         List<CompletableFuture<Void>> fs = new ArrayList<>(got.length);
         for (int i = 1; i < got.length; i++) {
             int node = i;
-            fs.add(CompletableFuture.runAsync(() -> got[node] = "OK".equals(nodes.get(node).set(key, token, NX_PX)), pool));
+            fs.add(CompletableFuture.runAsync(
+                    () -> got[node] = "OK".equals(nodes.get(node).set(key, token, NX_PX)), pool));
         }
         got[0] = "OK".equals(nodes.get(0).set(key, token, NX_PX)); // the caller takes node 0 itself
         fs.forEach(CompletableFuture::join);

@@ -12,7 +12,6 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.stream.Stream;
-
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
@@ -25,10 +24,10 @@ final class StartupApp {
     static final String MAIN = "gen.Main";
     /** The one method the agent config names. */
     static final String RULE = "gen.p0.C0#value(java.lang.String) key=\"gen:{0}\"";
+
     private static final int PER_PACKAGE = 500;
 
-    private StartupApp() {
-    }
+    private StartupApp() {}
 
     /**
      * Writes sources under {@code dir}, compiles them, returns the jar. With {@code logs}, {@code main} first writes
@@ -46,20 +45,26 @@ final class StartupApp {
             String pkg = "p" + (i / PER_PACKAGE);
             Path f = Files.createDirectories(src.resolve("gen").resolve(pkg)).resolve("C" + i + ".java");
             // a field, a static initialiser and two methods: small, but not empty
-            Files.writeString(f, "package gen." + pkg + ";\npublic class C" + i + " {\n"
-                    + "  static final long SEED;\n  static { SEED = " + i + "L * 31; }\n"
-                    + "  private int calls;\n"
-                    + "  public static String value(String s) { return s + SEED; }\n"
-                    + "  public int next() { return ++calls; }\n}\n", StandardCharsets.UTF_8);
+            Files.writeString(
+                    f,
+                    "package gen." + pkg + ";\npublic class C" + i + " {\n"
+                            + "  static final long SEED;\n  static { SEED = " + i + "L * 31; }\n"
+                            + "  private int calls;\n"
+                            + "  public static String value(String s) { return s + SEED; }\n"
+                            + "  public int next() { return ++calls; }\n}\n",
+                    StandardCharsets.UTF_8);
             files.add(f.toString());
         }
         Path main = src.resolve("gen").resolve("Main.java");
-        Files.writeString(main, "package gen;\npublic class Main {\n"
-                + "  public static void main(String[] a) throws Exception {\n"
-                + (logs ? "    java.util.logging.Logger.getLogger(\"gen\").info(\"starting\");\n" : "")
-                + "    int n = " + n + ";\n    for (int i = 0; i < n; i++) {\n"
-                + "      Class.forName(\"gen.p\" + (i / " + PER_PACKAGE + ") + \".C\" + i);\n    }\n"
-                + "    System.out.println(\"loaded \" + n);\n  }\n}\n", StandardCharsets.UTF_8);
+        Files.writeString(
+                main,
+                "package gen;\npublic class Main {\n"
+                        + "  public static void main(String[] a) throws Exception {\n"
+                        + (logs ? "    java.util.logging.Logger.getLogger(\"gen\").info(\"starting\");\n" : "")
+                        + "    int n = " + n + ";\n    for (int i = 0; i < n; i++) {\n"
+                        + "      Class.forName(\"gen.p\" + (i / " + PER_PACKAGE + ") + \".C\" + i);\n    }\n"
+                        + "    System.out.println(\"loaded \" + n);\n  }\n}\n",
+                StandardCharsets.UTF_8);
         files.add(main.toString());
         Path argFile = dir.resolve("sources.txt");
         Files.write(argFile, files, StandardCharsets.UTF_8);
@@ -74,8 +79,9 @@ final class StartupApp {
         Manifest mf = new Manifest();
         mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         mf.getMainAttributes().put(Attributes.Name.MAIN_CLASS, MAIN);
-        try (OutputStream os = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(os, mf);
-             Stream<Path> walk = Files.walk(classes)) {
+        try (OutputStream os = Files.newOutputStream(jar);
+                JarOutputStream out = new JarOutputStream(os, mf);
+                Stream<Path> walk = Files.walk(classes)) {
             for (Path p : (Iterable<Path>) walk.filter(Files::isRegularFile).sorted()::iterator) {
                 out.putNextEntry(new JarEntry(classes.relativize(p).toString().replace('\\', '/')));
                 Files.copy(p, out);

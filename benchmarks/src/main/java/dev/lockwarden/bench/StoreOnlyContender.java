@@ -1,9 +1,5 @@
 package dev.lockwarden.bench;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.UUID;
-
 import dev.lockwarden.LockSource;
 import dev.lockwarden.config.RedisUri;
 import dev.lockwarden.store.ConnectionSettings;
@@ -13,6 +9,9 @@ import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.LockStore;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.StoreFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
 
 /**
  * Diagnostic: Lockwarden's acquire and release scripts called straight through its store, with the
@@ -23,7 +22,8 @@ import dev.lockwarden.store.StoreFactory;
 final class StoreOnlyContender implements Contender {
     private final int port;
     private LockStore store;
-    private final LockHolder holder = new LockHolder("benchmarks", "benchmarks", LockSource.API, "", System.currentTimeMillis());
+    private final LockHolder holder =
+            new LockHolder("benchmarks", "benchmarks", LockSource.API, "", System.currentTimeMillis());
 
     StoreOnlyContender(int port) {
         this.port = port;
@@ -38,8 +38,13 @@ final class StoreOnlyContender implements Contender {
     public void setUp() {
         // LockManager's defaults: 2 s timeout, 7 days of fence retention; the benchmark's pool size
         ConnectionSettings conn = new ConnectionSettings(Duration.ofSeconds(2), Pools.SIZE);
-        RedisDeployment redis = StoreFactory.create(StoreFactory.Topology.SINGLE, List.of(RedisUri.parse("redis://127.0.0.1:" + port)),
-                new KeySpace("lock:"), conn, Duration.ofDays(7).toMillis(), true);
+        RedisDeployment redis = StoreFactory.create(
+                StoreFactory.Topology.SINGLE,
+                List.of(RedisUri.parse("redis://127.0.0.1:" + port)),
+                new KeySpace("lock:"),
+                conn,
+                Duration.ofDays(7).toMillis(),
+                true);
         store = StoreFactory.store(redis, conn);
     }
 

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.LongAdder;
 final class ThroughputScenarios {
     /** Pseudo-entry in a command delta: the client process CPU spent in the slice. */
     private static final String CLIENT_CPU_NANOS = "client-cpu" + RedisStats.USEC;
-    private ThroughputScenarios() {
-    }
+
+    private ThroughputScenarios() {}
 
     static void distinctKeys(Bench b, List<Contender> all, List<Contender> ok, int threads, String scenario)
             throws InterruptedException {
@@ -26,12 +26,24 @@ final class ThroughputScenarios {
             return (t, i) -> c.cycle(prefix + t + ":" + i);
         });
         Contender snippet = snippet(ok);
-        double base = snippet != null && res.get(snippet) != null ? res.get(snippet).successesPerSecond() : 0;
+        double base =
+                snippet != null && res.get(snippet) != null ? res.get(snippet).successesPerSecond() : 0;
         RedisLimit.Result lim = threads == 1 ? b.limit1 : b.limit16;
         double limit = lim == null ? 0 : lim.cycles();
-        Table t = new Table("contender", "cycles/s", "p50 µs", "p99 µs", "p99.9 µs", "× snippet",
-                "× Redis limit", "commands sent / cycle", "all commands / cycle", "Redis command time µs / cycle",
-                "Redis process CPU µs / cycle", "client CPU µs / cycle", "errors");
+        Table t = new Table(
+                "contender",
+                "cycles/s",
+                "p50 µs",
+                "p99 µs",
+                "p99.9 µs",
+                "× snippet",
+                "× Redis limit",
+                "commands sent / cycle",
+                "all commands / cycle",
+                "Redis command time µs / cycle",
+                "Redis process CPU µs / cycle",
+                "client CPU µs / cycle",
+                "errors");
         for (Contender c : all) {
             LoadRunner.Result r = res.get(c);
             if (r == null) {
@@ -41,22 +53,42 @@ final class ThroughputScenarios {
             double cps = r.successesPerSecond();
             Map<String, Long> d = commands.getOrDefault(c, Map.of());
             double n = Math.max(1, r.successes());
-            Bench.progress("scenario " + scenario + ": " + c.name() + " Redis commands over " + r.successes() + " cycles: "
-                    + new java.util.TreeMap<>(d));
-            t.row(c.name(), Table.num(cps), Table.num(r.micros(50)), Table.num(r.micros(99)), Table.num(r.micros(99.9)),
-                    Table.ratio(cps, base), Table.ratio(cps, limit), Table.num(RedisStats.clientSent(d, c.plainCommands()) / n),
-                    Table.num(RedisStats.total(d) / n), Table.num(RedisStats.usec(d, c.plainCommands()) / n),
+            Bench.progress("scenario " + scenario + ": " + c.name() + " Redis commands over " + r.successes()
+                    + " cycles: " + new java.util.TreeMap<>(d));
+            t.row(
+                    c.name(),
+                    Table.num(cps),
+                    Table.num(r.micros(50)),
+                    Table.num(r.micros(99)),
+                    Table.num(r.micros(99.9)),
+                    Table.ratio(cps, base),
+                    Table.ratio(cps, limit),
+                    Table.num(RedisStats.clientSent(d, c.plainCommands()) / n),
+                    Table.num(RedisStats.total(d) / n),
+                    Table.num(RedisStats.usec(d, c.plainCommands()) / n),
                     Table.num(d.getOrDefault(RedisStats.PROCESS_CPU, 0L) / n),
-                    Table.num(d.getOrDefault(CLIENT_CPU_NANOS, 0L) / 1000.0 / n), errors(r));
+                    Table.num(d.getOrDefault(CLIENT_CPU_NANOS, 0L) / 1000.0 / n),
+                    errors(r));
         }
         if (lim != null) {
-            t.row("Redis limit: redis-benchmark -c " + threads + " SET+GET (2 round trips)", Table.num(limit), "", "", "", Table.ratio(limit, base), "1.00×", "");
+            t.row(
+                    "Redis limit: redis-benchmark -c " + threads + " SET+GET (2 round trips)",
+                    Table.num(limit),
+                    "",
+                    "",
+                    "",
+                    Table.ratio(limit, base),
+                    "1.00×",
+                    "");
         }
-        String title = threads == 1 ? "Scenario 1 — one thread, distinct keys" : "Scenario 2 — " + threads + " threads, distinct keys";
+        String title = threads == 1
+                ? "Scenario 1 — one thread, distinct keys"
+                : "Scenario 2 — " + threads + " threads, distinct keys";
         b.section(title, t.markdown());
     }
 
-    static void oneKeyNonBlocking(Bench b, List<Contender> all, List<Contender> ok, int threads) throws InterruptedException {
+    static void oneKeyNonBlocking(Bench b, List<Contender> all, List<Contender> ok, int threads)
+            throws InterruptedException {
         Map<Contender, LongAdder> overlaps = new LinkedHashMap<>();
         Map<Contender, LoadRunner.Result> res = measure(b, ok, threads, "3", new LinkedHashMap<>(), c -> {
             String key = "s3:" + Integer.toHexString(System.identityHashCode(c));
@@ -75,7 +107,8 @@ final class ThroughputScenarios {
             return (t, i) -> c.cycle(key, body);
         });
         Contender snippet = snippet(ok);
-        double base = snippet != null && res.get(snippet) != null ? res.get(snippet).successesPerSecond() : 0;
+        double base =
+                snippet != null && res.get(snippet) != null ? res.get(snippet).successesPerSecond() : 0;
         Table t = new Table("contender", "acquisitions/s", "attempts/s", "overlaps (must be 0)", "× snippet", "errors");
         for (Contender c : all) {
             LoadRunner.Result r = res.get(c);
@@ -83,16 +116,25 @@ final class ThroughputScenarios {
                 t.unavailable(c.name(), b.whyUnavailable(c) != null ? b.whyUnavailable(c) : "skipped (time budget)");
                 continue;
             }
-            t.row(c.name(), Table.num(r.successesPerSecond()), Table.num(r.attemptsPerSecond()),
-                    overlaps.get(c).sum(), Table.ratio(r.successesPerSecond(), base), errors(r));
+            t.row(
+                    c.name(),
+                    Table.num(r.successesPerSecond()),
+                    Table.num(r.attemptsPerSecond()),
+                    overlaps.get(c).sum(),
+                    Table.ratio(r.successesPerSecond(), base),
+                    errors(r));
         }
         b.section("Scenario 3 — " + threads + " threads, one key, non-blocking", t.markdown());
     }
 
     /** Warm-up per contender, then interleaved measuring rounds. */
-    private static Map<Contender, LoadRunner.Result> measure(Bench b, List<Contender> ok, int threads, String scenario,
-                                                            Map<Contender, Map<String, Long>> commands,
-                                                            java.util.function.Function<Contender, LoadRunner.Op> ops)
+    private static Map<Contender, LoadRunner.Result> measure(
+            Bench b,
+            List<Contender> ok,
+            int threads,
+            String scenario,
+            Map<Contender, Map<String, Long>> commands,
+            java.util.function.Function<Contender, LoadRunner.Op> ops)
             throws InterruptedException {
         Map<Contender, LoadRunner.Op> opOf = new LinkedHashMap<>();
         for (Contender c : ok) {
@@ -112,12 +154,14 @@ final class ThroughputScenarios {
                 Bench.progress("scenario " + scenario + ": round " + (round + 1) + " " + c.name());
                 Map<String, Long> before = RedisStats.snapshot(b.allPorts());
                 long cpu0 = WatchdogScenario.processCpu();
-                LoadRunner.Result r = LoadRunner.run("s" + scenario, threads, b.measureSlice(), b.config.maxOpsPerThread(), opOf.get(c));
+                LoadRunner.Result r = LoadRunner.run(
+                        "s" + scenario, threads, b.measureSlice(), b.config.maxOpsPerThread(), opOf.get(c));
                 long cpu = WatchdogScenario.processCpu() - cpu0;
                 Map<String, Long> delta = RedisStats.delta(before, RedisStats.snapshot(b.allPorts()));
                 delta.put(CLIENT_CPU_NANOS, cpu);
                 res.merge(c, r, LoadRunner.Result::plus);
-                delta.forEach((k, v) -> commands.computeIfAbsent(c, x -> new java.util.HashMap<>()).merge(k, v, Long::sum));
+                delta.forEach((k, v) -> commands.computeIfAbsent(c, x -> new java.util.HashMap<>())
+                        .merge(k, v, Long::sum));
             }
         }
         return res;

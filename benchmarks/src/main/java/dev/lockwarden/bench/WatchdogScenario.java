@@ -1,5 +1,8 @@
 package dev.lockwarden.bench;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
@@ -7,10 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
@@ -19,33 +18,41 @@ import org.redisson.api.RedissonClient;
  * (refresh commands/s, from INFO commandstats) and the client (process CPU).
  */
 final class WatchdogScenario {
-    private WatchdogScenario() {
-    }
+    private WatchdogScenario() {}
 
     static void run(Bench b) throws InterruptedException {
         int n = b.config.watchdogLocks();
         Duration ttl = b.config.watchdogTtl();
         Duration window = b.config.watchdogWindow();
-        Table t = new Table("contender", "locks held", "refresh commands/s", "refresh batches in window",
-                "expected batches (window ÷ TTL/3, 1 node)", "client CPU (% of one core)", "watchdog thread CPU ms");
+        Table t = new Table(
+                "contender",
+                "locks held",
+                "refresh commands/s",
+                "refresh batches in window",
+                "expected batches (window ÷ TTL/3, 1 node)",
+                "client CPU (% of one core)",
+                "watchdog thread CPU ms");
         lockwarden(b, t, n, ttl, window);
         RedisStats.flushAll(b.single);
         if (!b.outOfTime()) {
             redisson(b, t, n, ttl, window);
             RedisStats.flushAll(b.single);
         }
-        b.section("Scenario 6 — watchdog: " + n + " held auto-refresh locks, TTL " + ttl.toMillis() + " ms, window "
-                + window.toMillis() + " ms", t.markdown()
-                + "\nRefresh commands = EVAL + EVALSHA calls seen by Redis during the window (each refreshes one lock "
-                + "for Lockwarden; Redisson's renewal script covers a batch of locks per call). CPU is the whole client "
-                + "process, measured while it does nothing but hold the locks.\n");
+        b.section(
+                "Scenario 6 — watchdog: " + n + " held auto-refresh locks, TTL " + ttl.toMillis() + " ms, window "
+                        + window.toMillis() + " ms",
+                t.markdown()
+                        + "\nRefresh commands = EVAL + EVALSHA calls seen by Redis during the window (each refreshes one lock "
+                        + "for Lockwarden; Redisson's renewal script covers a batch of locks per call). CPU is the whole client "
+                        + "process, measured while it does nothing but hold the locks.\n");
     }
 
     private static void lockwarden(Bench b, Table t, int n, Duration ttl, Duration window) throws InterruptedException {
         Bench.progress("scenario 6: Lockwarden takes " + n + " locks");
         LockOptions opts = LockOptions.ttl(ttl).autoRefresh(true);
         try (LockManager locks = LockwardenContender.build(List.of(b.single), "bench-watchdog")) {
-            List<LockHandle> held = Holders.takeMany(n, 16, 60_000, i -> locks.tryAcquire("s6:" + i, opts).orElse(null));
+            List<LockHandle> held = Holders.takeMany(
+                    n, 16, 60_000, i -> locks.tryAcquire("s6:" + i, opts).orElse(null));
             long batches0 = watchdogBatches("bench-watchdog");
             Sample s = Sample.take(b.single, "lockwarden-watchdog");
             Thread.sleep(window.toMillis());
@@ -64,11 +71,13 @@ final class WatchdogScenario {
     private static long watchdogBatches(String application) {
         try {
             javax.management.MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            javax.management.ObjectName pattern = new javax.management.ObjectName("dev.lockwarden:type=LockManager,application="
-                    + javax.management.ObjectName.quote(application) + ",*");
+            javax.management.ObjectName pattern =
+                    new javax.management.ObjectName("dev.lockwarden:type=LockManager,application="
+                            + javax.management.ObjectName.quote(application) + ",*");
             java.util.Set<javax.management.ObjectName> names = server.queryNames(pattern, null);
             if (names.size() != 1) {
-                throw new IllegalStateException("expected one LockManager MXBean of " + application + ", found " + names);
+                throw new IllegalStateException(
+                        "expected one LockManager MXBean of " + application + ", found " + names);
             }
             return (Long) server.getAttribute(names.iterator().next(), "WatchdogBatches");
         } catch (javax.management.JMException e) {
@@ -94,12 +103,17 @@ final class WatchdogScenario {
         }
     }
 
-    private static void row(Table t, String name, int held, Sample s, Sample e, String batches, Duration ttl, Duration window) {
+    private static void row(
+            Table t, String name, int held, Sample s, Sample e, String batches, Duration ttl, Duration window) {
         double secs = (e.wallNanos - s.wallNanos) / 1e9;
         Map<String, Long> d = RedisStats.delta(s.commands, e.commands);
         long refresh = d.getOrDefault("evalsha", 0L) + d.getOrDefault("eval", 0L);
         double cpu = (e.cpuNanos - s.cpuNanos) / (double) (e.wallNanos - s.wallNanos) * 100;
-        t.row(name, held, Table.num(refresh / secs), batches,
+        t.row(
+                name,
+                held,
+                Table.num(refresh / secs),
+                batches,
                 String.format(Locale.ROOT, "%.1f", window.toMillis() / (ttl.toMillis() / 3.0)),
                 String.format(Locale.ROOT, "%.1f %%", cpu),
                 Table.num((e.threadCpuNanos - s.threadCpuNanos) / 1e6));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.testing.RedisBinary;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,11 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.lockwarden.testing.RedisBinary;
 
 /**
  * The benchmark end to end, as {@code benchmarks/run --quick} runs it but in ~10 s: a child JVM runs
@@ -27,16 +25,26 @@ import dev.lockwarden.testing.RedisBinary;
  * {@code redis-benchmark} is installed.
  */
 class BenchmarkSmokeTest {
-    private static final String[] CONTENDERS = {"Lockwarden (single node)", "Lockwarden Redlock (5 nodes)",
-        "Redisson RLock", "ShedLock", "plain snippet"};
+    private static final String[] CONTENDERS = {
+        "Lockwarden (single node)", "Lockwarden Redlock (5 nodes)", "Redisson RLock", "ShedLock", "plain snippet"
+    };
 
     @Test
     void aQuickRunWritesTheReportWithEveryContenderMeasuredAndNoOverlap(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("benchmarks.md");
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                "-Dbench.quick=true", "-Dbench.only=1,3", "-Dbench.warmup=100ms", "-Dbench.measure=200ms",
-                "-Dbench.rounds=1", "-Dbench.threads=4", "-Dbench.contended-threads=4", "-Dbench.budget=60s",
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Dbench.quick=true",
+                "-Dbench.only=1,3",
+                "-Dbench.warmup=100ms",
+                "-Dbench.measure=200ms",
+                "-Dbench.rounds=1",
+                "-Dbench.threads=4",
+                "-Dbench.contended-threads=4",
+                "-Dbench.budget=60s",
                 "-Dbench.out=" + out));
         String forced = System.getProperty(RedisBinary.SERVER_PROPERTY);
         if (forced != null) {
@@ -45,7 +53,10 @@ class BenchmarkSmokeTest {
         cmd.add(BenchmarkMain.class.getName());
         Path log = dir.resolve("bench.log");
         long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         boolean done = p.waitFor(90, TimeUnit.SECONDS);
         if (!done) {
             p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
@@ -61,7 +72,8 @@ class BenchmarkSmokeTest {
 
         RedisBinary redis = RedisBinary.detect(); // what the child picked, by the same rules
         // the embedded binary is extracted to a new temp file per JVM: compare its version, not its path
-        String named = redis.isEmbedded() ? " " + redis.version() + ", the embedded-redis fallback`"
+        String named = redis.isEmbedded()
+                ? " " + redis.version() + ", the embedded-redis fallback`"
                 : "Redis from `" + redis.path() + " " + redis.version() + "`";
         assertTrue(md.contains(named), "header does not name " + named + ":\n" + md);
 
@@ -84,9 +96,23 @@ class BenchmarkSmokeTest {
 
     @Test
     void withoutRedisBenchmarkTheLimitRowsAreLeftOutWithTheInstallCommand(@TempDir Path dir) throws Exception {
-        BenchConfig cfg = new BenchConfig(true, Duration.ofMillis(100), Duration.ofMillis(100), 1, 4, 4, 100,
-                Duration.ofMillis(1500), Duration.ofMillis(500), 100, 100_000, Duration.ofSeconds(60),
-                dir.resolve("smoke.md"), "", dir.resolve("no-such-redis-benchmark").toString(), "1");
+        BenchConfig cfg = new BenchConfig(
+                true,
+                Duration.ofMillis(100),
+                Duration.ofMillis(100),
+                1,
+                4,
+                4,
+                100,
+                Duration.ofMillis(1500),
+                Duration.ofMillis(500),
+                100,
+                100_000,
+                Duration.ofSeconds(60),
+                dir.resolve("smoke.md"),
+                "",
+                dir.resolve("no-such-redis-benchmark").toString(),
+                "1");
         Bench b = new Bench(cfg, 1, List.of()); // port 1: nothing may connect when the tool is missing
 
         BenchmarkMain.limits(b);
@@ -121,7 +147,9 @@ class BenchmarkSmokeTest {
     }
 
     private static List<String> row(List<List<String>> rows, String contender, String md) {
-        return rows.stream().filter(r -> r.get(0).startsWith(contender)).findFirst()
+        return rows.stream()
+                .filter(r -> r.get(0).startsWith(contender))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(contender + " missing in\n" + md));
     }
 

@@ -3,6 +3,7 @@ package dev.lockwarden.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.testing.RedisBinary;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,11 +12,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.lockwarden.testing.RedisBinary;
 
 /**
  * The diagnostics entry ({@code benchmarks/diagnose} → {@link BoundsMain}) still runs: the {@code scripts}
@@ -23,13 +21,19 @@ import dev.lockwarden.testing.RedisBinary;
  * included, so a change to their keys or arguments shows here), and the script refuses an unknown name.
  */
 class DiagnosticsSmokeTest {
-    private static final Pattern RATE = Pattern.compile("^\\s+(.+?)\\s+([\\d,]+) cycles/s\\s+([\\d.]+)x$", Pattern.MULTILINE);
+    private static final Pattern RATE =
+            Pattern.compile("^\\s+(.+?)\\s+([\\d,]+) cycles/s\\s+([\\d.]+)x$", Pattern.MULTILINE);
 
     @Test
     void theScriptsDiagnosticMeasuresEveryVariant(@TempDir Path dir) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                "-Dbench.bounds=scripts", "-Dbench.bounds.threads=2", "-Dbench.bounds.seconds=1"));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Dbench.bounds=scripts",
+                "-Dbench.bounds.threads=2",
+                "-Dbench.bounds.seconds=1"));
         String forced = System.getProperty(RedisBinary.SERVER_PROPERTY);
         if (forced != null) {
             cmd.add("-D" + RedisBinary.SERVER_PROPERTY + "=" + forced);
@@ -60,7 +64,10 @@ class DiagnosticsSmokeTest {
     }
 
     private static String run(List<String> cmd, Path log, int expectedExit, long timeoutSeconds) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         boolean done = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
         if (!done) {
             p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);

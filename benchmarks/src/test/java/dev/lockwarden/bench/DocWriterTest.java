@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,7 +13,8 @@ class DocWriterTest {
     @Test
     void keepsCommentaryAndTheLastTwoRuns(@TempDir Path dir) throws Exception {
         Path doc = dir.resolve("benchmarks.md");
-        Files.writeString(doc, "# Benchmarks\n\nwhy the numbers are what they are\n\n" + DocWriter.skeleton() + "\nmore notes\n");
+        Files.writeString(
+                doc, "# Benchmarks\n\nwhy the numbers are what they are\n\n" + DocWriter.skeleton() + "\nmore notes\n");
 
         DocWriter.write(doc, "run A");
         DocWriter.write(doc, "run B");
@@ -42,7 +42,8 @@ class DocWriterTest {
 
     @Test
     void parsesCommandStats() {
-        var m = RedisStats.parse("# Commandstats\r\ncmdstat_evalsha:calls=10,usec=50,usec_per_call=5.00\r\ncmdstat_set:calls=3,usec=6,usec_per_call=2.00\r\n");
+        var m = RedisStats.parse(
+                "# Commandstats\r\ncmdstat_evalsha:calls=10,usec=50,usec_per_call=5.00\r\ncmdstat_set:calls=3,usec=6,usec_per_call=2.00\r\n");
         assertEquals(10L, m.get("evalsha"));
         assertEquals(50L, m.get("evalsha" + RedisStats.USEC));
         assertEquals(13L, RedisStats.total(m));

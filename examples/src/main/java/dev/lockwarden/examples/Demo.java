@@ -1,12 +1,5 @@
 package dev.lockwarden.examples;
 
-import java.io.PrintStream;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockFilter;
 import dev.lockwarden.LockHandle;
@@ -15,6 +8,12 @@ import dev.lockwarden.LockManager;
 import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.PageRequest;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one-command demo: three service instances receive the same payment request, the same cron
@@ -30,7 +29,10 @@ public final class Demo {
             OUT.println("Lockwarden demo — Redis: " + redis.describe());
             List<LockManager> instances = new ArrayList<>();
             for (int i = 1; i <= 3; i++) {
-                instances.add(LockManager.builder().redis(redis.uri()).application("billing-" + i).build());
+                instances.add(LockManager.builder()
+                        .redis(redis.uri())
+                        .application("billing-" + i)
+                        .build());
             }
             try {
                 chargeOnce(instances);
@@ -54,13 +56,19 @@ public final class Demo {
         for (LockManager m : instances) {
             Thread t = new Thread(() -> {
                 await(go);
-                m.tryAcquire("payment:TX-123", LockOptions.ttl(Duration.ofSeconds(30))).ifPresentOrElse(lock -> {
-                    try (lock) {
-                        charges.incrementAndGet();
-                        OUT.printf("   %s charged TX-123 (fencing token %d)%n", m.application(), lock.fencingToken());
-                        sleep(200);
-                    }
-                }, () -> OUT.printf("   %s: TX-123 is being charged elsewhere — skipped%n", m.application()));
+                m.tryAcquire("payment:TX-123", LockOptions.ttl(Duration.ofSeconds(30)))
+                        .ifPresentOrElse(
+                                lock -> {
+                                    try (lock) {
+                                        charges.incrementAndGet();
+                                        OUT.printf(
+                                                "   %s charged TX-123 (fencing token %d)%n",
+                                                m.application(), lock.fencingToken());
+                                        sleep(200);
+                                    }
+                                },
+                                () -> OUT.printf(
+                                        "   %s: TX-123 is being charged elsewhere — skipped%n", m.application()));
             });
             threads.add(t);
             t.start();
@@ -80,8 +88,9 @@ public final class Demo {
             try {
                 m.acquire("cron:daily-notif", LockOptions.ttl(Duration.ofMinutes(5)));
             } catch (LockNotAcquiredException busy) {
-                OUT.printf("   %s: busy, holder's lock expires in %d s%n", m.application(),
-                        busy.holderRemainingTtl().orElseThrow().toSeconds());
+                OUT.printf(
+                        "   %s: busy, holder's lock expires in %d s%n",
+                        m.application(), busy.holderRemainingTtl().orElseThrow().toSeconds());
             }
         }
         OUT.printf("   %s runs the job%n", instances.get(1).application());
@@ -92,15 +101,22 @@ public final class Demo {
     static void staleWriterIsFenced(List<LockManager> instances) {
         OUT.println("\n3) A holder stalls (think GC pause) past its TTL; fencing stops its late write");
         FencedAccountStore store = new FencedAccountStore();
-        LockHandle a = instances.get(0).acquire("account:42", LockOptions.ttl(Duration.ofMillis(300)).autoRefresh(false));
-        OUT.printf("   %s holds account:42 with fence %d, then stalls...%n", instances.get(0).application(), a.fencingToken());
+        LockHandle a = instances
+                .get(0)
+                .acquire("account:42", LockOptions.ttl(Duration.ofMillis(300)).autoRefresh(false));
+        OUT.printf(
+                "   %s holds account:42 with fence %d, then stalls...%n",
+                instances.get(0).application(), a.fencingToken());
         sleep(500);
         try (LockHandle b = instances.get(1).acquire("account:42", LockOptions.ttl(Duration.ofSeconds(10)))) {
             boolean ok = store.write(b.fencingToken(), "70.00");
-            OUT.printf("   %s took over with fence %d and wrote 70.00: %s%n", instances.get(1).application(), b.fencingToken(), ok ? "accepted" : "rejected");
+            OUT.printf(
+                    "   %s took over with fence %d and wrote 70.00: %s%n",
+                    instances.get(1).application(), b.fencingToken(), ok ? "accepted" : "rejected");
         }
         boolean stale = store.write(a.fencingToken(), "0.00");
-        OUT.printf("   %s wakes up and, without calling checkHeld() (which would say isHeld=%s), writes 0.00 with its old fence %d: %s%n",
+        OUT.printf(
+                "   %s wakes up and, without calling checkHeld() (which would say isHeld=%s), writes 0.00 with its old fence %d: %s%n",
                 instances.get(0).application(), a.isHeld(), a.fencingToken(), stale ? "ACCEPTED (bug!)" : "rejected");
         OUT.println("   => balance is " + store.balance());
     }
@@ -111,7 +127,9 @@ public final class Demo {
         try (LockHandle lock = m.acquire("report:monthly", LockOptions.ttl(Duration.ofMillis(600)))) {
             for (int i = 0; i < 4; i++) {
                 sleep(500);
-                OUT.printf("   t=%.1fs held=%s remaining TTL %d ms%n", (i + 1) * 0.5, lock.isHeld(), lock.remainingTtl().toMillis());
+                OUT.printf(
+                        "   t=%.1fs held=%s remaining TTL %d ms%n",
+                        (i + 1) * 0.5, lock.isHeld(), lock.remainingTtl().toMillis());
             }
         }
     }
@@ -125,13 +143,24 @@ public final class Demo {
             OUT.printf("   %s was told: lost '%s' (%s)%n", instances.get(2).application(), e.lockName(), e.reason());
             told.countDown();
         });
-        for (LockInfo i : instances.get(0).inspector().list(LockFilter.all(), PageRequest.first(50)).locks()) {
-            OUT.printf("   held: %-22s by %s (pid %d, thread %s) fence %d, TTL %d ms, holder alive=%s%n", i.name(),
-                    i.holder().application(), i.holder().pid(), i.holder().thread(), i.fencingToken(),
-                    i.remainingTtl().toMillis(), i.holderAlive());
+        for (LockInfo i : instances
+                .get(0)
+                .inspector()
+                .list(LockFilter.all(), PageRequest.first(50))
+                .locks()) {
+            OUT.printf(
+                    "   held: %-22s by %s (pid %d, thread %s) fence %d, TTL %d ms, holder alive=%s%n",
+                    i.name(),
+                    i.holder().application(),
+                    i.holder().pid(),
+                    i.holder().thread(),
+                    i.fencingToken(),
+                    i.remainingTtl().toMillis(),
+                    i.holderAlive());
         }
         ForceReleaseResult r = instances.get(0).inspector().forceRelease("import:partner-feed", "demo-operator");
-        OUT.printf("   force-released import:partner-feed: old fence %d -> counter now %d (audit record %s)%n",
+        OUT.printf(
+                "   force-released import:partner-feed: old fence %d -> counter now %d (audit record %s)%n",
                 r.oldFence(), r.newFence(), r.auditId());
         told.await(5, java.util.concurrent.TimeUnit.SECONDS);
     }
@@ -152,6 +181,5 @@ public final class Demo {
         }
     }
 
-    private Demo() {
-    }
+    private Demo() {}
 }

@@ -1,9 +1,8 @@
 package dev.lockwarden.examples;
 
-import java.util.Optional;
-
 import dev.lockwarden.config.Settings;
 import dev.lockwarden.testing.RedisNode;
+import java.util.Optional;
 
 /**
  * The Redis the demo talks to: the one named by {@code lockwarden.redis} / {@code LOCKWARDEN_REDIS}
@@ -36,7 +35,9 @@ public final class DemoRedis implements AutoCloseable {
 
     /** For the console: which Redis, and where it came from. */
     public String describe() {
-        return started == null ? uri + " (configured)" : uri + " (started for this demo: " + started.binary().path() + ")";
+        return started == null
+                ? uri + " (configured)"
+                : uri + " (started for this demo: " + started.binary().path() + ")";
     }
 
     @Override

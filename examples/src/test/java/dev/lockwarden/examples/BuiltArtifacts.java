@@ -8,8 +8,7 @@ import java.nio.file.Path;
  * passes the paths as system properties, see examples/pom.xml). A missing one fails the test, never skips it.
  */
 public final class BuiltArtifacts {
-    private BuiltArtifacts() {
-    }
+    private BuiltArtifacts() {}
 
     /** The shaded lock-agent jar ({@code lockwarden.agent.jar}). */
     public static Path agentJar() {
@@ -29,8 +28,9 @@ public final class BuiltArtifacts {
     private static Path built(String property, String module) {
         String value = System.getProperty(property);
         if (value == null || !Files.isRegularFile(Path.of(value))) {
-            throw new IllegalStateException(property + " = " + value + " is not a file: run the tests through the reactor"
-                    + " (mvn -pl examples -am verify), which packages " + module + " first");
+            throw new IllegalStateException(
+                    property + " = " + value + " is not a file: run the tests through the reactor"
+                            + " (mvn -pl examples -am verify), which packages " + module + " first");
         }
         return Path.of(value).toAbsolutePath();
     }

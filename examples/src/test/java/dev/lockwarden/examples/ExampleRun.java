@@ -12,8 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 /** Runs an example's {@code main} in its own JVM, as a user would, and returns its output. */
 public final class ExampleRun {
-    private ExampleRun() {
-    }
+    private ExampleRun() {}
 
     /** Runs {@code mainClass} with {@code -Dlockwarden.redis=redisUri} (none: it starts its own), exit 0 within 90 s. */
     public static String main(Class<?> mainClass, String redisUri, String... args) throws Exception {

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +29,8 @@ class OneRedisHarnessTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Pattern EMBEDDED = Pattern.compile("\\bredis\\.embedded\\.");
     /** A process started with redis-server as its command, or with redis-server's own options. */
-    private static final Pattern REDIS_PROCESS = Pattern.compile("new ProcessBuilder\\([^;]*redis-server|\"--save\"|\"--appendonly\"");
+    private static final Pattern REDIS_PROCESS =
+            Pattern.compile("new ProcessBuilder\\([^;]*redis-server|\"--save\"|\"--appendonly\"");
     /** Files that name redis-server without starting it: the run-tests script's test hides it. */
     private static final Set<String> NOT_STARTING = Set.of(
             "examples/src/test/java/dev/lockwarden/examples/RunTestsScriptTest.java",
@@ -39,8 +39,8 @@ class OneRedisHarnessTest {
      * Not a test: a benchmark diagnostic that must run redis-server under valgrind, which the harness cannot
      * wrap. It still takes the binary from the harness ({@code RedisServers.resolve}: PATH, else embedded).
      */
-    private static final Set<String> UNDER_ANOTHER_PROGRAM = Set.of(
-            "benchmarks/src/main/java/dev/lockwarden/bench/CallgrindBound.java");
+    private static final Set<String> UNDER_ANOTHER_PROGRAM =
+            Set.of("benchmarks/src/main/java/dev/lockwarden/bench/CallgrindBound.java");
 
     @Test
     void onlyTheHarnessStartsRedis() {
@@ -51,7 +51,8 @@ class OneRedisHarnessTest {
                 .filter(p -> startsRedisItself(read(p)))
                 .map(p -> ROOT.relativize(p).toString())
                 .toList();
-        assertEquals(List.of(), offenders, "start Redis through dev.lockwarden.testing (lock-test-support), not by hand");
+        assertEquals(
+                List.of(), offenders, "start Redis through dev.lockwarden.testing (lock-test-support), not by hand");
     }
 
     @Test
@@ -66,8 +67,7 @@ class OneRedisHarnessTest {
     }
 
     static boolean startsRedisItself(String source) {
-        return EMBEDDED.matcher(source).find()
-                || REDIS_PROCESS.matcher(source).find();
+        return EMBEDDED.matcher(source).find() || REDIS_PROCESS.matcher(source).find();
     }
 
     private static Stream<Path> javaSources() {
@@ -76,9 +76,11 @@ class OneRedisHarnessTest {
             Files.walkFileTree(ROOT, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                    String n = dir.getFileName() == null ? "" : dir.getFileName().toString();
+                    String n =
+                            dir.getFileName() == null ? "" : dir.getFileName().toString();
                     return n.equals("target") || n.equals("node_modules") || n.startsWith(".") && !dir.equals(ROOT)
-                            ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+                            ? FileVisitResult.SKIP_SUBTREE
+                            : FileVisitResult.CONTINUE;
                 }
 
                 @Override

@@ -13,7 +13,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,14 +27,17 @@ import org.junit.jupiter.api.io.TempDir;
  * code, and the commands it prints are compared with the ones it then really runs.
  */
 class RunTestsScriptTest {
-    private static final Path SCRIPT = Path.of("..", "run-tests").toAbsolutePath().normalize();
-    private static final List<String> HIDDEN = List.of("redis-server", "redis-cli", "openssl", "chromium", "chromedriver");
+    private static final Path SCRIPT =
+            Path.of("..", "run-tests").toAbsolutePath().normalize();
+    private static final List<String> HIDDEN =
+            List.of("redis-server", "redis-cli", "openssl", "chromium", "chromedriver");
     private static final String MISSING = "redis-server redis-tools openssl chromium chromium-driver";
     private static final String INSTALL = "env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq " + MISSING;
     private static final String UPDATE = "env DEBIAN_FRONTEND=noninteractive apt-get update -qq";
 
     @TempDir
     Path tmp;
+
     private Path bin;
     private Path calls;
 
@@ -59,9 +61,17 @@ class RunTestsScriptTest {
 
         String real = runHidden(List.of(), "-pl", "lock-core");
         assertTrue(real.contains("run-tests: installing: " + MISSING), real);
-        assertEquals(printed(dry, "would run: "), printed(real, "running: "), "the dry run printed what the real run runs\n" + real);
-        assertEquals(List.of("apt-get DEBIAN_FRONTEND=noninteractive update -qq",
-                "apt-get DEBIAN_FRONTEND=noninteractive install -y -qq " + MISSING, "mvn -B verify -pl lock-core"), calls(), real);
+        assertEquals(
+                printed(dry, "would run: "),
+                printed(real, "running: "),
+                "the dry run printed what the real run runs\n" + real);
+        assertEquals(
+                List.of(
+                        "apt-get DEBIAN_FRONTEND=noninteractive update -qq",
+                        "apt-get DEBIAN_FRONTEND=noninteractive install -y -qq " + MISSING,
+                        "mvn -B verify -pl lock-core"),
+                calls(),
+                real);
         // this apt-get installed nothing: the script must say so, and what that means, not claim success
         assertTrue(real.contains("apt-get finished, but still missing: " + MISSING), real);
         assertTrue(real.contains("redis-server missing: tests use the Redis 6.2 binary inside embedded-redis"), real);
@@ -71,16 +81,28 @@ class RunTestsScriptTest {
     void notRootWithPasswordlessSudoItInstallsThroughSudo() throws Exception {
         assumeOverlay();
         uid(1000);
-        shim("sudo", "echo \"sudo $*\" >> " + calls + "\n[ \"$*\" = \"-n true\" ] && exit 0\n[ \"$1\" = -n ] && shift\nexec \"$@\"");
+        shim(
+                "sudo",
+                "echo \"sudo $*\" >> " + calls
+                        + "\n[ \"$*\" = \"-n true\" ] && exit 0\n[ \"$1\" = -n ] && shift\nexec \"$@\"");
         String dry = runHidden(List.of(), "--dry-run");
-        assertEquals(List.of("sudo -n " + UPDATE, "sudo -n " + INSTALL, "mvn -B verify"), printed(dry, "would run: "), dry);
+        assertEquals(
+                List.of("sudo -n " + UPDATE, "sudo -n " + INSTALL, "mvn -B verify"), printed(dry, "would run: "), dry);
         assertEquals(List.of("sudo -n true"), calls(), "the dry run only asks whether sudo needs a password");
 
         Files.delete(calls);
         String real = runHidden(List.of());
         assertEquals(printed(dry, "would run: "), printed(real, "running: "), real);
-        assertEquals(List.of("sudo -n true", "sudo -n " + UPDATE, "apt-get DEBIAN_FRONTEND=noninteractive update -qq",
-                "sudo -n " + INSTALL, "apt-get DEBIAN_FRONTEND=noninteractive install -y -qq " + MISSING, "mvn -B verify"), calls(), real);
+        assertEquals(
+                List.of(
+                        "sudo -n true",
+                        "sudo -n " + UPDATE,
+                        "apt-get DEBIAN_FRONTEND=noninteractive update -qq",
+                        "sudo -n " + INSTALL,
+                        "apt-get DEBIAN_FRONTEND=noninteractive install -y -qq " + MISSING,
+                        "mvn -B verify"),
+                calls(),
+                real);
     }
 
     @Test
@@ -90,14 +112,17 @@ class RunTestsScriptTest {
         shim("sudo", "echo \"sudo $*\" >> " + calls + "\necho 'sudo: a password is required' >&2\nexit 1");
         String out = runHidden(List.of(), "-pl", "lock-core");
         assertTrue(out.contains("run-tests: not root (and no passwordless sudo): not installing " + MISSING), out);
-        assertEquals(List.of("sudo -n true", "mvn -B verify -pl lock-core"), calls(), "no apt-get, tests still run\n" + out);
+        assertEquals(
+                List.of("sudo -n true", "mvn -B verify -pl lock-core"), calls(), "no apt-get, tests still run\n" + out);
         assertNamesTheInstallCommands(out);
     }
 
     @Test
     void notRootWithoutSudoItInstallsNothingAndSaysHowTo() throws Exception {
         assumeOverlay();
-        assumeTrue(!Files.exists(Path.of("/usr/bin/sudo")) && !Files.exists(Path.of("/usr/local/bin/sudo")), "sudo is installed here");
+        assumeTrue(
+                !Files.exists(Path.of("/usr/bin/sudo")) && !Files.exists(Path.of("/usr/local/bin/sudo")),
+                "sudo is installed here");
         uid(1000);
         String out = runHidden(List.of(), "--dry-run");
         assertTrue(out.contains("run-tests: not root (and no passwordless sudo): not installing " + MISSING), out);
@@ -128,7 +153,9 @@ class RunTestsScriptTest {
 
     @Test
     void saysNothingIsMissingWhenEverythingIsInstalled() throws Exception {
-        assumeTrue(HIDDEN.stream().allMatch(b -> Files.isExecutable(Path.of("/usr/bin", b))), "not everything is installed here");
+        assumeTrue(
+                HIDDEN.stream().allMatch(b -> Files.isExecutable(Path.of("/usr/bin", b))),
+                "not everything is installed here");
         String out = run(List.of("bash", "-c", "PATH=" + bin + ":$PATH exec bash " + SCRIPT + " -q"));
         assertFalse(out.contains("missing"), out);
         assertTrue(out.contains("Redis for the tests: Redis server v="), out);
@@ -145,22 +172,29 @@ class RunTestsScriptTest {
         List<String> expected = new ArrayList<>(List.of("JAVA_HOME=inherited mvn -B verify"));
         Path jdk25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
         if (Files.isExecutable(jdk25.resolve("bin/java"))) {
-            expected.add("JAVA_HOME=" + jdk25 + " mvn -B verify -Dmaven.javadoc.skip=true -pl lock-test-support,lock-core,lock-interceptor");
+            expected.add("JAVA_HOME=" + jdk25
+                    + " mvn -B verify -Dmaven.javadoc.skip=true -pl lock-test-support,lock-core,lock-interceptor");
         }
         assertEquals(expected, calls(), out);
         assertTrue(out.contains("run-tests: running: mvn -B verify\n"), "through ./run-tests itself\n" + out);
     }
 
     private static void assertNamesTheInstallCommands(String out) {
-        assertTrue(out.contains("redis-server missing: tests use the Redis 6.2 binary inside embedded-redis (TLS tests skip)."
-                + " Install: sudo apt-get install -y redis-server"), out);
+        assertTrue(
+                out.contains(
+                        "redis-server missing: tests use the Redis 6.2 binary inside embedded-redis (TLS tests skip)."
+                                + " Install: sudo apt-get install -y redis-server"),
+                out);
         assertTrue(out.contains("openssl missing: the TLS tests skip. Install: sudo apt-get install -y openssl"), out);
-        assertTrue(out.contains("chromium/chromedriver missing: the dashboard's browser tests skip."
-                + " Install: sudo apt-get install -y chromium chromium-driver"), out);
+        assertTrue(
+                out.contains("chromium/chromedriver missing: the dashboard's browser tests skip."
+                        + " Install: sudo apt-get install -y chromium chromium-driver"),
+                out);
     }
 
     private static void assumeOverlay() {
-        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/unshare")),
+        assumeTrue(
+                "root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/unshare")),
                 "needs root and unshare(1) to hide /usr/bin entries");
     }
 
@@ -200,8 +234,14 @@ class RunTestsScriptTest {
         for (String b : hide) {
             sh.append("mknod ").append(up.resolve(b)).append(" c 0 0; "); // a whiteout: the entry disappears
         }
-        sh.append("mount -t overlay overlay -o lowerdir=/usr/bin,upperdir=").append(up)
-                .append(",workdir=").append(work).append(" /usr/bin; PATH=").append(bin).append(":$PATH exec bash ").append(SCRIPT);
+        sh.append("mount -t overlay overlay -o lowerdir=/usr/bin,upperdir=")
+                .append(up)
+                .append(",workdir=")
+                .append(work)
+                .append(" /usr/bin; PATH=")
+                .append(bin)
+                .append(":$PATH exec bash ")
+                .append(SCRIPT);
         for (String a : args) {
             sh.append(' ').append(a);
         }

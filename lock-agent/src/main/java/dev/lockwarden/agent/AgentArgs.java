@@ -43,8 +43,9 @@ record AgentArgs(Path config, Optional<Path> report) {
             config = env.get(ENV);
         }
         if (config == null || config.isBlank()) {
-            throw new IllegalArgumentException("no config file given — write -javaagent:lock-agent.jar=config=/path/to/locks.conf"
-                    + " (or -D" + PROPERTY + "=/path/to/locks.conf, or the environment variable " + ENV + ")");
+            throw new IllegalArgumentException(
+                    "no config file given — write -javaagent:lock-agent.jar=config=/path/to/locks.conf" + " (or -D"
+                            + PROPERTY + "=/path/to/locks.conf, or the environment variable " + ENV + ")");
         }
         return new AgentArgs(Path.of(config), Optional.ofNullable(report));
     }

@@ -1,9 +1,8 @@
 package dev.lockwarden.agent;
 
-import java.lang.instrument.Instrumentation;
-
 import dev.lockwarden.agent.bootstrap.LockBridge;
 import dev.lockwarden.agent.config.AgentConfig;
+import java.lang.instrument.Instrumentation;
 
 /**
  * Installs the transformation for a valid config: only classes a rule names (and, for patterns, only those declaring
@@ -14,8 +13,7 @@ import dev.lockwarden.agent.config.AgentConfig;
  * for it.
  */
 final class AgentInstaller {
-    private AgentInstaller() {
-    }
+    private AgentInstaller() {}
 
     /** Installs; returns the report (which, after an attach, already lists the retransformed methods). */
     static AgentReport install(AgentConfig config, Instrumentation inst, boolean attached) {
@@ -28,7 +26,8 @@ final class AgentInstaller {
             report.started(attached);
             MethodPlanner planner = new MethodPlanner(config.rules());
             NameFilter names = new NameFilter(config.rules());
-            GatedTransformer transformer = new GatedTransformer(names, planner, new Binder(runtime, report), report, inst);
+            GatedTransformer transformer =
+                    new GatedTransformer(names, planner, new Binder(runtime, report), report, inst);
             inst.addTransformer(transformer, true);
             retransformLoaded(inst, names, planner, transformer);
             AgentShutdown.register(runtime, report, config.agent().drainTimeout());
@@ -47,10 +46,13 @@ final class AgentInstaller {
      * candidates are planned (from their class files). A candidate whose planning or retransformation fails is
      * retransformed once more to fail closed; when even that is refused the JVM stops ({@link Halt}).
      */
-    private static void retransformLoaded(Instrumentation inst, NameFilter names, MethodPlanner planner,
-                                          GatedTransformer transformer) {
+    private static void retransformLoaded(
+            Instrumentation inst, NameFilter names, MethodPlanner planner, GatedTransformer transformer) {
         for (Class<?> c : inst.getAllLoadedClasses()) {
-            if (c.getClassLoader() == null || c.isArray() || c.isPrimitive() || !inst.isModifiableClass(c)
+            if (c.getClassLoader() == null
+                    || c.isArray()
+                    || c.isPrimitive()
+                    || !inst.isModifiableClass(c)
                     || !names.mayMatch(c.getName().replace('.', '/'))) {
                 continue;
             }
@@ -64,8 +66,10 @@ final class AgentInstaller {
                 try {
                     inst.retransformClasses(c);
                 } catch (Exception | LinkageError again) {
-                    Halt.stop("the already loaded " + c.getName() + " in class loader " + AgentReport.describe(c.getClassLoader())
-                            + " could not be retransformed (" + e + ") nor made to fail (" + again + "), and the methods "
+                    Halt.stop("the already loaded " + c.getName() + " in class loader "
+                            + AgentReport.describe(c.getClassLoader())
+                            + " could not be retransformed (" + e + ") nor made to fail (" + again
+                            + "), and the methods "
                             + String.join(", ", names.rulesNaming(c.getName().replace('.', '/')))
                             + " name must not run without their lock");
                 }

@@ -27,8 +27,7 @@ final class AgentLog {
     private static Thread writer;
     private static volatile boolean shuttingDown;
 
-    private AgentLog() {
-    }
+    private AgentLog() {}
 
     /** The logger, looked up where it is used, so that the look-up (which starts JUL) happens on the writer thread. */
     private static final class Holder {
@@ -115,11 +114,12 @@ final class AgentLog {
         }
     }
 
-    private static final Thread PROBE = new Thread(new Runnable() { // never started; not a lambda: used in premain
-        @Override
-        public void run() {
-        }
-    }, "lockwarden-agent-shutdown-probe");
+    private static final Thread PROBE = new Thread(
+            new Runnable() { // never started; not a lambda: used in premain
+                @Override
+                public void run() {}
+            },
+            "lockwarden-agent-shutdown-probe");
 
     /** Whether the JVM runs its shutdown hooks: from then on a hook can no longer be registered. */
     private static synchronized boolean jvmShuttingDown() {
@@ -134,12 +134,14 @@ final class AgentLog {
 
     private static synchronized void ensureWriter() {
         if (writer == null) {
-            Thread t = new Thread(new Runnable() {
-                @Override
-                public void run() {
-                    write();
-                }
-            }, "lockwarden-agent-log");
+            Thread t = new Thread(
+                    new Runnable() {
+                        @Override
+                        public void run() {
+                            write();
+                        }
+                    },
+                    "lockwarden-agent-log");
             t.setDaemon(true);
             writer = t;
             t.start();

@@ -1,16 +1,15 @@
 package dev.lockwarden.agent;
 
+import dev.lockwarden.agent.config.AgentConfig;
 import java.lang.management.ManagementFactory;
 import java.util.List;
-
 import javax.management.ObjectName;
-
-import dev.lockwarden.agent.config.AgentConfig;
 
 /** The {@code dev.lockwarden:type=Agent} bean: a read-only view of the report and the counters. */
 final class AgentMBean implements AgentMXBean {
     /** Built at run time: the shade plugin would relocate a "dev.lockwarden..." string constant. */
     static final String NAME = String.join(".", "dev", "lockwarden:type=Agent");
+
     private final AgentRuntime runtime;
     private final AgentReport report;
     private final AgentConfig config;
@@ -31,25 +30,28 @@ final class AgentMBean implements AgentMXBean {
      * later anyway.
      */
     static void registerInBackground(AgentRuntime runtime, AgentReport report, AgentConfig config) {
-        Thread t = new Thread(new Runnable() { // not a lambda: started in premain
-            @Override
-            public void run() {
-                try {
-                    Thread.sleep(REGISTER_DELAY_MILLIS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                register(runtime, report, config);
-            }
-        }, "lockwarden-agent-jmx");
+        Thread t = new Thread(
+                new Runnable() { // not a lambda: started in premain
+                    @Override
+                    public void run() {
+                        try {
+                            Thread.sleep(REGISTER_DELAY_MILLIS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return;
+                        }
+                        register(runtime, report, config);
+                    }
+                },
+                "lockwarden-agent-jmx");
         t.setDaemon(true);
         t.start();
     }
 
     static void register(AgentRuntime runtime, AgentReport report, AgentConfig config) {
         try {
-            ManagementFactory.getPlatformMBeanServer().registerMBean(new AgentMBean(runtime, report, config), new ObjectName(NAME));
+            ManagementFactory.getPlatformMBeanServer()
+                    .registerMBean(new AgentMBean(runtime, report, config), new ObjectName(NAME));
         } catch (Exception | LinkageError e) {
             AgentLog.warn("JMX bean " + NAME + " not registered (the locks work without it): " + e);
         }
@@ -57,7 +59,9 @@ final class AgentMBean implements AgentMXBean {
 
     @Override
     public List<String> getRules() {
-        return config.rules().stream().map(r -> r.where() + ": " + r.spec() + " → " + AgentReport.describe(r)).toList();
+        return config.rules().stream()
+                .map(r -> r.where() + ": " + r.spec() + " → " + AgentReport.describe(r))
+                .toList();
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.lockwarden.agent;
 
+import dev.lockwarden.agent.MethodPlanner.Planned;
+import dev.lockwarden.agent.config.AgentConfig;
+import dev.lockwarden.agent.config.LockRule;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,10 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import dev.lockwarden.agent.MethodPlanner.Planned;
-import dev.lockwarden.agent.config.AgentConfig;
-import dev.lockwarden.agent.config.LockRule;
 
 /**
  * The start-up report: each rule and what it will match, one INFO line per method actually instrumented (with its
@@ -40,22 +39,31 @@ final class AgentReport {
 
     /** What a rule matches, in words. */
     static String describe(LockRule r) {
-        String classes = r.subtypes() ? (r.className().contains("*") ? "subtypes of the types matching " : "every subtype of ")
-                + r.className() : r.className().contains("*") ? "classes matching " + r.className() : "class " + r.className();
+        String classes = r.subtypes()
+                ? (r.className().contains("*") ? "subtypes of the types matching " : "every subtype of ")
+                        + r.className()
+                : r.className().contains("*") ? "classes matching " + r.className() : "class " + r.className();
         // ifs rather than Optional.map: this runs in premain (see RuleMatchers)
-        String methods = (r.methodName().contains("*") ? "methods matching " : "method ") + r.methodName()
-                + (r.parameterTypes().isPresent() ? "(" + String.join(", ", r.parameterTypes().get()) + ")" : " (any parameters)");
+        String methods = (r.methodName().contains("*") ? "methods matching " : "method ")
+                + r.methodName()
+                + (r.parameterTypes().isPresent()
+                        ? "(" + String.join(", ", r.parameterTypes().get()) + ")"
+                        : " (any parameters)");
         return methods + " declared in " + classes + "; key \"" + r.key() + "\", ttl "
                 + (r.ttl().isPresent() ? r.ttl().get().toString() : "default")
-                + ", wait " + (r.waitUpTo().isPresent() ? r.waitUpTo().get().toString() : "default") + ", onBusy " + r.onBusy()
-                + ", onLost " + r.onLost().name().toLowerCase() + ", onStoreDown " + r.onStoreDown().name().toLowerCase()
-                + (r.holdAtLeast().isPresent() ? ", holdAtLeast " + r.holdAtLeast().get() : "");
+                + ", wait " + (r.waitUpTo().isPresent() ? r.waitUpTo().get().toString() : "default") + ", onBusy "
+                + r.onBusy()
+                + ", onLost " + r.onLost().name().toLowerCase() + ", onStoreDown "
+                + r.onStoreDown().name().toLowerCase()
+                + (r.holdAtLeast().isPresent()
+                        ? ", holdAtLeast " + r.holdAtLeast().get()
+                        : "");
     }
 
     void instrumented(Planned p, ClassLoader loader, String note) {
         matched.get(p.rule().where()).add(p.signature());
-        AgentLog.info("instrumented " + p.signature() + " (" + p.rule().where() + ") in class loader " + describe(loader)
-                + (note == null ? "" : " — " + note));
+        AgentLog.info("instrumented " + p.signature() + " (" + p.rule().where() + ") in class loader "
+                + describe(loader) + (note == null ? "" : " — " + note));
     }
 
     /** Logs a problem found while classes load, once. */
@@ -116,17 +124,19 @@ final class AgentReport {
 
     /** Reports unmatched rules once after {@code delay}, on a daemon thread. */
     void scheduleUnmatchedReport(Duration delay) {
-        Thread t = new Thread(new Runnable() { // not a lambda: started in premain
-            @Override
-            public void run() {
-                try {
-                    Thread.sleep(delay.toMillis());
-                    reportUnmatched("within " + delay.toSeconds() + " s of start", false);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }, "lockwarden-agent-report");
+        Thread t = new Thread(
+                new Runnable() { // not a lambda: started in premain
+                    @Override
+                    public void run() {
+                        try {
+                            Thread.sleep(delay.toMillis());
+                            reportUnmatched("within " + delay.toSeconds() + " s of start", false);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                },
+                "lockwarden-agent-report");
         t.setDaemon(true);
         t.start();
     }

@@ -1,10 +1,5 @@
 package dev.lockwarden.agent;
 
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-
 import dev.lockwarden.KeyTemplate;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
@@ -13,11 +8,15 @@ import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.agent.bootstrap.LockBridge;
-import dev.lockwarden.spi.LockedBody;
 import dev.lockwarden.agent.config.AgentConfig;
 import dev.lockwarden.agent.config.LockRule;
 import dev.lockwarden.agent.config.OnLost;
 import dev.lockwarden.agent.config.OnStoreDown;
+import dev.lockwarden.spi.LockedBody;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Does the work behind {@link LockAdvice}: renders the lock name, acquires with source AGENT and
@@ -58,8 +57,7 @@ final class AgentRuntime implements LockBridge.Dispatcher {
     }
 
     /** The acquired lock and the binding it belongs to, passed from enter to exit. */
-    private record Held(LockHandle handle, Binding binding, Interrupter interrupter) {
-    }
+    private record Held(LockHandle handle, Binding binding, Interrupter interrupter) {}
 
     AgentRuntime(AgentConfig config) {
         this.locks = new LazyLockManager(config.settings());
@@ -92,8 +90,8 @@ final class AgentRuntime implements LockBridge.Dispatcher {
     public Object enter(int id, Object[] args) {
         Binding b = bindings.get(id);
         if (b.problem != null) {
-            return new LockBridge.Skip(new IllegalStateException(AgentLog.PREFIX + b.problem
-                    + "; calls to " + b.method + " fail until the config is fixed"));
+            return new LockBridge.Skip(new IllegalStateException(
+                    AgentLog.PREFIX + b.problem + "; calls to " + b.method + " fail until the config is fixed"));
         }
         if (!drain.begin()) {
             return new LockBridge.Skip(new IllegalStateException(AgentLog.PREFIX + "the JVM is shutting down; "

@@ -8,29 +8,36 @@ import java.time.Duration;
  * for up to the drain timeout, then close the lock client (releasing what is left) and report unmatched rules.
  */
 final class AgentShutdown {
-    private AgentShutdown() {
-    }
+    private AgentShutdown() {}
 
     static void register(AgentRuntime runtime, AgentReport report, Duration drainTimeout) {
-        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() { // not a lambda: registered in premain
-            @Override
-            public void run() {
-                AgentShutdown.run(runtime, report, drainTimeout);
-            }
-        }, "lockwarden-agent-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        new Runnable() { // not a lambda: registered in premain
+                            @Override
+                            public void run() {
+                                AgentShutdown.run(runtime, report, drainTimeout);
+                            }
+                        },
+                        "lockwarden-agent-shutdown"));
     }
 
     private static void run(AgentRuntime runtime, AgentReport report, Duration drainTimeout) {
         AgentLog.shutdown();
         int running = runtime.drain.close();
         if (running > 0) {
-            AgentLog.atShutdown(Level.INFO, "shutdown: waiting up to " + drainTimeout.toSeconds() + " s for " + running
-                    + " locked call(s) to return; new calls fail");
+            AgentLog.atShutdown(
+                    Level.INFO,
+                    "shutdown: waiting up to " + drainTimeout.toSeconds() + " s for " + running
+                            + " locked call(s) to return; new calls fail");
             try {
                 int left = runtime.drain.await(drainTimeout);
                 if (left > 0) {
-                    AgentLog.atShutdown(Level.WARNING, "shutdown: " + left + " locked call(s) still running after the drain timeout of "
-                            + drainTimeout.toSeconds() + " s; releasing their locks now (drainTimeout setting)");
+                    AgentLog.atShutdown(
+                            Level.WARNING,
+                            "shutdown: " + left + " locked call(s) still running after the drain timeout of "
+                                    + drainTimeout.toSeconds()
+                                    + " s; releasing their locks now (drainTimeout setting)");
                 } else {
                     AgentLog.atShutdown(Level.INFO, "shutdown: every locked call returned");
                 }

@@ -1,11 +1,10 @@
 package dev.lockwarden.agent;
 
-import java.lang.instrument.Instrumentation;
-
 import dev.lockwarden.agent.config.AgentConfig;
 import dev.lockwarden.agent.config.AgentConfigException;
 import dev.lockwarden.agent.config.AgentConfigParser;
 import dev.lockwarden.agent.config.AgentSettings;
+import java.lang.instrument.Instrumentation;
 
 /**
  * Checks everything that can be checked before touching the JVM — arguments, the config file, the classes on
@@ -13,8 +12,7 @@ import dev.lockwarden.agent.config.AgentSettings;
  * bridge so the bridge can be injected before anything loads it.
  */
 final class AgentStartup {
-    private AgentStartup() {
-    }
+    private AgentStartup() {}
 
     static AgentReport start(AgentArgs args, Instrumentation inst, boolean attached) throws StartupException {
         AgentConfig config = config(args);
@@ -41,7 +39,8 @@ final class AgentStartup {
         StartupStamps.mark("config");
         var problems = Preflight.check(config, TypeResolver.of(ClassLoader.getSystemClassLoader()));
         if (!problems.isEmpty()) {
-            AgentConfigException e = new AgentConfigException(config.file(), problems, config.agent().continueOnError());
+            AgentConfigException e = new AgentConfigException(
+                    config.file(), problems, config.agent().continueOnError());
             throw new StartupException(e.getMessage(), e.continueOnError(), e);
         }
         StartupStamps.mark("pre-check");

@@ -1,12 +1,11 @@
 package dev.lockwarden.agent;
 
+import dev.lockwarden.agent.Binder.Woven;
+import dev.lockwarden.agent.ClassModel.MethodModel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.lockwarden.agent.Binder.Woven;
-import dev.lockwarden.agent.ClassModel.MethodModel;
 import net.bytebuddy.jar.asm.AnnotationVisitor;
 import net.bytebuddy.jar.asm.Attribute;
 import net.bytebuddy.jar.asm.ClassReader;
@@ -46,8 +45,7 @@ final class AsmWeaver {
             + " that package to the boot loader (JBoss: -Djboss.modules.system.pkgs=dev.lockwarden.agent.bootstrap;"
             + " OSGi: org.osgi.framework.bootdelegation=dev.lockwarden.agent.bootstrap)";
 
-    private AsmWeaver() {
-    }
+    private AsmWeaver() {}
 
     /** Whether this weaver can take the class: first definition, a class (not an interface), Java 7+ class file. */
     static boolean canWeave(ClassModel model, Class<?> redefined) {
@@ -71,38 +69,53 @@ final class AsmWeaver {
         ClassReader reader = new ClassReader(bytes);
         // the reader is passed on, so the constant pool and every untouched method are copied as they are
         ClassWriter writer = new ClassWriter(reader, 0);
-        reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
-            private String owner;
+        reader.accept(
+                new ClassVisitor(Opcodes.ASM9, writer) {
+                    private String owner;
 
-            @Override
-            public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
-                owner = name;
-                super.visit(version, access, name, signature, superName, interfaces);
-            }
-
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-                Woven w = byMethod.get(name + descriptor);
-                if (w == null) {
-                    return super.visitMethod(access, name, descriptor, signature, exceptions);
-                }
-                if ((access & Opcodes.ACC_STATIC) == 0 && name.equals("<init>")) {
-                    throw new IllegalStateException("constructors are never woven");
-                }
-                String body = name + BODY_SUFFIX;
-                MethodVisitor wrapper = super.visitMethod(access, name, descriptor, signature, exceptions);
-                int bodyAccess = (access & ~(Opcodes.ACC_PUBLIC | Opcodes.ACC_PROTECTED | Opcodes.ACC_SYNCHRONIZED
-                        | Opcodes.ACC_VARARGS)) | Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC;
-                MethodVisitor bodyWriter = super.visitMethod(bodyAccess, body, descriptor, signature, exceptions);
-                // an anonymous class, not a lambda: the first weave runs during start-up (see RuleMatchers)
-                return new Splitter(wrapper, bodyWriter, new Runnable() {
                     @Override
-                    public void run() {
-                        writeWrapper(wrapper, owner, access, name, descriptor, body, w);
+                    public void visit(
+                            int version,
+                            int access,
+                            String name,
+                            String signature,
+                            String superName,
+                            String[] interfaces) {
+                        owner = name;
+                        super.visit(version, access, name, signature, superName, interfaces);
                     }
-                });
-            }
-        }, 0);
+
+                    @Override
+                    public MethodVisitor visitMethod(
+                            int access, String name, String descriptor, String signature, String[] exceptions) {
+                        Woven w = byMethod.get(name + descriptor);
+                        if (w == null) {
+                            return super.visitMethod(access, name, descriptor, signature, exceptions);
+                        }
+                        if ((access & Opcodes.ACC_STATIC) == 0 && name.equals("<init>")) {
+                            throw new IllegalStateException("constructors are never woven");
+                        }
+                        String body = name + BODY_SUFFIX;
+                        MethodVisitor wrapper = super.visitMethod(access, name, descriptor, signature, exceptions);
+                        int bodyAccess = (access
+                                        & ~(Opcodes.ACC_PUBLIC
+                                                | Opcodes.ACC_PROTECTED
+                                                | Opcodes.ACC_SYNCHRONIZED
+                                                | Opcodes.ACC_VARARGS))
+                                | Opcodes.ACC_PRIVATE
+                                | Opcodes.ACC_SYNTHETIC;
+                        MethodVisitor bodyWriter =
+                                super.visitMethod(bodyAccess, body, descriptor, signature, exceptions);
+                        // an anonymous class, not a lambda: the first weave runs during start-up (see RuleMatchers)
+                        return new Splitter(wrapper, bodyWriter, new Runnable() {
+                            @Override
+                            public void run() {
+                                writeWrapper(wrapper, owner, access, name, descriptor, body, w);
+                            }
+                        });
+                    }
+                },
+                0);
         return writer.toByteArray();
     }
 
@@ -137,7 +150,8 @@ final class AsmWeaver {
         }
 
         @Override
-        public AnnotationVisitor visitTypeAnnotation(int typeRef, TypePath typePath, String descriptor, boolean visible) {
+        public AnnotationVisitor visitTypeAnnotation(
+                int typeRef, TypePath typePath, String descriptor, boolean visible) {
             return wrapper.visitTypeAnnotation(typeRef, typePath, descriptor, visible);
         }
 
@@ -163,8 +177,8 @@ final class AsmWeaver {
         }
     }
 
-    private static void writeWrapper(MethodVisitor mv, String owner, int access, String name, String descriptor,
-                                     String body, Woven w) {
+    private static void writeWrapper(
+            MethodVisitor mv, String owner, int access, String name, String descriptor, String body, Woven w) {
         boolean isStatic = (access & Opcodes.ACC_STATIC) != 0;
         Type[] args = Type.getArgumentTypes(descriptor);
         Type ret = Type.getReturnType(descriptor);
@@ -174,7 +188,8 @@ final class AsmWeaver {
             mv.visitTypeInsn(Opcodes.NEW, "java/lang/IllegalStateException");
             mv.visitInsn(Opcodes.DUP);
             mv.visitLdcInsn(w.failMessage());
-            mv.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/IllegalStateException", "<init>", "(Ljava/lang/String;)V", false);
+            mv.visitMethodInsn(
+                    Opcodes.INVOKESPECIAL, "java/lang/IllegalStateException", "<init>", "(Ljava/lang/String;)V", false);
             mv.visitInsn(Opcodes.ATHROW);
             mv.visitMaxs(3, argSlots(args, isStatic));
             mv.visitEnd();
@@ -277,23 +292,32 @@ final class AsmWeaver {
         mv.visitInsn(Opcodes.DUP);
         mv.visitLdcInsn(String.format(UNREACHABLE, Type.getObjectType(owner).getClassName() + "#" + name));
         mv.visitVarInsn(Opcodes.ALOAD, thrown);
-        mv.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/IllegalStateException", "<init>",
-                "(Ljava/lang/String;Ljava/lang/Throwable;)V", false);
+        mv.visitMethodInsn(
+                Opcodes.INVOKESPECIAL,
+                "java/lang/IllegalStateException",
+                "<init>",
+                "(Ljava/lang/String;Ljava/lang/Throwable;)V",
+                false);
         mv.visitInsn(Opcodes.ATHROW);
         mv.visitMaxs(Math.max(6, argSlots + 2), maxLocals);
         mv.visitEnd();
     }
 
     /** {@code t = LockBridge.exitSafely(state, thrown or null); if (t != null) throw t;} then on to {@code done}. */
-    private static void exit(MethodVisitor mv, int state, int thrown, boolean withThrown, Object[] frameLocals, Label done) {
+    private static void exit(
+            MethodVisitor mv, int state, int thrown, boolean withThrown, Object[] frameLocals, Label done) {
         mv.visitVarInsn(Opcodes.ALOAD, state);
         if (withThrown) {
             mv.visitVarInsn(Opcodes.ALOAD, thrown);
         } else {
             mv.visitInsn(Opcodes.ACONST_NULL);
         }
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "exitSafely",
-                "(Ljava/lang/Object;Ljava/lang/Throwable;)Ljava/lang/Throwable;", false);
+        mv.visitMethodInsn(
+                Opcodes.INVOKESTATIC,
+                BRIDGE,
+                "exitSafely",
+                "(Ljava/lang/Object;Ljava/lang/Throwable;)Ljava/lang/Throwable;",
+                false);
         mv.visitVarInsn(Opcodes.ASTORE, thrown);
         mv.visitVarInsn(Opcodes.ALOAD, thrown);
         mv.visitJumpInsn(Opcodes.IFNULL, done);
@@ -343,7 +367,8 @@ final class AsmWeaver {
             default -> null;
         };
         if (wrapper != null) {
-            mv.visitMethodInsn(Opcodes.INVOKESTATIC, wrapper, "valueOf", "(" + t.getDescriptor() + ")L" + wrapper + ";", false);
+            mv.visitMethodInsn(
+                    Opcodes.INVOKESTATIC, wrapper, "valueOf", "(" + t.getDescriptor() + ")L" + wrapper + ";", false);
         }
     }
 }

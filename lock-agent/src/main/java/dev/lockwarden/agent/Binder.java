@@ -1,11 +1,10 @@
 package dev.lockwarden.agent;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.lockwarden.agent.MethodPlanner.Plan;
 import dev.lockwarden.agent.MethodPlanner.Planned;
 import dev.lockwarden.agent.bootstrap.LockBridge;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Turns one class's plan into what gets woven, for either weaver ({@link AsmWeaver}, {@link ClassWeaver}): per
@@ -18,8 +17,7 @@ final class Binder {
     private final AgentReport report;
 
     /** One method to weave: {@code failMessage} set means "throw it on every call", else lock with {@code id}. */
-    record Woven(Planned planned, int id, String failMessage) {
-    }
+    record Woven(Planned planned, int id, String failMessage) {}
 
     Binder(AgentRuntime runtime, AgentReport report) {
         this.runtime = runtime;
@@ -47,7 +45,8 @@ final class Binder {
             if (p.problem() != null) {
                 report.problem(p.problem() + "; every call of " + p.signature() + " fails until the config is fixed");
             }
-            int id = runtime.register(p.rule(), p.signature() + p.method().descriptor(), p.methodId(), p.key(), p.problem());
+            int id = runtime.register(
+                    p.rule(), p.signature() + p.method().descriptor(), p.methodId(), p.key(), p.problem());
             woven.add(new Woven(p, id, null));
         }
         return woven;
@@ -57,8 +56,12 @@ final class Binder {
     void reportWoven(List<Woven> woven, ClassLoader loader) {
         for (Woven w : woven) {
             Planned p = w.planned();
-            report.instrumented(p, loader, w.failMessage() != null ? "every call FAILS: bridge unreachable"
-                    : p.problem() != null ? "every call FAILS: key rejected" : null);
+            report.instrumented(
+                    p,
+                    loader,
+                    w.failMessage() != null
+                            ? "every call FAILS: bridge unreachable"
+                            : p.problem() != null ? "every call FAILS: key rejected" : null);
         }
     }
 

@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** Marks the advice parameter that receives the binding id, a constant bound per instrumented method. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
-@interface BindingId {
-}
+@interface BindingId {}

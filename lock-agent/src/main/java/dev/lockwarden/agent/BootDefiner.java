@@ -13,14 +13,19 @@ public final class BootDefiner {
     /** The JDK class whose {@code defineClass(…, loader = null, …)} defines into the boot loader. */
     public static final String UNSAFE = "jdk.internal.misc.Unsafe";
 
-    private BootDefiner() {
-    }
+    private BootDefiner() {}
 
     /** Defines each binary name → class file in the boot loader, in map order. */
     public static void define(Map<String, byte[]> classes) throws ReflectiveOperationException {
         Class<?> type = Class.forName(UNSAFE);
         Object unsafe = type.getMethod("getUnsafe").invoke(null);
-        Method define = type.getMethod("defineClass", String.class, byte[].class, int.class, int.class, ClassLoader.class,
+        Method define = type.getMethod(
+                "defineClass",
+                String.class,
+                byte[].class,
+                int.class,
+                int.class,
+                ClassLoader.class,
                 java.security.ProtectionDomain.class);
         for (Map.Entry<String, byte[]> c : classes.entrySet()) {
             define.invoke(unsafe, c.getKey(), c.getValue(), 0, c.getValue().length, null, null);

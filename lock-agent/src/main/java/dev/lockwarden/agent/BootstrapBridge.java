@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
-
 import net.bytebuddy.dynamic.loading.ClassInjector;
 
 /**
@@ -30,8 +29,7 @@ final class BootstrapBridge {
     /** {@code -Dlockwarden.agent.bridge.definer=false} skips the cheap way (should a JDK refuse it noisily). */
     static final String DEFINER_SWITCH = "lockwarden.agent.bridge.definer";
 
-    private BootstrapBridge() {
-    }
+    private BootstrapBridge() {}
 
     static synchronized void inject(Instrumentation inst) throws IOException {
         if (System.getProperty(MARKER) == null) {
@@ -40,8 +38,10 @@ final class BootstrapBridge {
         try {
             Class.forName(DIR.replace('/', '.') + CLASSES[0], false, null);
         } catch (ClassNotFoundException | LinkageError e) {
-            throw new IOException("the bootstrap bridge " + DIR.replace('/', '.') + CLASSES[0] + " is not in the boot class"
-                    + " loader after injection (" + MARKER + "=" + System.getProperty(MARKER) + "): " + e, e);
+            throw new IOException(
+                    "the bootstrap bridge " + DIR.replace('/', '.') + CLASSES[0] + " is not in the boot class"
+                            + " loader after injection (" + MARKER + "=" + System.getProperty(MARKER) + "): " + e,
+                    e);
         }
     }
 
@@ -64,7 +64,8 @@ final class BootstrapBridge {
         }
         Path jar = Files.createTempFile("lockwarden-agent-bridge", ".jar");
         jar.toFile().deleteOnExit();
-        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file)) {
+        try (OutputStream file = Files.newOutputStream(jar);
+                JarOutputStream out = new JarOutputStream(file)) {
             for (String c : CLASSES) {
                 out.putNextEntry(new JarEntry(DIR + c + ".class"));
                 out.write(read(DIR + c + ".class"));

@@ -1,9 +1,8 @@
 package dev.lockwarden.agent;
 
-import java.util.List;
-
 import dev.lockwarden.agent.MethodPlanner.Plan;
 import dev.lockwarden.agent.MethodPlanner.Planned;
+import java.util.List;
 
 /**
  * Where every failure on a class a rule can name ends: the class is made to fail ({@link FailClosedClass}) — a class
@@ -27,7 +26,8 @@ final class ClassClosing {
     byte[] close(String name, ClassLoader loader, boolean loaded, byte[] bytes, Plan plan, Throwable cause) {
         String methods = methods(name, plan);
         String message = AgentLog.PREFIX + name + " could not be instrumented (" + cause + "), so every method of it"
-                + " fails instead of letting " + methods + " run without its lock; remove the rule or report this with the"
+                + " fails instead of letting " + methods
+                + " run without its lock; remove the rule or report this with the"
                 + " class file";
         try {
             InjectedFault.at("closed", name);
@@ -41,14 +41,17 @@ final class ClassClosing {
                     report.failedClosed(where);
                 }
             }
-            report.problem("could not instrument " + name + " in class loader " + AgentReport.describe(loader) + " (" + cause
+            report.problem("could not instrument " + name + " in class loader " + AgentReport.describe(loader) + " ("
+                    + cause
                     + "): the class is " + (loaded ? "retransformed" : "defined") + " with every method throwing"
-                    + " IllegalStateException, so " + methods + " never runs without its lock; remove the rule or report this"
+                    + " IllegalStateException, so " + methods
+                    + " never runs without its lock; remove the rule or report this"
                     + " with the class file");
             return closed;
         } catch (RuntimeException | LinkageError e) {
             Halt.stop(name + " in class loader " + AgentReport.describe(loader) + " could not be instrumented (" + cause
-                    + ") nor made to fail (" + e + "), and " + methods + " must not run without its lock; remove the rule or"
+                    + ") nor made to fail (" + e + "), and " + methods
+                    + " must not run without its lock; remove the rule or"
                     + " report this with the class file");
             throw e; // not reached: halt does not return
         }
@@ -58,7 +61,11 @@ final class ClassClosing {
         StringBuilder s = new StringBuilder();
         if (plan != null && !plan.methods().isEmpty()) {
             for (Planned p : plan.methods()) {
-                s.append(s.length() == 0 ? "" : ", ").append(p.signature()).append(" (").append(p.rule().where()).append(')');
+                s.append(s.length() == 0 ? "" : ", ")
+                        .append(p.signature())
+                        .append(" (")
+                        .append(p.rule().where())
+                        .append(')');
             }
             return s.toString();
         }

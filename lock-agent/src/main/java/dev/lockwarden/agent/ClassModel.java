@@ -2,7 +2,6 @@ package dev.lockwarden.agent;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
@@ -24,8 +23,14 @@ final class ClassModel {
     private final List<String> interfaces;
     private final List<MethodModel> methods;
 
-    private ClassModel(String name, String simpleName, int access, int version, String superName, List<String> interfaces,
-                       List<MethodModel> methods) {
+    private ClassModel(
+            String name,
+            String simpleName,
+            int access,
+            int version,
+            String superName,
+            List<String> interfaces,
+            List<MethodModel> methods) {
         this.name = name;
         this.simpleName = simpleName;
         this.access = access;
@@ -53,7 +58,8 @@ final class ClassModel {
         private final List<String> parameterTypes;
         private final List<String> parameterNames;
 
-        MethodModel(String name, String descriptor, int access, List<String> parameterTypes, List<String> parameterNames) {
+        MethodModel(
+                String name, String descriptor, int access, List<String> parameterTypes, List<String> parameterNames) {
             this.name = name;
             this.descriptor = descriptor;
             this.access = access;
@@ -165,7 +171,8 @@ final class ClassModel {
         }
 
         @Override
-        public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+        public void visit(
+                int version, int access, String name, String signature, String superName, String[] interfaces) {
             this.version = version & 0xFFFF;
             this.access = access;
             this.internalName = name;
@@ -195,7 +202,8 @@ final class ClassModel {
         }
 
         @Override
-        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+        public MethodVisitor visitMethod(
+                int access, String name, String descriptor, String signature, String[] exceptions) {
             Object[] m = {access, name, descriptor, new ArrayList<String>()};
             methods.add(m);
             return new MethodVisitor(Opcodes.ASM9) {
@@ -222,9 +230,11 @@ final class ClassModel {
                     String n = declared.size() == args.length ? declared.get(i) : null;
                     names.add(n != null ? n : "arg" + i);
                 }
-                list.add(new MethodModel((String) m[1], descriptor, (Integer) m[0], List.copyOf(types), List.copyOf(names)));
+                list.add(new MethodModel(
+                        (String) m[1], descriptor, (Integer) m[0], List.copyOf(types), List.copyOf(names)));
             }
-            return new ClassModel(binary(internalName), simpleName(), access, version, superName, interfaces, List.copyOf(list));
+            return new ClassModel(
+                    binary(internalName), simpleName(), access, version, superName, interfaces, List.copyOf(list));
         }
 
         /** As Byte Buddy's getSimpleName: after the enclosing class's name and "$", else after the package. */

@@ -3,9 +3,8 @@ package dev.lockwarden.agent;
 import static net.bytebuddy.matcher.ElementMatchers.hasDescriptor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 
-import java.util.List;
-
 import dev.lockwarden.agent.Binder.Woven;
+import java.util.List;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.type.TypeDescription;
@@ -36,23 +35,33 @@ final class ClassWeaver {
                 .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE);
     }
 
-    private ClassWeaver() {
-    }
+    private ClassWeaver() {}
 
     /** The new class file. */
     static byte[] weave(ClassLoader loader, String name, Class<?> redefined, byte[] bytes, List<Woven> woven) {
-        ClassFileLocator locator = new ClassFileLocator.Compound(ClassFileLocator.Simple.of(name, bytes),
-                ClassFileLocator.ForClassLoader.of(loader));
+        ClassFileLocator locator = new ClassFileLocator.Compound(
+                ClassFileLocator.Simple.of(name, bytes), ClassFileLocator.ForClassLoader.of(loader));
         TypePool pool = TypePool.Default.WithLazyResolution.of(locator);
         // a loaded class is described from the class itself (as Byte Buddy's HYBRID strategy does): the bytes the
         // JVM hands over for a retransformation are reconstituted and may lack attributes such as parameter names
-        TypeDescription type = redefined != null ? TypeDescription.ForLoadedType.of(redefined) : pool.describe(name).resolve();
-        DynamicType.Builder<?> b = Holder.BYTE_BUDDY.redefine(type, locator).ignoreAlso(LatentMatcher.ForSelfDeclaredMethod.NOT_DECLARED);
+        TypeDescription type = redefined != null
+                ? TypeDescription.ForLoadedType.of(redefined)
+                : pool.describe(name).resolve();
+        DynamicType.Builder<?> b =
+                Holder.BYTE_BUDDY.redefine(type, locator).ignoreAlso(LatentMatcher.ForSelfDeclaredMethod.NOT_DECLARED);
         for (Woven w : woven) {
-            var method = named(w.planned().method().name()).and(hasDescriptor(w.planned().method().descriptor()));
-            b = b.visit(w.failMessage() != null
-                    ? Advice.withCustomMapping().bind(FailMessage.class, w.failMessage()).to(UnreachableAdvice.class).on(method)
-                    : Advice.withCustomMapping().bind(BindingId.class, w.id()).to(LockAdvice.class).on(method));
+            var method = named(w.planned().method().name())
+                    .and(hasDescriptor(w.planned().method().descriptor()));
+            b = b.visit(
+                    w.failMessage() != null
+                            ? Advice.withCustomMapping()
+                                    .bind(FailMessage.class, w.failMessage())
+                                    .to(UnreachableAdvice.class)
+                                    .on(method)
+                            : Advice.withCustomMapping()
+                                    .bind(BindingId.class, w.id())
+                                    .to(LockAdvice.class)
+                                    .on(method));
         }
         return b.make(TypeResolutionStrategy.Disabled.INSTANCE, pool).getBytes();
     }

@@ -1,5 +1,9 @@
 package dev.lockwarden.agent;
 
+import dev.lockwarden.agent.MethodPlanner.Plan;
+import dev.lockwarden.agent.MethodPlanner.Planned;
+import dev.lockwarden.agent.config.AgentConfig;
+import dev.lockwarden.agent.config.LockRule;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URL;
@@ -14,11 +18,6 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
-import dev.lockwarden.agent.MethodPlanner.Plan;
-import dev.lockwarden.agent.MethodPlanner.Planned;
-import dev.lockwarden.agent.config.AgentConfig;
-import dev.lockwarden.agent.config.LockRule;
-
 /**
  * What the agent would instrument in an application, without running it: every class file of the given jars and
  * directories is planned exactly as the running agent plans a loading class.
@@ -31,16 +30,19 @@ public final class DryRun {
      * @param classes      class files read
      * @param unreadable   classes that could not be resolved (a missing dependency), so subtype rules may miss them
      */
-    public record Result(Map<String, List<String>> methods, List<String> problems, List<LockRule> unmatched,
-                         int classes, List<String> unreadable) {
+    public record Result(
+            Map<String, List<String>> methods,
+            List<String> problems,
+            List<LockRule> unmatched,
+            int classes,
+            List<String> unreadable) {
         /** True when nothing is wrong. */
         public boolean ok() {
             return problems.isEmpty() && unmatched.isEmpty();
         }
     }
 
-    private DryRun() {
-    }
+    private DryRun() {}
 
     /** Plans every class of {@code classPath} (jar files and class directories) under {@code config}. */
     public static Result run(AgentConfig config, List<Path> classPath) throws IOException {
@@ -62,7 +64,8 @@ public final class DryRun {
         List<String> problems = new ArrayList<>();
         List<String> unreadable = new ArrayList<>();
         // only the loader's resources are read (class files), nothing is loaded; the JDK's through the platform loader
-        try (URLClassLoader files = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader files =
+                new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
             TypeResolver resolver = TypeResolver.of(files);
             for (String name : names) {
                 try {
@@ -73,21 +76,25 @@ public final class DryRun {
                     Plan plan = planner.plan(type, resolver);
                     problems.addAll(Preflight.problems(plan));
                     for (Planned p : plan.methods()) {
-                        methods.get(p.rule().where()).add(p.signature() + (p.key() != null ? "  key \"" + p.key() + "\"" : "  REJECTED"));
+                        methods.get(p.rule().where())
+                                .add(p.signature() + (p.key() != null ? "  key \"" + p.key() + "\"" : "  REJECTED"));
                     }
                 } catch (RuntimeException e) {
                     unreadable.add(name + " (" + e.getMessage() + ")");
                 }
             }
         }
-        List<LockRule> unmatched = config.rules().stream().filter(r -> methods.get(r.where()).isEmpty()).toList();
+        List<LockRule> unmatched = config.rules().stream()
+                .filter(r -> methods.get(r.where()).isEmpty())
+                .toList();
         return new Result(methods, problems, unmatched, names.size(), unreadable);
     }
 
     private static List<String> classesIn(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir, 64)) {
             return files.filter(f -> isClass(dir.relativize(f).toString().replace('\\', '/')))
-                    .map(f -> toName(dir.relativize(f).toString().replace('\\', '/'))).toList();
+                    .map(f -> toName(dir.relativize(f).toString().replace('\\', '/')))
+                    .toList();
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -95,12 +102,18 @@ public final class DryRun {
 
     private static List<String> classesInJar(Path jar) throws IOException {
         try (JarFile file = new JarFile(jar.toFile())) {
-            return file.stream().map(JarEntry::getName).filter(DryRun::isClass).map(DryRun::toName).toList();
+            return file.stream()
+                    .map(JarEntry::getName)
+                    .filter(DryRun::isClass)
+                    .map(DryRun::toName)
+                    .toList();
         }
     }
 
     private static boolean isClass(String path) {
-        return path.endsWith(".class") && !path.endsWith("module-info.class") && !path.endsWith("package-info.class")
+        return path.endsWith(".class")
+                && !path.endsWith("module-info.class")
+                && !path.endsWith("package-info.class")
                 && !path.startsWith("META-INF/");
     }
 

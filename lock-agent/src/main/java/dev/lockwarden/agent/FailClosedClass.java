@@ -20,68 +20,78 @@ import net.bytebuddy.jar.asm.Opcodes;
 final class FailClosedClass {
     private static final String ISE = "java/lang/IllegalStateException";
 
-    private FailClosedClass() {
-    }
+    private FailClosedClass() {}
 
     /** The class file of {@code original}'s shape whose every method throws {@code message}. */
     static byte[] of(byte[] original, String message) {
         ClassReader reader = new ClassReader(original);
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS); // a new constant pool: nothing is copied
-        reader.accept(new ClassVisitor(Opcodes.ASM9) {
-            private boolean hasInitialiser;
+        reader.accept(
+                new ClassVisitor(Opcodes.ASM9) {
+                    private boolean hasInitialiser;
 
-            @Override
-            public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
-                writer.visit(version, access, name, signature, superName, interfaces);
-            }
+                    @Override
+                    public void visit(
+                            int version,
+                            int access,
+                            String name,
+                            String signature,
+                            String superName,
+                            String[] interfaces) {
+                        writer.visit(version, access, name, signature, superName, interfaces);
+                    }
 
-            @Override
-            public void visitNestHost(String nestHost) {
-                writer.visitNestHost(nestHost);
-            }
+                    @Override
+                    public void visitNestHost(String nestHost) {
+                        writer.visitNestHost(nestHost);
+                    }
 
-            @Override
-            public void visitOuterClass(String owner, String name, String descriptor) {
-                writer.visitOuterClass(owner, name, descriptor);
-            }
+                    @Override
+                    public void visitOuterClass(String owner, String name, String descriptor) {
+                        writer.visitOuterClass(owner, name, descriptor);
+                    }
 
-            @Override
-            public void visitNestMember(String nestMember) {
-                writer.visitNestMember(nestMember);
-            }
+                    @Override
+                    public void visitNestMember(String nestMember) {
+                        writer.visitNestMember(nestMember);
+                    }
 
-            @Override
-            public void visitInnerClass(String name, String outerName, String innerName, int access) {
-                writer.visitInnerClass(name, outerName, innerName, access);
-            }
+                    @Override
+                    public void visitInnerClass(String name, String outerName, String innerName, int access) {
+                        writer.visitInnerClass(name, outerName, innerName, access);
+                    }
 
-            @Override
-            public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
-                writer.visitField(access, name, descriptor, signature, null).visitEnd();
-                return null;
-            }
+                    @Override
+                    public FieldVisitor visitField(
+                            int access, String name, String descriptor, String signature, Object value) {
+                        writer.visitField(access, name, descriptor, signature, null)
+                                .visitEnd();
+                        return null;
+                    }
 
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-                MethodVisitor mv = writer.visitMethod(access, name, descriptor, signature, exceptions);
-                if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0) {
-                    hasInitialiser |= name.equals("<clinit>");
-                    throwing(mv, message);
-                }
-                mv.visitEnd();
-                return null;
-            }
+                    @Override
+                    public MethodVisitor visitMethod(
+                            int access, String name, String descriptor, String signature, String[] exceptions) {
+                        MethodVisitor mv = writer.visitMethod(access, name, descriptor, signature, exceptions);
+                        if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0) {
+                            hasInitialiser |= name.equals("<clinit>");
+                            throwing(mv, message);
+                        }
+                        mv.visitEnd();
+                        return null;
+                    }
 
-            @Override
-            public void visitEnd() {
-                if (!hasInitialiser) {
-                    MethodVisitor mv = writer.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
-                    throwing(mv, message);
-                    mv.visitEnd();
-                }
-                writer.visitEnd();
-            }
-        }, ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
+                    @Override
+                    public void visitEnd() {
+                        if (!hasInitialiser) {
+                            MethodVisitor mv = writer.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
+                            throwing(mv, message);
+                            mv.visitEnd();
+                        }
+                        writer.visitEnd();
+                    }
+                },
+                ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
         return writer.toByteArray();
     }
 
@@ -92,17 +102,20 @@ final class FailClosedClass {
     static byte[] keepingShape(byte[] original, String message) {
         ClassReader reader = new ClassReader(original);
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-        reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-                MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-                if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0) {
-                    throwing(mv, message);
-                }
-                mv.visitEnd();
-                return null;
-            }
-        }, ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
+        reader.accept(
+                new ClassVisitor(Opcodes.ASM9, writer) {
+                    @Override
+                    public MethodVisitor visitMethod(
+                            int access, String name, String descriptor, String signature, String[] exceptions) {
+                        MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+                        if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0) {
+                            throwing(mv, message);
+                        }
+                        mv.visitEnd();
+                        return null;
+                    }
+                },
+                ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
         return writer.toByteArray();
     }
 

@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** Marks the advice parameter that receives the failure message, a constant bound per instrumented method. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
-@interface FailMessage {
-}
+@interface FailMessage {}

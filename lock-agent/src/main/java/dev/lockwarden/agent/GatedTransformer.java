@@ -1,5 +1,8 @@
 package dev.lockwarden.agent;
 
+import dev.lockwarden.agent.Binder.Woven;
+import dev.lockwarden.agent.MethodPlanner.Plan;
+import dev.lockwarden.agent.bootstrap.LockBridge;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
@@ -8,10 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
-
-import dev.lockwarden.agent.Binder.Woven;
-import dev.lockwarden.agent.MethodPlanner.Plan;
-import dev.lockwarden.agent.bootstrap.LockBridge;
 
 /**
  * The class file transformer the JVM calls for every class: classes of the boot loader and classes whose name no
@@ -32,9 +31,11 @@ final class GatedTransformer implements ClassFileTransformer {
     private final Map<ClassLoader, Map<String, byte[]>> asmWoven = new WeakHashMap<>();
     /** Loaded classes whose retransformation the JVM refused: the next one makes them fail. */
     private final Map<Class<?>, Throwable> toClose = new ConcurrentHashMap<>();
+
     private final ClassClosing closing;
 
-    GatedTransformer(NameFilter filter, MethodPlanner planner, Binder binder, AgentReport report, Instrumentation inst) {
+    GatedTransformer(
+            NameFilter filter, MethodPlanner planner, Binder binder, AgentReport report, Instrumentation inst) {
         this.filter = filter;
         this.planner = planner;
         this.binder = binder;
@@ -48,8 +49,13 @@ final class GatedTransformer implements ClassFileTransformer {
     }
 
     @Override
-    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined,
-                            ProtectionDomain domain, byte[] bytes) {
+    public byte[] transform(
+            Module module,
+            ClassLoader loader,
+            String className,
+            Class<?> redefined,
+            ProtectionDomain domain,
+            byte[] bytes) {
         if (loader == null || className == null) {
             return null;
         }
@@ -79,7 +85,8 @@ final class GatedTransformer implements ClassFileTransformer {
         toClose.put(loaded, cause);
     }
 
-    private byte[] weave(Module module, ClassLoader loader, String className, Class<?> redefined, byte[] bytes, Plan[] planned) {
+    private byte[] weave(
+            Module module, ClassLoader loader, String className, Class<?> redefined, byte[] bytes, Plan[] planned) {
         String name = className.replace('/', '.');
         StartupStamps.mark("until-weave");
         // for a retransformation the planner reads the original class file (the JVM's bytes are reconstituted)
@@ -125,7 +132,8 @@ final class GatedTransformer implements ClassFileTransformer {
     }
 
     /** Any failure on a candidate class: it fails closed, and a later retransformation keeps it so. */
-    private byte[] closed(String className, ClassLoader loader, Class<?> redefined, byte[] bytes, Plan plan, Throwable cause) {
+    private byte[] closed(
+            String className, ClassLoader loader, Class<?> redefined, byte[] bytes, Plan plan, Throwable cause) {
         byte[] closed = closing.close(className.replace('/', '.'), loader, redefined != null, bytes, plan, cause);
         remember(loader, className, closed);
         return closed;

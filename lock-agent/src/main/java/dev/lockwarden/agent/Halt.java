@@ -10,8 +10,7 @@ final class Halt {
     /** Exit status when the agent stops the JVM on an internal failure (sysexits' EX_SOFTWARE). */
     static final int EXIT_INTERNAL = 70;
 
-    private Halt() {
-    }
+    private Halt() {}
 
     static void stop(String message) {
         String line = "stopping the JVM (exit " + EXIT_INTERNAL + "): " + message;

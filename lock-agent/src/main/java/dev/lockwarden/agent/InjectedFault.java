@@ -10,8 +10,7 @@ package dev.lockwarden.agent;
 final class InjectedFault {
     private static final String SPEC = System.getProperty("lockwarden.agent.testFault");
 
-    private InjectedFault() {
-    }
+    private InjectedFault() {}
 
     /** Throws when the property names this point for this (binary) class name. */
     static void at(String point, String className) {

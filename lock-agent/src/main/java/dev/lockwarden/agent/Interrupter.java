@@ -1,8 +1,7 @@
 package dev.lockwarden.agent;
 
-import java.util.function.Consumer;
-
 import dev.lockwarden.LockLostEvent;
+import java.util.function.Consumer;
 
 /**
  * {@code onLost=interrupt}: when the lock of a running method is known lost (the handle's loss signal: a refresh that

@@ -1,14 +1,13 @@
 package dev.lockwarden.agent;
 
-import java.util.List;
-import java.util.Set;
-import java.util.ArrayList;
-
 import dev.lockwarden.KeyTemplate;
 import dev.lockwarden.agent.ClassModel.MethodModel;
 import dev.lockwarden.agent.config.KeyNames;
 import dev.lockwarden.agent.config.LockRule;
 import dev.lockwarden.agent.config.Names;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Makes a rule's key template concrete for one method: replaces {@code {class}}/{@code {method}}, resolves
@@ -16,11 +15,11 @@ import dev.lockwarden.agent.config.Names;
  * key differs on every call ({@code Payment@1b6d3586}) and so would exclude nothing.
  */
 final class KeyCheck {
-    private static final Set<String> PRIMITIVES = Set.of("boolean", "byte", "char", "short", "int", "long", "float", "double");
+    private static final Set<String> PRIMITIVES =
+            Set.of("boolean", "byte", "char", "short", "int", "long", "float", "double");
     private static final int MAX_DEPTH = 100;
 
-    private KeyCheck() {
-    }
+    private KeyCheck() {}
 
     /** The parsed template, or throws {@link IllegalArgumentException} with the problem and the fix. */
     static KeyTemplate resolve(LockRule rule, ClassModel type, MethodModel m, TypeResolver resolver) {
@@ -90,7 +89,8 @@ final class KeyCheck {
             }
             for (Class<?> c = t; c != null && c != Object.class; c = c.getSuperclass()) {
                 try {
-                    if (!java.lang.reflect.Modifier.isStatic(c.getDeclaredMethod("toString").getModifiers())) {
+                    if (!java.lang.reflect.Modifier.isStatic(
+                            c.getDeclaredMethod("toString").getModifiers())) {
                         return "";
                     }
                 } catch (NoSuchMethodException notHere) {

@@ -1,11 +1,10 @@
 package dev.lockwarden.agent;
 
-import java.util.Map;
-import java.util.function.Function;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.config.Settings;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Creates the agent's {@link LockManager} on the first locked call (so a slow or absent Redis never delays
@@ -24,12 +23,14 @@ final class LazyLockManager {
     /** {@code fileSettings} (full {@code lockwarden.*} names) win over system properties, then environment. */
     LazyLockManager(Map<String, String> fileSettings) {
         // an anonymous class, not a lambda: created in premain
-        this.settings = new Settings(new Function<String, String>() {
-            @Override
-            public String apply(String name) {
-                return fileSettings.getOrDefault(name, System.getProperty(name));
-            }
-        }, System.getenv());
+        this.settings = new Settings(
+                new Function<String, String>() {
+                    @Override
+                    public String apply(String name) {
+                        return fileSettings.getOrDefault(name, System.getProperty(name));
+                    }
+                },
+                System.getenv());
     }
 
     LockManager get() {
@@ -49,13 +50,16 @@ final class LazyLockManager {
         }
         try {
             // no core shutdown hook: AgentShutdown drains the running calls first, then closes this manager
-            LockManager m = LockManager.builder().settings(settings).shutdownHook(false).build();
+            LockManager m =
+                    LockManager.builder().settings(settings).shutdownHook(false).build();
             manager = m;
             lastFailure = null;
             return m;
         } catch (RuntimeException e) {
-            lastFailure = e instanceof LockStoreException ? e
-                    : new IllegalStateException("lockwarden-agent: cannot create the LockManager: " + e.getMessage(), e);
+            lastFailure = e instanceof LockStoreException
+                    ? e
+                    : new IllegalStateException(
+                            "lockwarden-agent: cannot create the LockManager: " + e.getMessage(), e);
             lastFailureAt = System.nanoTime();
             throw lastFailure;
         }

@@ -10,20 +10,21 @@ import net.bytebuddy.asm.Advice;
  * cannot even be asked for, the call fails instead of running unlocked.
  */
 public final class LockAdvice {
-    private LockAdvice() {
-    }
+    private LockAdvice() {}
 
     /** Takes the lock; returns the handle, or a {@link LockBridge.Skip}. */
     @Advice.OnMethodEnter(skipOn = LockBridge.Skip.class)
-    public static Object enter(@BindingId int id, @Advice.AllArguments Object[] args,
-                               @Advice.Origin("#t#m") String method) {
+    public static Object enter(
+            @BindingId int id, @Advice.AllArguments Object[] args, @Advice.Origin("#t#m") String method) {
         try {
             return LockBridge.enter(id, args);
         } catch (LinkageError unreachable) {
-            throw new IllegalStateException("lockwarden-agent: " + method + " is lock-wrapped but its class loader cannot"
-                    + " see dev.lockwarden.agent.bootstrap.LockBridge, so it does not run unlocked — let the loader delegate"
-                    + " that package to the boot loader (JBoss: -Djboss.modules.system.pkgs=dev.lockwarden.agent.bootstrap;"
-                    + " OSGi: org.osgi.framework.bootdelegation=dev.lockwarden.agent.bootstrap)", unreachable);
+            throw new IllegalStateException(
+                    "lockwarden-agent: " + method + " is lock-wrapped but its class loader cannot"
+                            + " see dev.lockwarden.agent.bootstrap.LockBridge, so it does not run unlocked — let the loader delegate"
+                            + " that package to the boot loader (JBoss: -Djboss.modules.system.pkgs=dev.lockwarden.agent.bootstrap;"
+                            + " OSGi: org.osgi.framework.bootdelegation=dev.lockwarden.agent.bootstrap)",
+                    unreachable);
         }
     }
 

@@ -16,10 +16,10 @@ import java.util.Optional;
 public final class LockAgent {
     /** Exit status when the agent stops the JVM (sysexits' EX_CONFIG). */
     public static final int EXIT_CONFIG = 78;
+
     private static boolean started;
 
-    private LockAgent() {
-    }
+    private LockAgent() {}
 
     /** Called by the JVM before {@code main} for {@code -javaagent}. */
     public static void premain(String args, Instrumentation inst) {
@@ -29,10 +29,12 @@ public final class LockAgent {
             StartupStamps.mark("premain-done");
         } catch (StartupException e) {
             if (e.continueOnError()) {
-                AgentLog.warn("onConfigError = continue: the application runs WITHOUT ANY AGENT LOCKS. " + e.getMessage());
+                AgentLog.warn(
+                        "onConfigError = continue: the application runs WITHOUT ANY AGENT LOCKS. " + e.getMessage());
             } else {
                 AgentLog.error("stopping the JVM before main (exit " + EXIT_CONFIG + "): " + e.getMessage()
-                        + System.lineSeparator() + "  Fix the problems above, or set onConfigError = continue in the config"
+                        + System.lineSeparator()
+                        + "  Fix the problems above, or set onConfigError = continue in the config"
                         + " (or -Dlockwarden.agent.onConfigError=continue) to run without agent locks.");
                 System.exit(EXIT_CONFIG);
             }
@@ -45,8 +47,15 @@ public final class LockAgent {
         try {
             AgentReport installed = start(args, inst, true);
             StringBuilder ok = new StringBuilder("OK");
-            installed.matchedMethods().forEach(m -> ok.append(System.lineSeparator()).append("instrumented ").append(m));
-            installed.problems().forEach(p -> ok.append(System.lineSeparator()).append("problem ").append(p));
+            installed
+                    .matchedMethods()
+                    .forEach(m -> ok.append(System.lineSeparator())
+                            .append("instrumented ")
+                            .append(m));
+            installed
+                    .problems()
+                    .forEach(p ->
+                            ok.append(System.lineSeparator()).append("problem ").append(p));
             report.ifPresent(r -> write(r, ok.toString()));
         } catch (StartupException e) {
             AgentLog.error("attach failed, nothing was changed: " + e.getMessage());
@@ -55,10 +64,14 @@ public final class LockAgent {
         }
     }
 
-    private static synchronized AgentReport start(String args, Instrumentation inst, boolean attached) throws StartupException {
+    private static synchronized AgentReport start(String args, Instrumentation inst, boolean attached)
+            throws StartupException {
         if (started) {
-            throw new StartupException("the agent is already active in this JVM; rules cannot be changed at run time"
-                    + " (restart the JVM with the new config)", false, null);
+            throw new StartupException(
+                    "the agent is already active in this JVM; rules cannot be changed at run time"
+                            + " (restart the JVM with the new config)",
+                    false,
+                    null);
         }
         AgentArgs parsed;
         try {

@@ -1,15 +1,14 @@
 package dev.lockwarden.agent;
 
+import dev.lockwarden.KeyTemplate;
+import dev.lockwarden.agent.ClassModel.MethodModel;
+import dev.lockwarden.agent.config.LockRule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.function.Predicate;
-
-import dev.lockwarden.KeyTemplate;
-import dev.lockwarden.agent.ClassModel.MethodModel;
-import dev.lockwarden.agent.config.LockRule;
 
 /**
  * Decides, for one class, which of its declared methods each rule locks and with which key. Used by the running
@@ -89,8 +88,9 @@ final class MethodPlanner {
                     }
                     matching.add(rule);
                 } else if (!rule.methodName().contains("*") && !rule.subtypes()) {
-                    problems.add(rule.where() + ": " + type.name() + "#" + m.signature()
-                            + " is abstract, native, synthetic or a bridge method — name the concrete method that does the work");
+                    problems.add(
+                            rule.where() + ": " + type.name() + "#" + m.signature()
+                                    + " is abstract, native, synthetic or a bridge method — name the concrete method that does the work");
                 }
             }
         }
@@ -111,14 +111,20 @@ final class MethodPlanner {
                 wheres.add(r.where());
                 specs.add(r.spec());
             }
-            return new Planned(rule, type.name(), m, null, wheres + ": rules " + specs
-                    + " both match " + where + " — make the patterns disjoint (one rule per method)");
+            return new Planned(
+                    rule,
+                    type.name(),
+                    m,
+                    null,
+                    wheres + ": rules " + specs + " both match " + where
+                            + " — make the patterns disjoint (one rule per method)");
         }
         try {
             return new Planned(rule, type.name(), m, KeyCheck.resolve(rule, type, m, resolver), null);
         } catch (IllegalArgumentException e) {
             String fix = e.getMessage().contains(" — ") ? "" : " — fix key=\"...\"";
-            return new Planned(rule, type.name(), m, null, rule.where() + ": " + e.getMessage() + " (method " + where + ")" + fix);
+            return new Planned(
+                    rule, type.name(), m, null, rule.where() + ": " + e.getMessage() + " (method " + where + ")" + fix);
         }
     }
 

@@ -1,12 +1,11 @@
 package dev.lockwarden.agent;
 
+import dev.lockwarden.agent.config.LockRule;
+import dev.lockwarden.agent.config.Names;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import dev.lockwarden.agent.config.LockRule;
-import dev.lockwarden.agent.config.Names;
 
 /**
  * The raw-name pre-filter in front of Byte Buddy: decides from the JVM's internal class name alone

@@ -1,13 +1,12 @@
 package dev.lockwarden.agent;
 
+import dev.lockwarden.agent.MethodPlanner.Plan;
+import dev.lockwarden.agent.config.AgentConfig;
+import dev.lockwarden.agent.config.LockRule;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-
-import dev.lockwarden.agent.MethodPlanner.Plan;
-import dev.lockwarden.agent.config.AgentConfig;
-import dev.lockwarden.agent.config.LockRule;
 
 /**
  * Before {@code main}: the classes that rules name exactly and that are on the class path are read as class files
@@ -15,8 +14,7 @@ import dev.lockwarden.agent.config.LockRule;
  * Classes found only by other loaders (web apps) are checked when they load.
  */
 final class Preflight {
-    private Preflight() {
-    }
+    private Preflight() {}
 
     static List<String> check(AgentConfig config, TypeResolver classPath) {
         MethodPlanner planner = new MethodPlanner(config.rules());

@@ -1,11 +1,10 @@
 package dev.lockwarden.agent;
 
-import java.util.List;
-import java.util.function.Predicate;
-
 import dev.lockwarden.agent.ClassModel.MethodModel;
 import dev.lockwarden.agent.config.LockRule;
 import dev.lockwarden.agent.config.Names;
+import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The matchers of one rule, kept strict: a plain name matches exactly that name, {@code *} matches any run of
@@ -16,8 +15,7 @@ import dev.lockwarden.agent.config.Names;
  * first lambda or regex is start-up time the application waits for.
  */
 final class RuleMatchers {
-    private RuleMatchers() {
-    }
+    private RuleMatchers() {}
 
     /** Class names the rule's class pattern accepts (without {@code +}). */
     static Predicate<String> className(LockRule rule) {
@@ -31,7 +29,8 @@ final class RuleMatchers {
 
     /** Methods the rule names by name and parameter types, lockable or not (so that the rest can be reported). */
     static Predicate<MethodModel> named(LockRule rule) {
-        return new Method(new Name(rule.methodName(), '.'), rule.parameterTypes().orElse(null));
+        return new Method(
+                new Name(rule.methodName(), '.'), rule.parameterTypes().orElse(null));
     }
 
     /** Whether {@code name} matches {@code pattern} ({@link Names#wildcard}). */

@@ -10,8 +10,7 @@ final class StartupStamps {
     private static final boolean ON = Boolean.getBoolean("lockwarden.agent.stamps");
     private static long last = System.nanoTime();
 
-    private StartupStamps() {
-    }
+    private StartupStamps() {}
 
     /** Prints the time since the previous stamp (or class initialisation) under {@code step}. */
     static synchronized void mark(String step) {
@@ -21,8 +20,14 @@ final class StartupStamps {
         long now = System.nanoTime();
         long micros = (now - last) / 1_000;
         last = now;
-        StringBuilder b = new StringBuilder(64).append("lockwarden-agent stamp ").append(step).append(' ')
-                .append(micros / 1000).append('.').append((char) ('0' + micros % 1000 / 100)).append(" ms at ")
+        StringBuilder b = new StringBuilder(64)
+                .append("lockwarden-agent stamp ")
+                .append(step)
+                .append(' ')
+                .append(micros / 1000)
+                .append('.')
+                .append((char) ('0' + micros % 1000 / 100))
+                .append(" ms at ")
                 .append(System.currentTimeMillis()); // wall clock, to line up with the process's start
         System.err.println(b);
     }

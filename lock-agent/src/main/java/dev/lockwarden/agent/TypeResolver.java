@@ -19,6 +19,7 @@ import java.util.function.Predicate;
 final class TypeResolver {
     /** Bounds a super-type walk (a cycle in broken class files, absurd hierarchies). */
     private static final int MAX_TYPES = 10_000;
+
     private final Function<String, byte[]> classFiles;
     private final Map<String, ClassModel> cache = new HashMap<>();
 

@@ -8,8 +8,7 @@ import net.bytebuddy.asm.Advice;
  * unlocked.
  */
 public final class UnreachableAdvice {
-    private UnreachableAdvice() {
-    }
+    private UnreachableAdvice() {}
 
     /** Throws the bound message before the body runs. */
     @Advice.OnMethodEnter

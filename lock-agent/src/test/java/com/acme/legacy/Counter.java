@@ -1,7 +1,6 @@
 package com.acme.legacy;
 
 import java.util.List;
-
 import redis.clients.jedis.UnifiedJedis;
 
 /** A legacy counter with a non-atomic read-modify-write in Redis; also records how many callers overlap. */

@@ -2,8 +2,7 @@ package com.acme.legacy;
 
 /** A legacy method a rule locks; prints when its body runs, so a test sees whether it ran. */
 public final class Guarded {
-    private Guarded() {
-    }
+    private Guarded() {}
 
     public static String pay(String id) {
         System.out.println("BODY RAN " + id);

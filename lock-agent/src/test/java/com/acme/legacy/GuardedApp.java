@@ -10,8 +10,7 @@ import java.nio.charset.StandardCharsets;
  * {@code hold MILLIS} calls {@link Guarded#hold} and prints how it ended and after how long.
  */
 public final class GuardedApp {
-    private GuardedApp() {
-    }
+    private GuardedApp() {}
 
     public static void main(String[] args) throws Exception {
         if (args[0].equals("hold")) {
@@ -22,8 +21,8 @@ public final class GuardedApp {
             } catch (Exception e) {
                 outcome = "FAILED " + e + " suppressed=" + java.util.Arrays.toString(e.getSuppressed());
             }
-            System.out.println(outcome + " after=" + (System.nanoTime() - start) / 1_000_000
-                    + " interrupted=" + Thread.currentThread().isInterrupted());
+            System.out.println(outcome + " after=" + (System.nanoTime() - start) / 1_000_000 + " interrupted="
+                    + Thread.currentThread().isInterrupted());
             return;
         }
         if (args[0].equals("attach")) {

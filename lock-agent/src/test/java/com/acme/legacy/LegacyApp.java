@@ -5,7 +5,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -20,19 +19,24 @@ import redis.clients.jedis.RedisClient;
  * </ul>
  */
 public final class LegacyApp {
-    private LegacyApp() {
-    }
+    private LegacyApp() {}
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
-            case "counter" -> counter(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]),
-                    Integer.parseInt(args[4]), args[5]);
+            case "counter" ->
+                counter(
+                        args[1],
+                        Integer.parseInt(args[2]),
+                        Integer.parseInt(args[3]),
+                        Integer.parseInt(args[4]),
+                        args[5]);
             case "policies" -> policies();
             case "plugins" -> plugins();
             case "matching" -> matching();
             case "drain" -> drain(Long.parseLong(args[1]));
-            case "plain" -> System.out.println("PLAIN report=" + new Jobs().report("k") + " flag=" + new Jobs().flag("k")
-                    + " bridge=" + System.getProperty("lockwarden.agent.bridge"));
+            case "plain" ->
+                System.out.println("PLAIN report=" + new Jobs().report("k") + " flag=" + new Jobs().flag("k")
+                        + " bridge=" + System.getProperty("lockwarden.agent.bridge"));
             case "attach" -> {
                 Jobs warmUp = new Jobs(); // loads the class before the agent arrives: attach must retransform it
                 System.out.println("READY report=" + warmUp.report("warm"));
@@ -47,14 +51,16 @@ public final class LegacyApp {
     /** Holds a locked call for {@code millis} and waits to be terminated; a shutdown hook tries new calls. */
     private static void drain(long millis) throws Exception {
         Jobs jobs = new Jobs();
-        Thread holder = new Thread(() -> {
-            try {
-                jobs.hold("d1", millis);
-                System.out.println("HOLD-DONE");
-            } catch (Throwable e) {
-                System.out.println("HOLD-FAILED " + e);
-            }
-        }, "holder");
+        Thread holder = new Thread(
+                () -> {
+                    try {
+                        jobs.hold("d1", millis);
+                        System.out.println("HOLD-DONE");
+                    } catch (Throwable e) {
+                        System.out.println("HOLD-FAILED " + e);
+                    }
+                },
+                "holder");
         holder.start();
         jobs.holding.await();
         try {
@@ -63,21 +69,24 @@ public final class LegacyApp {
         } catch (RuntimeException e) {
             System.out.println("BUSY " + e.getClass().getSimpleName());
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            long end = System.nanoTime() + 2_000_000_000L;
-            while (System.nanoTime() < end) {
-                try {
-                    jobs.report("d2");
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    System.out.println("DRAIN-REJECTED " + e.getMessage());
-                    return;
-                }
-            }
-            System.out.println("DRAIN-NOT-REJECTED");
-        }, "app-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            long end = System.nanoTime() + 2_000_000_000L;
+                            while (System.nanoTime() < end) {
+                                try {
+                                    jobs.report("d2");
+                                    Thread.sleep(20);
+                                } catch (InterruptedException e) {
+                                    return;
+                                } catch (RuntimeException e) {
+                                    System.out.println("DRAIN-REJECTED " + e.getMessage());
+                                    return;
+                                }
+                            }
+                            System.out.println("DRAIN-NOT-REJECTED");
+                        },
+                        "app-shutdown"));
         System.out.println("WAITING");
         Thread.sleep(120_000);
     }
@@ -107,11 +116,13 @@ public final class LegacyApp {
             Class<?> c = Class.forName("com.acme.legacy.plugin.Plugin", true, loader);
             Object plugin = c.getConstructor().newInstance();
             try {
-                System.out.println("PLUGIN " + loader.getName() + " returned " + c.getMethod("pay", String.class).invoke(plugin, "p1"));
+                System.out.println("PLUGIN " + loader.getName() + " returned "
+                        + c.getMethod("pay", String.class).invoke(plugin, "p1"));
             } catch (java.lang.reflect.InvocationTargetException e) {
                 System.out.println("PLUGIN " + loader.getName() + " threw " + e.getCause());
             }
-            System.out.println("PLUGIN " + loader.getName() + " bodyRuns=" + c.getField("bodyRuns").get(null));
+            System.out.println("PLUGIN " + loader.getName() + " bodyRuns="
+                    + c.getField("bodyRuns").get(null));
         }
     }
 
@@ -121,17 +132,19 @@ public final class LegacyApp {
             List<Thread> workers = new ArrayList<>();
             List<Throwable> errors = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
-                Thread w = new Thread(() -> {
-                    try {
-                        for (int i = 0; i < iterations; i++) {
-                            counter.increment(name);
-                        }
-                    } catch (Throwable e) {
-                        synchronized (errors) {
-                            errors.add(e);
-                        }
-                    }
-                }, "worker-" + t);
+                Thread w = new Thread(
+                        () -> {
+                            try {
+                                for (int i = 0; i < iterations; i++) {
+                                    counter.increment(name);
+                                }
+                            } catch (Throwable e) {
+                                synchronized (errors) {
+                                    errors.add(e);
+                                }
+                            }
+                        },
+                        "worker-" + t);
                 workers.add(w);
                 w.start();
             }
@@ -144,17 +157,23 @@ public final class LegacyApp {
 
     private static void policies() throws Exception {
         // the host's own, unshaded Byte Buddy works next to the agent's relocated copy
-        Class<?> generated = new net.bytebuddy.ByteBuddy().subclass(Object.class).name("com.acme.legacy.Generated")
-                .make().load(LegacyApp.class.getClassLoader()).getLoaded();
+        Class<?> generated = new net.bytebuddy.ByteBuddy()
+                .subclass(Object.class)
+                .name("com.acme.legacy.Generated")
+                .make()
+                .load(LegacyApp.class.getClassLoader())
+                .getLoaded();
         System.out.println("HOST-BYTEBUDDY " + generated.getName());
         Jobs jobs = new Jobs();
-        Thread holder = new Thread(() -> {
-            try {
-                jobs.hold("k1", 3000);
-            } catch (Throwable e) {
-                System.out.println("HOLD-FAILED " + e);
-            }
-        }, "holder");
+        Thread holder = new Thread(
+                () -> {
+                    try {
+                        jobs.hold("k1", 3000);
+                    } catch (Throwable e) {
+                        System.out.println("HOLD-FAILED " + e);
+                    }
+                },
+                "holder");
         holder.start();
         if (!jobs.holding.await(20, java.util.concurrent.TimeUnit.SECONDS)) {
             System.out.println("NEVER-HELD");

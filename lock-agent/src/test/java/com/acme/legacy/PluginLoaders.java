@@ -9,8 +9,7 @@ import java.io.InputStream;
  * delegating one asks the application loader for everything else.
  */
 final class PluginLoaders {
-    private PluginLoaders() {
-    }
+    private PluginLoaders() {}
 
     static ClassLoader isolating() {
         return new Own("isolating-plugin-loader", null, true);
@@ -38,7 +37,9 @@ final class PluginLoaders {
                     } else if (isolating && !name.startsWith("java.")) {
                         throw new ClassNotFoundException(name + " is not visible from " + getName());
                     } else {
-                        c = isolating ? ClassLoader.getPlatformClassLoader().loadClass(name) : getParent().loadClass(name);
+                        c = isolating
+                                ? ClassLoader.getPlatformClassLoader().loadClass(name)
+                                : getParent().loadClass(name);
                     }
                 }
                 if (resolve) {
@@ -63,7 +64,9 @@ final class PluginLoaders {
 
         @Override
         public java.net.URL getResource(String name) {
-            return name.startsWith("com/acme/legacy/plugin/") ? ClassLoader.getSystemResource(name) : super.getResource(name);
+            return name.startsWith("com/acme/legacy/plugin/")
+                    ? ClassLoader.getSystemResource(name)
+                    : super.getResource(name);
         }
     }
 }

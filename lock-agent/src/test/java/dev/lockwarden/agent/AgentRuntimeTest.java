@@ -4,16 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import dev.lockwarden.KeyTemplate;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.agent.bootstrap.LockBridge;
 import dev.lockwarden.agent.config.AgentConfig;
 import dev.lockwarden.agent.config.AgentConfigParser;
 import dev.lockwarden.agent.config.LockRule;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** Failure paths that need no Redis: the runtime fails closed and never runs the body unlocked. */
 class AgentRuntimeTest {
@@ -30,8 +28,12 @@ class AgentRuntimeTest {
     @Test
     void unreachableRedisFailsTheCallWithLockStoreException() throws Exception {
         AgentRuntime r = runtime("redis://127.0.0.1:1");
-        int id = r.register(rule("com.acme.X#a key=\"x:{0}\""), "com.acme.X#a(I)V", "com.acme.X#a",
-                KeyTemplate.parse("x:{0}", List.of("n")), null);
+        int id = r.register(
+                rule("com.acme.X#a key=\"x:{0}\""),
+                "com.acme.X#a(I)V",
+                "com.acme.X#a",
+                KeyTemplate.parse("x:{0}", List.of("n")),
+                null);
         Object state = r.enter(id, new Object[] {1});
         LockBridge.Skip skip = assertInstanceOf(LockBridge.Skip.class, state);
         assertInstanceOf(LockStoreException.class, skip.failure);
@@ -46,8 +48,12 @@ class AgentRuntimeTest {
     @Test
     void onStoreDownSkipSkipsQuietlyUnderSkip() throws Exception {
         AgentRuntime r = runtime("redis://127.0.0.1:1");
-        int id = r.register(rule("com.acme.X#a key=\"x:{0}\" onBusy=SKIP onStoreDown=skip"), "com.acme.X#a(I)V", "com.acme.X#a",
-                KeyTemplate.parse("x:{0}", List.of("n")), null);
+        int id = r.register(
+                rule("com.acme.X#a key=\"x:{0}\" onBusy=SKIP onStoreDown=skip"),
+                "com.acme.X#a(I)V",
+                "com.acme.X#a",
+                KeyTemplate.parse("x:{0}", List.of("n")),
+                null);
         Object state = r.enter(id, new Object[] {1});
         assertSame(LockBridge.Skip.QUIETLY, state);
         assertSame(null, r.exit(state, null));
@@ -57,8 +63,12 @@ class AgentRuntimeTest {
     @Test
     void nullKeyArgumentFailsTheCall() throws Exception {
         AgentRuntime r = runtime("redis://127.0.0.1:1");
-        int id = r.register(rule("com.acme.X#a key=\"x:{0}\""), "com.acme.X#a(Ljava/lang/String;)V", "com.acme.X#a",
-                KeyTemplate.parse("x:{0}", List.of("s")), null);
+        int id = r.register(
+                rule("com.acme.X#a key=\"x:{0}\""),
+                "com.acme.X#a(Ljava/lang/String;)V",
+                "com.acme.X#a",
+                KeyTemplate.parse("x:{0}", List.of("s")),
+                null);
         LockBridge.Skip skip = assertInstanceOf(LockBridge.Skip.class, r.enter(id, new Object[] {null}));
         assertInstanceOf(IllegalArgumentException.class, skip.failure);
         assertTrue(skip.failure.getMessage().contains("is null for this call"), skip.failure.getMessage());
@@ -67,19 +77,29 @@ class AgentRuntimeTest {
     @Test
     void aKeyRejectedAtInstrumentationFailsEveryCall() throws Exception {
         AgentRuntime r = runtime("redis://127.0.0.1:1");
-        int id = r.register(rule("com.acme.X#a key=\"x:{0}\""), "com.acme.X#a(Lcom/acme/P;)V", "com.acme.X#a", null,
+        int id = r.register(
+                rule("com.acme.X#a key=\"x:{0}\""),
+                "com.acme.X#a(Lcom/acme/P;)V",
+                "com.acme.X#a",
+                null,
                 "t.conf:1: {0} is a com.acme.P, which does not override toString()");
         LockBridge.Skip skip = assertInstanceOf(LockBridge.Skip.class, r.enter(id, new Object[] {new Object()}));
         assertInstanceOf(IllegalStateException.class, skip.failure);
-        assertTrue(skip.failure.getMessage().contains("does not override toString()")
-                && skip.failure.getMessage().contains("calls to com.acme.X#a fail"), skip.failure.getMessage());
+        assertTrue(
+                skip.failure.getMessage().contains("does not override toString()")
+                        && skip.failure.getMessage().contains("calls to com.acme.X#a fail"),
+                skip.failure.getMessage());
     }
 
     @Test
     void afterShutdownBeganNewCallsFailFast() throws Exception {
         AgentRuntime r = runtime("redis://127.0.0.1:1");
-        int id = r.register(rule("com.acme.X#a key=\"x:{0}\""), "com.acme.X#a(I)V", "com.acme.X#a",
-                KeyTemplate.parse("x:{0}", List.of("n")), null);
+        int id = r.register(
+                rule("com.acme.X#a key=\"x:{0}\""),
+                "com.acme.X#a(I)V",
+                "com.acme.X#a",
+                KeyTemplate.parse("x:{0}", List.of("n")),
+                null);
         r.drain.close();
         LockBridge.Skip skip = assertInstanceOf(LockBridge.Skip.class, r.enter(id, new Object[] {1}));
         assertTrue(skip.failure.getMessage().contains("the JVM is shutting down"), skip.failure.getMessage());

@@ -5,7 +5,6 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-
 import org.junit.jupiter.api.io.TempDir;
 
 /**

@@ -23,8 +23,8 @@ import java.util.stream.Collectors;
  * the agent's classes. Output is collected line by line; every wait is bounded.
  */
 final class ChildJvm implements AutoCloseable {
-    private static final Pattern APP_JARS =
-            Pattern.compile("(byte-buddy|jedis|commons-pool2|gson|json|slf4j-api|redis-authx-core|error_prone_annotations)-[0-9].*\\.jar");
+    private static final Pattern APP_JARS = Pattern.compile(
+            "(byte-buddy|jedis|commons-pool2|gson|json|slf4j-api|redis-authx-core|error_prone_annotations)-[0-9].*\\.jar");
 
     private final Process process;
     private final List<String> out = new ArrayList<>();
@@ -60,12 +60,14 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Starts the legacy app with extra environment variables. */
-    static ChildJvm start(List<String> jvmArgs, java.util.Map<String, String> env, String... appArgs) throws IOException {
+    static ChildJvm start(List<String> jvmArgs, java.util.Map<String, String> env, String... appArgs)
+            throws IOException {
         return startMain("com.acme.legacy.LegacyApp", jvmArgs, env, appArgs);
     }
 
     /** Starts another main class of the test classes. */
-    static ChildJvm startMain(String mainClass, List<String> jvmArgs, java.util.Map<String, String> env, String... appArgs)
+    static ChildJvm startMain(
+            String mainClass, List<String> jvmArgs, java.util.Map<String, String> env, String... appArgs)
             throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -80,8 +82,12 @@ final class ChildJvm implements AutoCloseable {
 
     /** {@code java -jar lock-agent.jar args...}: the agent's command line. */
     static ChildJvm cli(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", agentJar().toAbsolutePath().toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-jar",
+                agentJar().toAbsolutePath().toString()));
         cmd.addAll(Arrays.asList(args));
         return new ChildJvm(new ProcessBuilder(cmd).start());
     }
@@ -89,32 +95,39 @@ final class ChildJvm implements AutoCloseable {
     /** The compiled test classes: the legacy application's class directory. */
     static Path testClasses() {
         return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(e -> e.endsWith("test-classes")).map(Path::of).findFirst().orElseThrow();
+                .filter(e -> e.endsWith("test-classes"))
+                .map(Path::of)
+                .findFirst()
+                .orElseThrow();
     }
 
     private static String appClassPath() {
         String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(e -> e.endsWith("test-classes") || APP_JARS.matcher(Path.of(e).getFileName().toString()).matches())
+                .filter(e -> e.endsWith("test-classes")
+                        || APP_JARS.matcher(Path.of(e).getFileName().toString()).matches())
                 .collect(Collectors.joining(File.pathSeparator));
         if (!cp.contains("jedis-")) {
-            throw new IllegalStateException("no Jedis jar on the test class path: " + System.getProperty("java.class.path"));
+            throw new IllegalStateException(
+                    "no Jedis jar on the test class path: " + System.getProperty("java.class.path"));
         }
         return cp;
     }
 
     private static void pump(InputStream in, List<String> sink, String name) {
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    synchronized (sink) {
-                        sink.add(line);
-                        sink.notifyAll();
+        Thread t = new Thread(
+                () -> {
+                    try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                        for (String line; (line = r.readLine()) != null; ) {
+                            synchronized (sink) {
+                                sink.add(line);
+                                sink.notifyAll();
+                            }
+                        }
+                    } catch (IOException ignored) {
+                        // process ended
                     }
-                }
-            } catch (IOException ignored) {
-                // process ended
-            }
-        }, "child-" + name);
+                },
+                "child-" + name);
         t.setDaemon(true);
         t.start();
     }
@@ -179,5 +192,4 @@ final class ChildJvm implements AutoCloseable {
     public String toString() {
         return "--- stdout ---\n" + stdout() + "\n--- stderr ---\n" + stderr();
     }
-
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,8 +17,13 @@ class CliIT extends AgentTestBase {
         try (ChildJvm cli = ChildJvm.cli("--help")) {
             assertEquals(0, cli.waitFor(RUN), cli.toString());
             String out = cli.stdout();
-            assertTrue(out.contains("Usage: java -jar lock-agent.jar") && out.contains("attach") && out.contains("check")
-                    && out.contains("Attaches the agent to a running JVM") && out.contains("Checks a config"), cli.toString());
+            assertTrue(
+                    out.contains("Usage: java -jar lock-agent.jar")
+                            && out.contains("attach")
+                            && out.contains("check")
+                            && out.contains("Attaches the agent to a running JVM")
+                            && out.contains("Checks a config"),
+                    cli.toString());
         }
         try (ChildJvm cli = ChildJvm.cli("attach", "--help")) {
             assertEquals(0, cli.waitFor(RUN), cli.toString());
@@ -33,11 +37,13 @@ class CliIT extends AgentTestBase {
 
     @Test
     void checkListsWhatEachRuleWouldInstrument() throws Exception {
-        Path config = write("ok.conf",
+        Path config = write(
+                "ok.conf",
                 "com.acme.legacy.jobs.*Job#run* key=\"job:{class}:{method}\"",
                 "com.acme.legacy.pay.PaymentHandler+#handle(..) key=\"pay:{class}:{0.id}\"",
                 "com.acme.legacy.Early#work key=\"early\"");
-        try (ChildJvm cli = ChildJvm.cli("check", config.toString(), ChildJvm.testClasses().toString())) {
+        try (ChildJvm cli =
+                ChildJvm.cli("check", config.toString(), ChildJvm.testClasses().toString())) {
             assertEquals(0, cli.waitFor(RUN), cli.toString());
             String out = cli.stdout();
             for (String expected : List.of(
@@ -58,16 +64,19 @@ class CliIT extends AgentTestBase {
 
     @Test
     void checkFailsOnAnyProblem() throws Exception {
-        Path config = write("bad.conf",
+        Path config = write(
+                "bad.conf",
                 "com.acme.legacy.Jobs#report(int) key=\"job:{0}\"",
                 "com.acme.legacy.Billing#settle key=\"pay:{0}\"",
                 "com.acme.nothing.*Job#run key=\"x\"");
-        try (ChildJvm cli = ChildJvm.cli("check", config.toString(), ChildJvm.testClasses().toString())) {
+        try (ChildJvm cli =
+                ChildJvm.cli("check", config.toString(), ChildJvm.testClasses().toString())) {
             assertEquals(1, cli.waitFor(RUN), cli.toString());
             String out = cli.stdout();
             for (String expected : List.of(
                     config + ":1: com.acme.legacy.Jobs has no method report(int)",
-                    config + ":2: lock name template \"pay:{0}\": {0} is a com.acme.legacy.Payment, which does not override toString()",
+                    config
+                            + ":2: lock name template \"pay:{0}\": {0} is a com.acme.legacy.Payment, which does not override toString()",
                     "e.g. {0.id}",
                     config + ":3: com.acme.nothing.*Job#run → matches NOTHING",
                     "FAILED: 2 problem(s), 2 rule(s) matching nothing")) {
@@ -75,7 +84,8 @@ class CliIT extends AgentTestBase {
             }
         }
         Path broken = write("broken.conf", "com.acme.legacy.Jobs#report key=\"job:{0}\" onBusy=WAIT");
-        try (ChildJvm cli = ChildJvm.cli("check", broken.toString(), ChildJvm.testClasses().toString())) {
+        try (ChildJvm cli =
+                ChildJvm.cli("check", broken.toString(), ChildJvm.testClasses().toString())) {
             assertEquals(1, cli.waitFor(RUN), cli.toString());
             assertTrue(cli.stdout().contains(broken + ":1: onBusy=WAIT is not FAIL or SKIP"), cli.toString());
         }

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,15 +18,16 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(180)
 class FailClosedIT extends RedisAgentTestBase {
     private static final String[] BROKEN = {
-            "# mistakes on purpose",
-            "redis = http://127.0.0.1:1",
-            "tll = 30s",
-            "com.acme.legacy.Jobs#report(java.lang.String) key=\"job:{0\" ttl=30x onBusy=WAIT",
-            "com.acme.legacy.Jobs#flag(String) key=\"job:{1}\"",
-            "com.acme.legacy.Jobs#label key=\"job:{0}\" tll=3s",
-            "com.acme.legacy.Jobs#charge key=\"job:{0}\" autoRefresh=maybe",
-            "com.acme.legacy.Jobs#hold key=\"job:{0}\"",
-            "com.acme.legacy.Jobs#hold key=\"job:{0}\""};
+        "# mistakes on purpose",
+        "redis = http://127.0.0.1:1",
+        "tll = 30s",
+        "com.acme.legacy.Jobs#report(java.lang.String) key=\"job:{0\" ttl=30x onBusy=WAIT",
+        "com.acme.legacy.Jobs#flag(String) key=\"job:{1}\"",
+        "com.acme.legacy.Jobs#label key=\"job:{0}\" tll=3s",
+        "com.acme.legacy.Jobs#charge key=\"job:{0}\" autoRefresh=maybe",
+        "com.acme.legacy.Jobs#hold key=\"job:{0}\"",
+        "com.acme.legacy.Jobs#hold key=\"job:{0}\""
+    };
 
     @Test
     void brokenConfigStopsTheJvmBeforeMainListingEveryProblem() throws Exception {
@@ -45,7 +45,8 @@ class FailClosedIT extends RedisAgentTestBase {
                     f + ":4: ttl = '30x' is not a duration",
                     f + ":4: onBusy=WAIT is not FAIL or SKIP",
                     f + ":5: parameter type 'String' is not fully qualified — write e.g. java.lang.String",
-                    f + ":5: lock name template \"job:{1}\": '{1}' refers to parameter 1 but the method has 1 parameter(s)",
+                    f
+                            + ":5: lock name template \"job:{1}\": '{1}' refers to parameter 1 but the method has 1 parameter(s)",
                     f + ":6: unknown option 'tll' (did you mean 'ttl'?)",
                     f + ":7: autoRefresh=maybe is not true or false",
                     f + ":9: duplicate rule for com.acme.legacy.Jobs#hold (first on line 8) — remove one of them",
@@ -59,23 +60,33 @@ class FailClosedIT extends RedisAgentTestBase {
     @Test
     void onConfigErrorContinueRunsUninstrumentedWithAWarning() throws Exception {
         Path config = write("bad.conf", BROKEN);
-        try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(config), "-Dlockwarden.agent.onConfigError=continue"), "plain")) {
+        try (ChildJvm app = ChildJvm.start(
+                List.of(ChildJvm.javaagent(config), "-Dlockwarden.agent.onConfigError=continue"), "plain")) {
             assertEquals(0, app.waitFor(RUN), app.toString());
             assertTrue(app.stdout().contains("PLAIN report=42 flag=true"), "runs un-instrumented\n" + app);
-            assertTrue(app.stderr().contains("WARNING: lockwarden-agent: onConfigError = continue: the application runs WITHOUT ANY AGENT LOCKS."
-                    + " lock-agent config " + config + " has 10 problems:"), app.toString());
+            assertTrue(
+                    app.stderr()
+                            .contains(
+                                    "WARNING: lockwarden-agent: onConfigError = continue: the application runs WITHOUT ANY AGENT LOCKS."
+                                            + " lock-agent config " + config + " has 10 problems:"),
+                    app.toString());
         }
-        Path inFile = write("bad2.conf", "onConfigError = continue", "com.acme.legacy.Jobs#report key=\"x\" onBusy=WAIT");
+        Path inFile =
+                write("bad2.conf", "onConfigError = continue", "com.acme.legacy.Jobs#report key=\"x\" onBusy=WAIT");
         try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(inFile)), "plain")) {
             assertEquals(0, app.waitFor(RUN), app.toString());
             assertTrue(app.stdout().contains("PLAIN report=42"), app.toString());
-            assertTrue(app.stderr().contains("WITHOUT ANY AGENT LOCKS") && app.stderr().contains(inFile + ":2: onBusy=WAIT"), app.toString());
+            assertTrue(
+                    app.stderr().contains("WITHOUT ANY AGENT LOCKS")
+                            && app.stderr().contains(inFile + ":2: onBusy=WAIT"),
+                    app.toString());
         }
     }
 
     @Test
     void problemsOnlyTheClassesShowStopTheJvmToo() throws Exception {
-        Path config = write("classes.conf",
+        Path config = write(
+                "classes.conf",
                 "com.acme.legacy.Jobs#report(int) key=\"job:{0}\"",
                 "com.acme.legacy.Jobs#misnamed key=\"job:{nosuch}\"",
                 "com.acme.legacy.Billing#settle key=\"pay:{0}\"",
@@ -87,9 +98,11 @@ class FailClosedIT extends RedisAgentTestBase {
             String f = config.toString();
             for (String expected : List.of(
                     "has 3 problems:",
-                    f + ":1: com.acme.legacy.Jobs has no method report(int); its methods named report are report(java.lang.String) — fix the rule",
+                    f
+                            + ":1: com.acme.legacy.Jobs has no method report(int); its methods named report are report(java.lang.String) — fix the rule",
                     f + ":2: lock name template \"job:{nosuch}\": '{nosuch}' names no parameter; parameters are [key]",
-                    f + ":3: lock name template \"pay:{0}\": {0} is a com.acme.legacy.Payment, which does not override toString(),"
+                    f
+                            + ":3: lock name template \"pay:{0}\": {0} is a com.acme.legacy.Payment, which does not override toString(),"
                             + " so every call would get a different lock name — use a property that identifies it, e.g. {0.id}")) {
                 assertTrue(err.contains(expected), "stderr lacks: " + expected + "\n" + app);
             }
@@ -106,15 +119,24 @@ class FailClosedIT extends RedisAgentTestBase {
         }
         Path good = write("good.conf", "com.acme.legacy.Jobs#report key=\"job:{0}\"");
         // the marker makes the injector believe the bridge is already there: the check after injection must notice
-        try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(good), "-Dlockwarden.agent.bridge=spoofed"), "plain")) {
+        try (ChildJvm app =
+                ChildJvm.start(List.of(ChildJvm.javaagent(good), "-Dlockwarden.agent.bridge=spoofed"), "plain")) {
             assertEquals(LockAgent.EXIT_CONFIG, app.waitFor(RUN), app.toString());
-            assertTrue(app.stderr().contains("start-up failed") && app.stderr().contains("bootstrap bridge"), app.toString());
+            assertTrue(
+                    app.stderr().contains("start-up failed") && app.stderr().contains("bootstrap bridge"),
+                    app.toString());
         }
         // an internal failure is not a config error: onConfigError = continue does not let the rules go unenforced
-        try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(good), "-Dlockwarden.agent.bridge=spoofed",
-                "-Dlockwarden.agent.onConfigError=continue"), "plain")) {
+        try (ChildJvm app = ChildJvm.start(
+                List.of(
+                        ChildJvm.javaagent(good),
+                        "-Dlockwarden.agent.bridge=spoofed",
+                        "-Dlockwarden.agent.onConfigError=continue"),
+                "plain")) {
             assertEquals(LockAgent.EXIT_CONFIG, app.waitFor(RUN), app.toString());
-            assertTrue(app.stderr().contains("start-up failed") && app.stderr().contains("bootstrap bridge"), app.toString());
+            assertTrue(
+                    app.stderr().contains("start-up failed") && app.stderr().contains("bootstrap bridge"),
+                    app.toString());
             assertFalse(app.stdout().contains("PLAIN"), app.toString());
         }
     }
@@ -146,42 +168,61 @@ class FailClosedIT extends RedisAgentTestBase {
             try (ChildJvm app = ChildJvm.start(args, "plain")) {
                 assertEquals(0, app.waitFor(RUN), app.toString());
                 assertTrue(app.stdout().contains("PLAIN report=42 flag=true bridge=" + way), app.toString());
-                assertEquals("1", redis.node(0).command("EXISTS", "lock:{job:k}"), way + ": report() took its lock\n" + app);
+                assertEquals(
+                        "1", redis.node(0).command("EXISTS", "lock:{job:k}"), way + ": report() took its lock\n" + app);
             }
         }
     }
 
     @Test
     void configFromTheEnvironmentAndTheStartUpReport() throws Exception {
-        Path good = config("env.conf", "reportUnmatchedAfter = 1s",
-                "com.acme.legacy.Jobs#report key=\"job:{0}\"", "com.acme.legacy.NoSuchClass#run key=\"x\"");
-        try (ChildJvm app = ChildJvm.start(List.of("-javaagent:" + ChildJvm.agentJar().toAbsolutePath()),
-                Map.of("LOCKWARDEN_AGENT_CONFIG", good.toString()), "plain")) {
+        Path good = config(
+                "env.conf",
+                "reportUnmatchedAfter = 1s",
+                "com.acme.legacy.Jobs#report key=\"job:{0}\"",
+                "com.acme.legacy.NoSuchClass#run key=\"x\"");
+        try (ChildJvm app = ChildJvm.start(
+                List.of("-javaagent:" + ChildJvm.agentJar().toAbsolutePath()),
+                Map.of("LOCKWARDEN_AGENT_CONFIG", good.toString()),
+                "plain")) {
             assertEquals(0, app.waitFor(RUN), app.toString());
             String err = app.stderr();
             assertTrue(err.contains("INFO: lockwarden-agent: 2 lock rule(s) from " + good + " active"), app.toString());
-            assertTrue(err.contains(good + ":3: com.acme.legacy.Jobs#report → method report (any parameters) declared in class"
-                    + " com.acme.legacy.Jobs; key \"job:{0}\""), app.toString());
-            assertTrue(err.contains("instrumented com.acme.legacy.Jobs#report(java.lang.String) (" + good + ":3) in class loader app"
-                    + " (jdk.internal.loader.ClassLoaders$AppClassLoader)"), app.toString());
-            assertTrue(err.contains(good + ":4: rule com.acme.legacy.NoSuchClass#run matched no method before shutdown"), app.toString());
+            assertTrue(
+                    err.contains(
+                            good + ":3: com.acme.legacy.Jobs#report → method report (any parameters) declared in class"
+                                    + " com.acme.legacy.Jobs; key \"job:{0}\""),
+                    app.toString());
+            assertTrue(
+                    err.contains("instrumented com.acme.legacy.Jobs#report(java.lang.String) (" + good
+                            + ":3) in class loader app" + " (jdk.internal.loader.ClassLoaders$AppClassLoader)"),
+                    app.toString());
+            assertTrue(
+                    err.contains(good + ":4: rule com.acme.legacy.NoSuchClass#run matched no method before shutdown"),
+                    app.toString());
         }
     }
 
     @Test
     void aMethodWhoseLoaderCannotSeeTheBridgeFailsInsteadOfRunningUnlocked() throws Exception {
-        Path config = config("plugin.conf",
-                "com.acme.legacy.plugin.Plugin#pay(java.lang.String) key=\"plugin:{0}\"");
+        Path config = config("plugin.conf", "com.acme.legacy.plugin.Plugin#pay(java.lang.String) key=\"plugin:{0}\"");
         try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(config)), "plugins")) {
             assertEquals(0, app.waitFor(RUN), app.toString());
             String out = app.stdout();
             assertTrue(out.contains("PLUGIN delegating-plugin-loader returned paid p1"), app.toString());
             assertTrue(out.contains("PLUGIN delegating-plugin-loader bodyRuns=1"), app.toString());
-            assertTrue(out.contains("PLUGIN isolating-plugin-loader threw java.lang.IllegalStateException: lockwarden-agent:"
-                    + " com.acme.legacy.plugin.Plugin#pay(java.lang.String) is lock-wrapped"), app.toString());
+            assertTrue(
+                    out.contains(
+                            "PLUGIN isolating-plugin-loader threw java.lang.IllegalStateException: lockwarden-agent:"
+                                    + " com.acme.legacy.plugin.Plugin#pay(java.lang.String) is lock-wrapped"),
+                    app.toString());
             assertTrue(out.contains("-Djboss.modules.system.pkgs=dev.lockwarden.agent.bootstrap"), app.toString());
             assertTrue(out.contains("PLUGIN isolating-plugin-loader bodyRuns=0"), "the body never ran\n" + app);
-            assertEquals(1, count(app.stderr(), "SEVERE: lockwarden-agent: com.acme.legacy.plugin.Plugin#pay(java.lang.String) is lock-wrapped"),
+            assertEquals(
+                    1,
+                    count(
+                            app.stderr(),
+                            "SEVERE: lockwarden-agent: com.acme.legacy.plugin.Plugin#pay(java.lang.String) is lock-wrapped"),
                     "logged once\n" + app);
         }
     }

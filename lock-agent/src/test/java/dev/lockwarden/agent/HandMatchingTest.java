@@ -2,15 +2,13 @@ package dev.lockwarden.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.lockwarden.agent.config.HandParsingTestAccess;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
-
-import dev.lockwarden.agent.config.HandParsingTestAccess;
 
 /**
  * Wildcards and bare key placeholders are matched by hand (no regex in premain); compared here with the regular
@@ -35,7 +33,10 @@ class HandMatchingTest {
             for (char sep : new char[] {'.', '/'}) {
                 Pattern r = Pattern.compile(regex(p, sep));
                 for (String n : names) {
-                    assertEquals(r.matcher(n).matches(), RuleMatchers.wildcard(p, n, sep), "pattern '" + p + "' on '" + n + "' (" + sep + ")");
+                    assertEquals(
+                            r.matcher(n).matches(),
+                            RuleMatchers.wildcard(p, n, sep),
+                            "pattern '" + p + "' on '" + n + "' (" + sep + ")");
                 }
             }
         }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,12 +26,19 @@ class InternalFailureIT extends RedisAgentTestBase {
     @ValueSource(strings = {"read", "plan", "bind", "weave", "module"})
     void aFailureWhileTheClassIsDefinedFailsItClosed(String point) throws Exception {
         Path config = config("fault.conf", RULE);
-        try (ChildJvm app = ChildJvm.startMain("com.acme.legacy.GuardedApp", List.of(ChildJvm.javaagent(config),
-                "-Dlockwarden.agent.testFault=" + point + ":" + CLASS), Map.of(), "call")) {
+        try (ChildJvm app = ChildJvm.startMain(
+                "com.acme.legacy.GuardedApp",
+                List.of(ChildJvm.javaagent(config), "-Dlockwarden.agent.testFault=" + point + ":" + CLASS),
+                Map.of(),
+                "call")) {
             assertEquals(3, app.waitFor(RUN), "the call must fail\n" + app);
             assertFalse(app.stdout().contains("BODY RAN"), "the body never runs unlocked\n" + app);
-            assertTrue(app.stdout().contains("FAILED java.lang.IllegalStateException: lockwarden-agent: " + CLASS
-                    + " could not be instrumented (java.lang.IllegalStateException: injected fault at " + point), app.toString());
+            assertTrue(
+                    app.stdout()
+                            .contains("FAILED java.lang.IllegalStateException: lockwarden-agent: " + CLASS
+                                    + " could not be instrumented (java.lang.IllegalStateException: injected fault at "
+                                    + point),
+                    app.toString());
             assertTrue(app.stderr().contains("could not instrument " + CLASS + " in class loader app"), app.toString());
             assertTrue(app.stderr().contains(config + ":2"), "names the rule line\n" + app);
             assertFalse(app.stderr().contains("WITHOUT locks"), app.toString());
@@ -42,13 +48,20 @@ class InternalFailureIT extends RedisAgentTestBase {
     @Test
     void whenFailingClosedFailsTooTheJvmStopsBeforeTheClassIsUsed() throws Exception {
         Path config = config("fault.conf", RULE);
-        try (ChildJvm app = ChildJvm.startMain("com.acme.legacy.GuardedApp", List.of(ChildJvm.javaagent(config),
-                "-Dlockwarden.agent.testFault=weave:" + CLASS + ",closed:" + CLASS), Map.of(), "call")) {
+        try (ChildJvm app = ChildJvm.startMain(
+                "com.acme.legacy.GuardedApp",
+                List.of(ChildJvm.javaagent(config), "-Dlockwarden.agent.testFault=weave:" + CLASS + ",closed:" + CLASS),
+                Map.of(),
+                "call")) {
             assertEquals(Halt.EXIT_INTERNAL, app.waitFor(RUN), app.toString());
             assertFalse(app.stdout().contains("BODY RAN"), "the body never runs unlocked\n" + app);
             assertFalse(app.stdout().contains("FAILED"), "the class is never used\n" + app);
-            assertTrue(app.stderr().contains("stopping the JVM (exit " + Halt.EXIT_INTERNAL + "): " + CLASS), app.toString());
-            assertTrue(app.stderr().contains(config + ":2") && app.stderr().contains("injected fault at closed"), app.toString());
+            assertTrue(
+                    app.stderr().contains("stopping the JVM (exit " + Halt.EXIT_INTERNAL + "): " + CLASS),
+                    app.toString());
+            assertTrue(
+                    app.stderr().contains(config + ":2") && app.stderr().contains("injected fault at closed"),
+                    app.toString());
         }
     }
 
@@ -56,8 +69,11 @@ class InternalFailureIT extends RedisAgentTestBase {
     @ValueSource(strings = {"retransform", "weave", "read", "bind"})
     void aFailureWhileAttachRetransformsFailsTheLoadedClassClosed(String point) throws Exception {
         Path config = config("fault.conf", RULE);
-        try (ChildJvm app = ChildJvm.startMain("com.acme.legacy.GuardedApp", List.of(
-                "-Dlockwarden.agent.testFault=" + point + ":" + CLASS), Map.of(), "attach")) {
+        try (ChildJvm app = ChildJvm.startMain(
+                "com.acme.legacy.GuardedApp",
+                List.of("-Dlockwarden.agent.testFault=" + point + ":" + CLASS),
+                Map.of(),
+                "attach")) {
             app.awaitLine("READY paid warm", RUN);
             try (ChildJvm cli = ChildJvm.cli("attach", String.valueOf(app.pid()), config.toString())) {
                 cli.waitFor(RUN);
@@ -65,9 +81,14 @@ class InternalFailureIT extends RedisAgentTestBase {
             app.send("go");
             assertEquals(3, app.waitFor(RUN), "the call must fail\n" + app);
             assertFalse(app.stdout().contains("BODY RAN p1"), "the body never runs unlocked\n" + app);
-            assertTrue(app.stdout().contains("FAILED java.lang.IllegalStateException: lockwarden-agent: " + CLASS
-                    + " could not be instrumented"), app.toString());
-            assertTrue(app.stderr().contains(config + ":2") && app.stderr().contains("injected fault at " + point), app.toString());
+            assertTrue(
+                    app.stdout()
+                            .contains("FAILED java.lang.IllegalStateException: lockwarden-agent: " + CLASS
+                                    + " could not be instrumented"),
+                    app.toString());
+            assertTrue(
+                    app.stderr().contains(config + ":2") && app.stderr().contains("injected fault at " + point),
+                    app.toString());
             assertFalse(app.stderr().contains("WITHOUT locks"), app.toString());
         }
     }
@@ -75,16 +96,23 @@ class InternalFailureIT extends RedisAgentTestBase {
     @Test
     void whenALoadedClassCannotBeMadeToFailTheJvmStopsBeforeItRunsAgain() throws Exception {
         Path config = config("fault.conf", RULE);
-        try (ChildJvm app = ChildJvm.startMain("com.acme.legacy.GuardedApp", List.of(
-                "-Dlockwarden.agent.testFault=weave:" + CLASS + ",closed:" + CLASS), Map.of(), "attach")) {
+        try (ChildJvm app = ChildJvm.startMain(
+                "com.acme.legacy.GuardedApp",
+                List.of("-Dlockwarden.agent.testFault=weave:" + CLASS + ",closed:" + CLASS),
+                Map.of(),
+                "attach")) {
             app.awaitLine("READY paid warm", RUN);
             try (ChildJvm cli = ChildJvm.cli("attach", String.valueOf(app.pid()), config.toString())) {
                 cli.waitFor(RUN);
             }
             assertEquals(Halt.EXIT_INTERNAL, app.waitFor(RUN), app.toString());
             assertFalse(app.stdout().contains("BODY RAN p1"), "the body never runs unlocked\n" + app);
-            assertTrue(app.stderr().contains("stopping the JVM (exit " + Halt.EXIT_INTERNAL + "): " + CLASS), app.toString());
-            assertTrue(app.stderr().contains(config + ":2") && app.stderr().contains("injected fault at closed"), app.toString());
+            assertTrue(
+                    app.stderr().contains("stopping the JVM (exit " + Halt.EXIT_INTERNAL + "): " + CLASS),
+                    app.toString());
+            assertTrue(
+                    app.stderr().contains(config + ":2") && app.stderr().contains("injected fault at closed"),
+                    app.toString());
         }
     }
 }

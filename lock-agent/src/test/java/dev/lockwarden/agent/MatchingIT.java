@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.agent.testagent.TestAgent;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -15,11 +16,8 @@ import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import dev.lockwarden.agent.testagent.TestAgent;
 
 /**
  * Wildcards, subtype matching, {class}/{method} keys, retransformation of a class loaded before the agent,
@@ -30,7 +28,8 @@ import dev.lockwarden.agent.testagent.TestAgent;
 class MatchingIT extends RedisAgentTestBase {
     @Test
     void patternsKeysRetransformationUntouchedBytesAndOnLost() throws Exception {
-        Path config = config("matching.conf",
+        Path config = config(
+                "matching.conf",
                 "com.acme.legacy.jobs.*Job#run* key=\"job:{class}:{method}\"",
                 "com.acme.legacy.pay.PaymentHandler+#handle(..) key=\"pay:{class}:{0.id}\"",
                 "com.acme.legacy.Early#work key=\"early\"",
@@ -39,13 +38,17 @@ class MatchingIT extends RedisAgentTestBase {
                 "com.acme.legacy.Cron#tick key=\"cron:{method}\" ttl=30s holdAtLeast=20s");
         Path testAgent = testAgentJar();
         Path captured = Files.createDirectories(dir.resolve("captured"));
-        try (ChildJvm app = ChildJvm.start(List.of(
-                "-javaagent:" + testAgent + "=load=com.acme.legacy.Early",
-                ChildJvm.javaagent(config),
-                "-javaagent:" + testAgent + "=capture=" + captured,
-                "-Dlegacy.redis.port=" + redis.node(0).port()), "matching")) {
+        try (ChildJvm app = ChildJvm.start(
+                List.of(
+                        "-javaagent:" + testAgent + "=load=com.acme.legacy.Early",
+                        ChildJvm.javaagent(config),
+                        "-javaagent:" + testAgent + "=capture=" + captured,
+                        "-Dlegacy.redis.port=" + redis.node(0).port()),
+                "matching")) {
             assertEquals(0, app.waitFor(RUN), app.toString());
-            assertTrue(redis.node(0).command("PTTL", "lock:{cron:tick}").matches("\\d+"), "holdAtLeast keeps the lock after exit");
+            assertTrue(
+                    redis.node(0).command("PTTL", "lock:{cron:tick}").matches("\\d+"),
+                    "holdAtLeast keeps the lock after exit");
             String out = app.stdout();
             for (String expected : List.of(
                     "Early.work early held=true",
@@ -63,20 +66,32 @@ class MatchingIT extends RedisAgentTestBase {
                 assertTrue(out.contains(expected), "stdout lacks: " + expected + "\n" + app);
             }
             String err = app.stderr();
-            assertTrue(err.matches("(?s).*WARNING: lockwarden-agent: lock 'slow:s1' \\(fence \\d+\\) was lost while"
-                    + " com.acme.legacy.Slow#logged ran; the work may have overlapped another holder \\(onLost=log, .*matching.conf:5\\).*"),
+            assertTrue(
+                    err.matches(
+                            "(?s).*WARNING: lockwarden-agent: lock 'slow:s1' \\(fence \\d+\\) was lost while"
+                                    + " com.acme.legacy.Slow#logged ran; the work may have overlapped another holder \\(onLost=log, .*matching.conf:5\\).*"),
                     "onLost=log warns with name, fence and method\n" + app);
             assertFalse(err.contains("lock 'slow:s2'") && err.contains("onLost=log, " + config + ":6"), app.toString());
             assertTrue(err.contains("instrumented com.acme.legacy.Early#work() (" + config + ":4)"), app.toString());
-            assertFalse(err.contains("JobHelper") || err.contains("PaymentHandler#handle(com"), "interfaces and helpers untouched\n" + app);
+            assertFalse(
+                    err.contains("JobHelper") || err.contains("PaymentHandler#handle(com"),
+                    "interfaces and helpers untouched\n" + app);
         }
-        for (String untouched : List.of("com.acme.legacy.jobs.JobHelper", "com.acme.legacy.LegacyApp",
-                "com.acme.legacy.pay.PaymentRequest", "com.acme.legacy.pay.WireHandler")) {
-            assertArrayEquals(classFile(untouched), Files.readAllBytes(captured.resolve(untouched + ".class")),
+        for (String untouched : List.of(
+                "com.acme.legacy.jobs.JobHelper",
+                "com.acme.legacy.LegacyApp",
+                "com.acme.legacy.pay.PaymentRequest",
+                "com.acme.legacy.pay.WireHandler")) {
+            assertArrayEquals(
+                    classFile(untouched),
+                    Files.readAllBytes(captured.resolve(untouched + ".class")),
                     untouched + " must keep its exact bytes");
         }
-        assertFalse(Arrays.equals(classFile("com.acme.legacy.jobs.NightlyJob"),
-                Files.readAllBytes(captured.resolve("com.acme.legacy.jobs.NightlyJob.class"))), "the capture sees the agent's work");
+        assertFalse(
+                Arrays.equals(
+                        classFile("com.acme.legacy.jobs.NightlyJob"),
+                        Files.readAllBytes(captured.resolve("com.acme.legacy.jobs.NightlyJob.class"))),
+                "the capture sees the agent's work");
     }
 
     private static byte[] classFile(String name) throws IOException {
@@ -93,7 +108,8 @@ class MatchingIT extends RedisAgentTestBase {
         manifest.getMainAttributes().putValue("Premain-Class", TestAgent.class.getName());
         manifest.getMainAttributes().putValue("Can-Retransform-Classes", "true");
         String entry = TestAgent.class.getName().replace('.', '/');
-        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest)) {
+        try (OutputStream file = Files.newOutputStream(jar);
+                JarOutputStream out = new JarOutputStream(file, manifest)) {
             for (String name : List.of(entry + ".class", entry + "$1.class")) {
                 out.putNextEntry(new JarEntry(name));
                 out.write(classFile(name.replace('/', '.').replace(".class", "")));

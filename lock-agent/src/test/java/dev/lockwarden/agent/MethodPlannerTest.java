@@ -4,24 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import com.acme.legacy.Jobs;
 import com.acme.legacy.KeyTypes;
 import com.acme.legacy.pay.AbstractHandler;
 import com.acme.legacy.pay.PaymentHandler;
 import com.acme.legacy.pay.WireHandler;
-
 import dev.lockwarden.agent.MethodPlanner.Plan;
 import dev.lockwarden.agent.config.AgentConfigParser;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** How rules become planned methods, on the real class files of test classes (no agent, no Redis). */
 class MethodPlannerTest {
 
     private static MethodPlanner planner(String... rules) throws Exception {
-        return new MethodPlanner(AgentConfigParser.parse("p.conf", List.of(rules)).rules());
+        return new MethodPlanner(
+                AgentConfigParser.parse("p.conf", List.of(rules)).rules());
     }
 
     private static Plan plan(MethodPlanner planner, Class<?> type) {
@@ -31,11 +29,17 @@ class MethodPlannerTest {
 
     @Test
     void aMethodMatchedByTwoRulesFailsInsteadOfTakingOneOfThem() throws Exception {
-        Plan plan = plan(planner("com.acme.legacy.Jobs#report key=\"a:{0}\"", "com.acme.legacy.Job*#rep* key=\"b:{0}\""), Jobs.class);
+        Plan plan = plan(
+                planner("com.acme.legacy.Jobs#report key=\"a:{0}\"", "com.acme.legacy.Job*#rep* key=\"b:{0}\""),
+                Jobs.class);
         assertEquals(1, plan.methods().size(), plan.toString());
         String problem = plan.methods().get(0).problem();
-        assertTrue(problem != null && problem.startsWith("p.conf:1 and p.conf:2: rules com.acme.legacy.Jobs#report and com.acme.legacy.Job*#rep*"
-                + " both match com.acme.legacy.Jobs#report(java.lang.String) — make the patterns disjoint"), problem);
+        assertTrue(
+                problem != null
+                        && problem.startsWith(
+                                "p.conf:1 and p.conf:2: rules com.acme.legacy.Jobs#report and com.acme.legacy.Job*#rep*"
+                                        + " both match com.acme.legacy.Jobs#report(java.lang.String) — make the patterns disjoint"),
+                problem);
     }
 
     @Test
@@ -56,7 +60,8 @@ class MethodPlannerTest {
         for (var m : objects.methods()) {
             String params = m.method().parameterTypes().get(0);
             switch (params) {
-                case "java.lang.Object" -> assertTrue(m.problem().contains("does not override toString()"), m.problem());
+                case "java.lang.Object" ->
+                    assertTrue(m.problem().contains("does not override toString()"), m.problem());
                 case "int[]" -> assertTrue(m.problem().contains("is an array"), m.problem());
                 default -> assertNull(m.problem(), "interfaces: the implementation decides (" + params + ")");
             }

@@ -3,11 +3,9 @@ package dev.lockwarden.agent;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import dev.lockwarden.agent.config.AgentConfigParser;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
  * The raw-name pre-filter every loaded class meets: it must let through every class a rule can name (Byte Buddy
@@ -45,9 +43,16 @@ class NameFilterTest {
     void subtypeRulesLetEveryApplicationClassThroughButNeverJdkOrLockwardenClasses() throws Exception {
         NameFilter f = filter("com.acme.PaymentHandler+#handle(..) key=\"p\"");
         assertTrue(f.mayMatch("org/anything/CardHandler"), "a subtype can have any name: Byte Buddy decides");
-        for (String jdk : new String[] {"java/lang/String", "jdk/internal/misc/Unsafe", "sun/nio/ch/Util",
-                "com/sun/jmx/Foo", "dev/lockwarden/agent/shaded/net/bytebuddy/ByteBuddy", "javax/sql/DataSource",
-                "dev/lockwarden/LockManager", "dev/lockwarden/core/RedisLockStore"}) {
+        for (String jdk : new String[] {
+            "java/lang/String",
+            "jdk/internal/misc/Unsafe",
+            "sun/nio/ch/Util",
+            "com/sun/jmx/Foo",
+            "dev/lockwarden/agent/shaded/net/bytebuddy/ByteBuddy",
+            "javax/sql/DataSource",
+            "dev/lockwarden/LockManager",
+            "dev/lockwarden/core/RedisLockStore"
+        }) {
             assertFalse(f.mayMatch(jdk), jdk);
         }
     }

@@ -7,9 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import javax.tools.ToolProvider;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,8 +32,17 @@ class OldClassFileIT extends RedisAgentTestBase {
         Files.writeString(src.resolve("Legacy.java"), LEGACY);
         Path classes = Files.createDirectories(dir.resolve("classes"));
         ByteArrayOutputStream javacOut = new ByteArrayOutputStream();
-        int rc = ToolProvider.getSystemJavaCompiler().run(null, javacOut, javacOut, "--release", "7", "-nowarn", "-d",
-                classes.toString(), src.resolve("Legacy.java").toString());
+        int rc = ToolProvider.getSystemJavaCompiler()
+                .run(
+                        null,
+                        javacOut,
+                        javacOut,
+                        "--release",
+                        "7",
+                        "-nowarn",
+                        "-d",
+                        classes.toString(),
+                        src.resolve("Legacy.java").toString());
         assertEquals(0, rc, "javac --release 7: " + javacOut);
         Path classFile = classes.resolve("com/acme/old/Legacy.class");
         byte[] bytes = Files.readAllBytes(classFile);
@@ -44,17 +51,28 @@ class OldClassFileIT extends RedisAgentTestBase {
         bytes[7] = 50; // Java 6: the same code, no stack map frames required
         Files.write(classFile, bytes);
 
-        Path config = config("old.conf", "com.acme.old.Legacy#charge(java.lang.String) key=\"old:{0}\" holdAtLeast=20s");
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-verbose:class", ChildJvm.javaagent(config), "-cp", classes.toString(),
+        Path config =
+                config("old.conf", "com.acme.old.Legacy#charge(java.lang.String) key=\"old:{0}\" holdAtLeast=20s");
+        List<String> cmd = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-verbose:class",
+                ChildJvm.javaagent(config),
+                "-cp",
+                classes.toString(),
                 "com.acme.old.Legacy");
         try (ChildJvm app = ChildJvm.of(new ProcessBuilder(cmd).start())) {
             assertEquals(0, app.waitFor(RUN), app.toString());
             assertTrue(app.stdout().contains("RESULT charged p1\n"), "the method still returns its result\n" + app);
-            assertTrue(app.stderr().contains("instrumented com.acme.old.Legacy#charge(java.lang.String)"), app.toString());
-            assertTrue(app.stdout().contains("shaded.net.bytebuddy.asm.Advice "),
+            assertTrue(
+                    app.stderr().contains("instrumented com.acme.old.Legacy#charge(java.lang.String)"), app.toString());
+            assertTrue(
+                    app.stdout().contains("shaded.net.bytebuddy.asm.Advice "),
                     "a class file older than Java 7 is woven by Byte Buddy's advice, not by AsmWeaver\n" + app);
-            assertEquals("1", redis.node(0).command("EXISTS", "lock:{old:p1}"), "the call took its lock (kept by holdAtLeast)");
+            assertEquals(
+                    "1",
+                    redis.node(0).command("EXISTS", "lock:{old:p1}"),
+                    "the call took its lock (kept by holdAtLeast)");
         }
     }
 }

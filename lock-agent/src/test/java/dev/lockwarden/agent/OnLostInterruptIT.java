@@ -1,7 +1,6 @@
 package dev.lockwarden.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -10,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -43,8 +41,12 @@ class OnLostInterruptIT extends RedisAgentTestBase {
 
     private String run(String onLost) throws Exception {
         Path config = config("lost.conf", "com.acme.legacy.Guarded#hold key=\"hold:{0}\" ttl=3s " + onLost);
-        try (ChildJvm app = ChildJvm.startMain("com.acme.legacy.GuardedApp", List.of(ChildJvm.javaagent(config)), Map.of(),
-                "hold", String.valueOf(SLEEP_MILLIS))) {
+        try (ChildJvm app = ChildJvm.startMain(
+                "com.acme.legacy.GuardedApp",
+                List.of(ChildJvm.javaagent(config)),
+                Map.of(),
+                "hold",
+                String.valueOf(SLEEP_MILLIS))) {
             app.awaitLine("HOLDING h1", RUN);
             assertEquals("1", redis.node(0).command("EXISTS", "lock:{hold:h1}"), "the method runs under its lock");
             assertEquals("1", redis.node(0).command("DEL", "lock:{hold:h1}"));

@@ -1,14 +1,12 @@
 package dev.lockwarden.agent;
 
+import dev.lockwarden.testing.RedisServerExtension;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.testing.RedisServerExtension;
 
 /** {@link AgentTestBase} with one real redis-server per test class, flushed before each test. */
 abstract class RedisAgentTestBase extends AgentTestBase {

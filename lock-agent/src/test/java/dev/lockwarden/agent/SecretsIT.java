@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,22 +20,30 @@ class SecretsIT extends AgentTestBase {
     @Test
     void theStartUpReportAndItsWarningsNeverShowThePassword() throws Exception {
         int closed = closedPort();
-        Path config = write("down.conf", "redis = redis://app:" + PASSWORD + "@127.0.0.1:" + closed,
+        Path config = write(
+                "down.conf",
+                "redis = redis://app:" + PASSWORD + "@127.0.0.1:" + closed,
                 "com.acme.legacy.Jobs#report(java.lang.String) key=\"job:{0}\" onBusy=SKIP onStoreDown=skip",
                 "com.acme.legacy.NoSuchClass#run key=\"x\"");
         try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(config)), "plain")) {
             assertEquals(0, app.waitFor(RUN), app.toString());
             String err = app.stderr();
             assertTrue(err.contains("2 lock rule(s) from " + config + " active"), app.toString());
-            assertTrue(err.contains("Redis unreachable, com.acme.legacy.Jobs#report skipped (onStoreDown=skip"), app.toString());
-            assertTrue(err.contains("rule com.acme.legacy.NoSuchClass#run matched no method before shutdown"), app.toString());
+            assertTrue(
+                    err.contains("Redis unreachable, com.acme.legacy.Jobs#report skipped (onStoreDown=skip"),
+                    app.toString());
+            assertTrue(
+                    err.contains("rule com.acme.legacy.NoSuchClass#run matched no method before shutdown"),
+                    app.toString());
             assertNoPassword(app.toString());
         }
     }
 
     @Test
     void aBrokenRedisSettingStopsTheJvmWithoutShowingThePassword() throws Exception {
-        Path config = write("bad.conf", "redis = redis://app:" + PASSWORD + "@127.0.0.1:notaport",
+        Path config = write(
+                "bad.conf",
+                "redis = redis://app:" + PASSWORD + "@127.0.0.1:notaport",
                 "redlock = redis://app:" + PASSWORD + "@h1:1,rediss://app:" + PASSWORD + "@h2:x",
                 "com.acme.legacy.Jobs#report(java.lang.String) key=\"job:{0}\"");
         try (ChildJvm app = ChildJvm.start(List.of(ChildJvm.javaagent(config)), "plain")) {
@@ -44,7 +51,8 @@ class SecretsIT extends AgentTestBase {
             assertTrue(app.stderr().contains(config + ":1: "), app.toString());
             assertNoPassword(app.toString());
         }
-        try (ChildJvm cli = ChildJvm.cli("check", config.toString(), ChildJvm.testClasses().toString())) {
+        try (ChildJvm cli =
+                ChildJvm.cli("check", config.toString(), ChildJvm.testClasses().toString())) {
             assertEquals(1, cli.waitFor(RUN), cli.toString());
             assertTrue(cli.toString().contains(config + ":1: "), cli.toString());
             assertNoPassword(cli.toString());
@@ -53,9 +61,12 @@ class SecretsIT extends AgentTestBase {
 
     @Test
     void theCheckCommandNeverShowsThePassword() throws Exception {
-        Path config = write("ok.conf", "redis = redis://app:" + PASSWORD + "@127.0.0.1:6379",
+        Path config = write(
+                "ok.conf",
+                "redis = redis://app:" + PASSWORD + "@127.0.0.1:6379",
                 "com.acme.legacy.Jobs#report(java.lang.String) key=\"job:{0}\"");
-        try (ChildJvm cli = ChildJvm.cli("check", config.toString(), ChildJvm.testClasses().toString())) {
+        try (ChildJvm cli =
+                ChildJvm.cli("check", config.toString(), ChildJvm.testClasses().toString())) {
             assertEquals(0, cli.waitFor(RUN), cli.toString());
             assertTrue(cli.stdout().contains("com.acme.legacy.Jobs#report(java.lang.String)"), cli.toString());
             assertNoPassword(cli.toString());

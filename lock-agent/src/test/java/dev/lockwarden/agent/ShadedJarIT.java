@@ -13,7 +13,6 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 
 /** The agent jar is self-contained and everything it brings is relocated, so nothing clashes with the host. */
@@ -42,7 +41,8 @@ class ShadedJarIT {
                 if (entry.isDirectory()) {
                     continue;
                 }
-                if (name.startsWith("META-INF/versions/") || name.endsWith("module-info.class")
+                if (name.startsWith("META-INF/versions/")
+                        || name.endsWith("module-info.class")
                         || !(name.startsWith("dev/lockwarden/agent/") || name.startsWith("META-INF/"))) {
                     bad.add("entry " + name);
                 }
@@ -63,7 +63,9 @@ class ShadedJarIT {
             assertEquals("dev.lockwarden.agent.LockAgent", main.getValue("Agent-Class"));
             assertEquals("true", main.getValue("Can-Retransform-Classes"));
             assertEquals(null, main.getValue("Multi-Release"), "multi-release parts are excluded");
-            assertTrue(jar.getEntry("dev/lockwarden/agent/shaded/dev/lockwarden/store/acquire.lua") != null, "Lua scripts relocated");
+            assertTrue(
+                    jar.getEntry("dev/lockwarden/agent/shaded/dev/lockwarden/store/acquire.lua") != null,
+                    "Lua scripts relocated");
         }
         assertTrue(classes > 3000, "Byte Buddy, Jedis and lock-core are inside: " + classes);
         assertTrue(bad.isEmpty(), bad.size() + " unrelocated: " + bad.subList(0, Math.min(20, bad.size())));

@@ -10,9 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import javax.tools.ToolProvider;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,17 +23,34 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class StartupStampsIT extends RedisAgentTestBase {
     private static final Pattern STAMP = Pattern.compile("lockwarden-agent stamp (\\S+) (\\d+\\.\\d) ms at (\\d{13})");
-    private static final List<String> STEPS = List.of("premain-entered", "args", "config", "pre-check", "bridge", "install",
-            "premain-done", "until-weave", "woven");
+    private static final List<String> STEPS = List.of(
+            "premain-entered",
+            "args",
+            "config",
+            "pre-check",
+            "bridge",
+            "install",
+            "premain-done",
+            "until-weave",
+            "woven");
 
     @Test
     void stampsNameEveryStepInOrderOnlyWhenAsked() throws Exception {
-        Path classes = compile("stamp", "App", "  public String pay(String id) { return \"paid \" + id; }\n"
-                + "  public static void main(String[] a) { System.out.println(new App().pay(\"s1\")); }\n");
+        Path classes = compile(
+                "stamp",
+                "App",
+                "  public String pay(String id) { return \"paid \" + id; }\n"
+                        + "  public static void main(String[] a) { System.out.println(new App().pay(\"s1\")); }\n");
         Path config = config("stamps.conf", "com.acme.stamp.App#pay key=\"stamp:{0}\"");
 
-        try (ChildJvm app = ChildJvm.of(new ProcessBuilder(java, "-Dlockwarden.agent.stamps=true", ChildJvm.javaagent(config),
-                "-cp", classes.toString(), "com.acme.stamp.App").start())) {
+        try (ChildJvm app = ChildJvm.of(new ProcessBuilder(
+                        java,
+                        "-Dlockwarden.agent.stamps=true",
+                        ChildJvm.javaagent(config),
+                        "-cp",
+                        classes.toString(),
+                        "com.acme.stamp.App")
+                .start())) {
             assertEquals(0, app.waitFor(RUN), app.toString());
             assertTrue(app.stdout().contains("paid s1"), app.toString());
             List<String> steps = new ArrayList<>();
@@ -49,8 +64,14 @@ class StartupStampsIT extends RedisAgentTestBase {
             }
             assertEquals(STEPS, steps, app.toString());
         }
-        try (ChildJvm app = ChildJvm.of(new ProcessBuilder(java, "-Xlog:class+load=info:stdout", ChildJvm.javaagent(config),
-                "-cp", classes.toString(), "com.acme.stamp.App").start())) {
+        try (ChildJvm app = ChildJvm.of(new ProcessBuilder(
+                        java,
+                        "-Xlog:class+load=info:stdout",
+                        ChildJvm.javaagent(config),
+                        "-cp",
+                        classes.toString(),
+                        "com.acme.stamp.App")
+                .start())) {
             assertEquals(0, app.waitFor(RUN), app.toString());
             assertTrue(app.stderr().contains("instrumented com.acme.stamp.App#pay"), app.toString());
             assertFalse(app.stderr().contains("lockwarden-agent stamp"), "no stamps unless asked\n" + app);
@@ -58,14 +79,21 @@ class StartupStampsIT extends RedisAgentTestBase {
             int main = out.indexOf(" com.acme.stamp.App source:");
             assertTrue(main > 0, "the app's class load is logged\n" + app);
             String beforeMain = out.substring(0, main);
-            assertTrue(beforeMain.contains(" dev.lockwarden.agent.config.AgentConfigParser source:"), "the agent ran first\n" + app);
-            assertFalse(Pattern.compile(" dev\\.lockwarden\\.agent\\.[\\w.$]*\\$\\$Lambda").matcher(beforeMain).find(),
-                    "no lambda of the agent's code (its own or the shaded lock-core's, e.g. KeyTemplate) before main\n" + beforeMain);
+            assertTrue(
+                    beforeMain.contains(" dev.lockwarden.agent.config.AgentConfigParser source:"),
+                    "the agent ran first\n" + app);
+            assertFalse(
+                    Pattern.compile(" dev\\.lockwarden\\.agent\\.[\\w.$]*\\$\\$Lambda")
+                            .matcher(beforeMain)
+                            .find(),
+                    "no lambda of the agent's code (its own or the shaded lock-core's, e.g. KeyTemplate) before main\n"
+                            + beforeMain);
             // up to the install: the install starts the start-up report's writer thread, whose java.util.logging set-up
             // (the host's logging) may use regular expressions itself
             int install = beforeMain.indexOf(" dev.lockwarden.agent.AgentInstaller source:");
             assertTrue(install > 0, app.toString());
-            assertFalse(beforeMain.substring(0, install).contains(" java.util.regex.Pattern "),
+            assertFalse(
+                    beforeMain.substring(0, install).contains(" java.util.regex.Pattern "),
                     "no regular expression in the config check and pre-check\n" + beforeMain);
         }
     }
@@ -77,31 +105,50 @@ class StartupStampsIT extends RedisAgentTestBase {
      */
     @Test
     void aShortLivedApplicationGetsTheWholeReport() throws Exception {
-        Path classes = compile("brief", "Job", "  public String run(String id) { return id; }\n"
-                + "  public static void main(String[] a) { new Job(); }\n");
+        Path classes = compile(
+                "brief",
+                "Job",
+                "  public String run(String id) { return id; }\n"
+                        + "  public static void main(String[] a) { new Job(); }\n");
         Path config = config("brief.conf", "com.acme.brief.Job#run key=\"brief:{0}\"");
         for (int i = 0; i < 8; i++) {
-            try (ChildJvm app = ChildJvm.of(new ProcessBuilder(java, ChildJvm.javaagent(config), "-cp", classes.toString(),
-                    "com.acme.brief.Job").start())) {
+            try (ChildJvm app = ChildJvm.of(new ProcessBuilder(
+                            java, ChildJvm.javaagent(config), "-cp", classes.toString(), "com.acme.brief.Job")
+                    .start())) {
                 assertEquals(0, app.waitFor(RUN), app.toString());
                 String err = app.stderr();
                 assertTrue(err.contains("lock rule(s) from "), "run " + i + ": the first report line\n" + app);
-                assertTrue(err.contains("brief.conf:2: com.acme.brief.Job#run → "), "run " + i + ": the rule line\n" + app);
-                assertTrue(err.contains("instrumented com.acme.brief.Job#run(java.lang.String)"),
+                assertTrue(
+                        err.contains("brief.conf:2: com.acme.brief.Job#run → "),
+                        "run " + i + ": the rule line\n" + app);
+                assertTrue(
+                        err.contains("instrumented com.acme.brief.Job#run(java.lang.String)"),
                         "run " + i + ": the instrumented line\n" + app);
             }
         }
     }
 
-    private final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private final String java =
+            Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     /** Compiles {@code com.acme.<pkg>.<name>} with {@code body} into a class directory of its own. */
     private Path compile(String pkg, String name, String body) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src/com/acme/" + pkg));
-        Files.writeString(src.resolve(name + ".java"), "package com.acme." + pkg + ";\npublic class " + name + " {\n" + body + "}\n");
+        Files.writeString(
+                src.resolve(name + ".java"),
+                "package com.acme." + pkg + ";\npublic class " + name + " {\n" + body + "}\n");
         Path classes = Files.createDirectories(dir.resolve(pkg + "-classes"));
-        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(),
-                src.resolve(name + ".java").toString()), "javac");
+        assertEquals(
+                0,
+                ToolProvider.getSystemJavaCompiler()
+                        .run(
+                                null,
+                                null,
+                                null,
+                                "-d",
+                                classes.toString(),
+                                src.resolve(name + ".java").toString()),
+                "javac");
         return classes;
     }
 }

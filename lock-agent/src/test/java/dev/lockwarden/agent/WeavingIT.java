@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import javax.tools.ToolProvider;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -64,10 +62,20 @@ class WeavingIT extends RedisAgentTestBase {
         Path src = Files.createDirectories(dir.resolve("src/com/acme/weave"));
         Files.writeString(src.resolve("Shapes.java"), SHAPES);
         Path classes = Files.createDirectories(dir.resolve("classes"));
-        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, "--release", "17", "-parameters", "-d",
-                classes.toString(), src.resolve("Shapes.java").toString());
+        int rc = ToolProvider.getSystemJavaCompiler()
+                .run(
+                        null,
+                        null,
+                        null,
+                        "--release",
+                        "17",
+                        "-parameters",
+                        "-d",
+                        classes.toString(),
+                        src.resolve("Shapes.java").toString());
         assertEquals(0, rc, "javac");
-        Path config = config("weave.conf",
+        Path config = config(
+                "weave.conf",
                 "com.acme.weave.Shapes#sum key=\"w:sum:{a}\" holdAtLeast=20s",
                 "com.acme.weave.Shapes#half key=\"w:half:{0}\" holdAtLeast=20s",
                 "com.acme.weave.Shapes#bump key=\"w:bump\" holdAtLeast=20s",
@@ -75,8 +83,13 @@ class WeavingIT extends RedisAgentTestBase {
                 "com.acme.weave.Shapes#outer key=\"w:s:{0}\"",
                 "com.acme.weave.Shapes#skip* key=\"w:s:{0}\" onBusy=SKIP",
                 "com.acme.weave.Greeter+#greet key=\"w:greet:{0}\" holdAtLeast=20s");
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-verbose:class", ChildJvm.javaagent(config), "-cp", classes.toString(),
+        List<String> cmd = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-verbose:class",
+                ChildJvm.javaagent(config),
+                "-cp",
+                classes.toString(),
                 "com.acme.weave.Shapes");
         try (ChildJvm app = ChildJvm.of(new ProcessBuilder(cmd).start())) {
             assertEquals(0, app.waitFor(RUN), app.toString());
@@ -90,20 +103,32 @@ class WeavingIT extends RedisAgentTestBase {
             assertTrue(out.contains("ANNOTATION kept\n"), "the woven method keeps its annotations\n" + app);
             assertTrue(out.contains("PARAMS [a, b, c, d, e]\n"), "and its parameter names\n" + app);
             assertTrue(out.contains("GREET hi g1\n"), app.toString());
-            for (String method : List.of("sum(long, int, double, boolean, java.lang.String[])", "half(double)", "bump()",
-                    "fail(java.lang.String)", "outer(java.lang.String)", "skipInt(java.lang.String)", "skipObj(java.lang.String)")) {
+            for (String method : List.of(
+                    "sum(long, int, double, boolean, java.lang.String[])",
+                    "half(double)",
+                    "bump()",
+                    "fail(java.lang.String)",
+                    "outer(java.lang.String)",
+                    "skipInt(java.lang.String)",
+                    "skipObj(java.lang.String)")) {
                 assertTrue(app.stderr().contains("instrumented com.acme.weave.Shapes#" + method), method + "\n" + app);
             }
-            assertTrue(app.stderr().contains("instrumented com.acme.weave.Greeter#greet(java.lang.String)"), app.toString());
-            assertEquals("1", redis.node(0).command("EXISTS", "lock:{w:sum:1}"), "sum took its lock (kept by holdAtLeast)");
+            assertTrue(
+                    app.stderr().contains("instrumented com.acme.weave.Greeter#greet(java.lang.String)"),
+                    app.toString());
+            assertEquals(
+                    "1", redis.node(0).command("EXISTS", "lock:{w:sum:1}"), "sum took its lock (kept by holdAtLeast)");
             assertEquals("1", redis.node(0).command("EXISTS", "lock:{w:half:5.0}"), "static with a double");
             assertEquals("1", redis.node(0).command("EXISTS", "lock:{w:bump}"), "synchronized");
             assertEquals("1", redis.node(0).command("EXISTS", "lock:{w:greet:g1}"), "the interface's default method");
             assertEquals("0", redis.node(0).command("EXISTS", "lock:{w:fail:f1}"), "released after the exception");
             String asmPart = out.substring(0, out.indexOf("ASM-DONE"));
-            assertFalse(asmPart.contains("shaded.net.bytebuddy.asm.Advice "), "no Byte Buddy weaving before the interface\n" + asmPart);
+            assertFalse(
+                    asmPart.contains("shaded.net.bytebuddy.asm.Advice "),
+                    "no Byte Buddy weaving before the interface\n" + asmPart);
             assertFalse(asmPart.contains("shaded.net.bytebuddy.ByteBuddy "), asmPart);
-            assertTrue(out.substring(out.indexOf("ASM-DONE")).contains("shaded.net.bytebuddy.asm.Advice "),
+            assertTrue(
+                    out.substring(out.indexOf("ASM-DONE")).contains("shaded.net.bytebuddy.asm.Advice "),
                     "the interface's default method is woven by Byte Buddy\n" + app);
         }
     }

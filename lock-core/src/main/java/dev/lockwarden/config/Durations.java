@@ -9,8 +9,7 @@ import java.util.regex.Pattern;
 public final class Durations {
     private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /**
      * @param text  the value
@@ -20,7 +19,8 @@ public final class Durations {
      */
     public static Duration parse(String text, String where) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException(where + " is blank: write a duration such as 500ms, 30s, 2m, 1h, 7d or PT30S");
+            throw new IllegalArgumentException(
+                    where + " is blank: write a duration such as 500ms, 30s, 2m, 1h, 7d or PT30S");
         }
         String t = text.trim();
         Matcher m = SHORT.matcher(t);
@@ -42,8 +42,8 @@ public final class Durations {
         try {
             return Duration.parse(t);
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(where + " = '" + text
-                    + "' is not a duration: write e.g. 500ms, 30s, 2m, 1h, 7d or PT30S");
+            throw new IllegalArgumentException(
+                    where + " = '" + text + "' is not a duration: write e.g. 500ms, 30s, 2m, 1h, 7d or PT30S");
         }
     }
 }

@@ -152,8 +152,10 @@ public record RedisUri(String host, int port, String user, String password, int 
     @Override
     public String toString() {
         String shownUser = user == null ? null : plainUser(user) ? user : "***";
-        return (tls ? "rediss://" : "redis://") + (shownUser != null ? shownUser + ":***@" : password != null ? "***@" : "")
-                + address() + (database != 0 ? "/" + database : "");
+        return (tls ? "rediss://" : "redis://")
+                + (shownUser != null ? shownUser + ":***@" : password != null ? "***@" : "")
+                + address()
+                + (database != 0 ? "/" + database : "");
     }
 
     /** Decodes {@code %XX} escapes only ('+' stays '+', a stray '%' stays literal). */

@@ -107,11 +107,15 @@ public final class Settings {
      * @throws IllegalArgumentException any other value (the message names where it was set)
      */
     public boolean bool(String property, boolean fallback) {
-        return raw(property).map(s -> switch (s.value().toLowerCase(java.util.Locale.ROOT)) {
-            case "true", "on", "yes" -> true;
-            case "false", "off", "no" -> false;
-            default -> throw new IllegalArgumentException(s.where() + " must be true or false, got '" + s.value() + "'");
-        }).orElse(fallback);
+        return raw(property)
+                .map(s -> switch (s.value().toLowerCase(java.util.Locale.ROOT)) {
+                    case "true", "on", "yes" -> true;
+                    case "false", "off", "no" -> false;
+                    default ->
+                        throw new IllegalArgumentException(
+                                s.where() + " must be true or false, got '" + s.value() + "'");
+                })
+                .orElse(fallback);
     }
 
     /**

@@ -9,7 +9,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.UnrecoverableKeyException;
 import java.util.Optional;
-
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -36,10 +35,10 @@ public final class TlsSettings {
     public static final String KEY_STORE_PASSWORD = Settings.TLS_KEY_STORE_PASSWORD;
     /** Type of the key store. */
     public static final String KEY_STORE_TYPE = Settings.TLS_KEY_STORE_TYPE;
+
     static final String DEFAULT_TYPE = "PKCS12";
 
-    private TlsSettings() {
-    }
+    private TlsSettings() {}
 
     /**
      * The socket factory the settings describe, or empty when no {@code lockwarden.tls.*} store is set.
@@ -53,7 +52,8 @@ public final class TlsSettings {
         Optional<Settings.Source> trust = settings.raw(TRUST_STORE);
         Optional<Settings.Source> keys = settings.raw(KEY_STORE);
         if (trust.isEmpty() && keys.isEmpty()) {
-            if (settings.raw(TRUST_STORE_PASSWORD).isPresent() || settings.raw(KEY_STORE_PASSWORD).isPresent()) {
+            if (settings.raw(TRUST_STORE_PASSWORD).isPresent()
+                    || settings.raw(KEY_STORE_PASSWORD).isPresent()) {
                 throw new IllegalArgumentException("a lockwarden.tls.*-password is set but neither " + TRUST_STORE
                         + " nor " + KEY_STORE + ": set the store's path too, or remove the password");
             }
@@ -68,15 +68,19 @@ public final class TlsSettings {
                 try {
                     kmf.init(ks, password);
                 } catch (UnrecoverableKeyException e) {
-                    throw new IllegalArgumentException("the private key in " + describe(keys.get())
-                            + " cannot be read with " + KEY_STORE_PASSWORD
-                            + ": the key's password must equal the store's password", e);
+                    throw new IllegalArgumentException(
+                            "the private key in " + describe(keys.get())
+                                    + " cannot be read with " + KEY_STORE_PASSWORD
+                                    + ": the key's password must equal the store's password",
+                            e);
                 }
                 km = kmf.getKeyManagers();
             }
             TrustManager[] tm = null;
             if (trust.isPresent()) {
-                char[] password = settings.raw(TRUST_STORE_PASSWORD).map(s -> s.value().toCharArray()).orElse(null);
+                char[] password = settings.raw(TRUST_STORE_PASSWORD)
+                        .map(s -> s.value().toCharArray())
+                        .orElse(null);
                 KeyStore ts = load(trust.get(), settings, TRUST_STORE_PASSWORD, TRUST_STORE_TYPE, password);
                 TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
                 tmf.init(ts);
@@ -86,24 +90,29 @@ public final class TlsSettings {
             ctx.init(km, tm, null);
             return Optional.of(ctx.getSocketFactory());
         } catch (GeneralSecurityException e) {
-            throw new IllegalArgumentException("cannot set up TLS from the lockwarden.tls.* settings: " + e.getClass().getSimpleName(), e);
+            throw new IllegalArgumentException(
+                    "cannot set up TLS from the lockwarden.tls.* settings: "
+                            + e.getClass().getSimpleName(),
+                    e);
         }
     }
 
     private static char[] password(Settings settings, String property, Settings.Source store) {
-        return settings.raw(property).map(s -> s.value().toCharArray()).orElseThrow(() -> new IllegalArgumentException(
-                describe(store) + " is set but " + property + " (env " + Settings.envName(property)
-                        + ") is not: set the key store's password"));
+        return settings.raw(property)
+                .map(s -> s.value().toCharArray())
+                .orElseThrow(() -> new IllegalArgumentException(describe(store) + " is set but " + property + " (env "
+                        + Settings.envName(property) + ") is not: set the key store's password"));
     }
 
-    private static KeyStore load(Settings.Source store, Settings settings, String passwordProperty, String typeProperty,
-            char[] password) {
+    private static KeyStore load(
+            Settings.Source store, Settings settings, String passwordProperty, String typeProperty, char[] password) {
         String type = settings.string(typeProperty, DEFAULT_TYPE);
         KeyStore ks;
         try {
             ks = KeyStore.getInstance(type);
         } catch (GeneralSecurityException e) {
-            throw new IllegalArgumentException(typeProperty + " '" + type + "' is not a key store type of this JVM: use PKCS12 or JKS", e);
+            throw new IllegalArgumentException(
+                    typeProperty + " '" + type + "' is not a key store type of this JVM: use PKCS12 or JKS", e);
         }
         Path path = Path.of(store.value());
         try (InputStream in = Files.newInputStream(path)) {
@@ -113,11 +122,15 @@ public final class TlsSettings {
             throw new IllegalArgumentException(describe(store) + ": no such file, fix the path", e);
         } catch (IOException | GeneralSecurityException e) {
             if (e.getCause() instanceof UnrecoverableKeyException) {
-                throw new IllegalArgumentException("the password in " + passwordProperty + " does not open "
-                        + describe(store) + ": set that store's correct password", e);
+                throw new IllegalArgumentException(
+                        "the password in " + passwordProperty + " does not open " + describe(store)
+                                + ": set that store's correct password",
+                        e);
             }
-            throw new IllegalArgumentException("cannot read " + describe(store) + " as a " + type + " store: check "
-                    + passwordProperty + ", and " + typeProperty + " (PKCS12 or JKS)", e);
+            throw new IllegalArgumentException(
+                    "cannot read " + describe(store) + " as a " + type + " store: check " + passwordProperty + ", and "
+                            + typeProperty + " (PKCS12 or JKS)",
+                    e);
         }
     }
 

@@ -65,14 +65,20 @@ public final class JdbcFence {
         for (Map.Entry<String, ?> e : columns.entrySet()) {
             String column = identifier(e.getKey(), "column");
             if (column.equalsIgnoreCase(fenceColumn) || column.equalsIgnoreCase(idColumn)) {
-                throw new IllegalArgumentException("column '" + column + "' of " + table
-                        + " is managed by JdbcFence: leave it out of the values");
+                throw new IllegalArgumentException(
+                        "column '" + column + "' of " + table + " is managed by JdbcFence: leave it out of the values");
             }
             sql.append(column).append(" = ?, ");
             params.add(e.getValue());
         }
-        sql.append(fenceColumn).append(" = ? WHERE ").append(idColumn).append(" = ? AND (")
-                .append(fenceColumn).append(" IS NULL OR ").append(fenceColumn).append(" < ?)");
+        sql.append(fenceColumn)
+                .append(" = ? WHERE ")
+                .append(idColumn)
+                .append(" = ? AND (")
+                .append(fenceColumn)
+                .append(" IS NULL OR ")
+                .append(fenceColumn)
+                .append(" < ?)");
         params.add(fence);
         params.add(id);
         params.add(fence);

@@ -1,5 +1,10 @@
 package dev.lockwarden.inspect;
 
+import dev.lockwarden.ActivityCount;
+import dev.lockwarden.internal.ActivityCounter;
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.RedisNodeClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -7,12 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-
-import dev.lockwarden.ActivityCount;
-import dev.lockwarden.internal.ActivityCounter;
-import dev.lockwarden.store.KeySpace;
-import dev.lockwarden.store.RedisDeployment;
-import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.StreamEntryID;
@@ -29,6 +28,7 @@ import redis.clients.jedis.resps.StreamEntry;
 final class ActivityReader {
     /** Bounds of one read: an hour of minutes for a few hundred applications. */
     static final int MAX_KEYS = 20_000;
+
     private static final int MAX_AUDIT = 10_000;
     private static final int SCAN_COUNT = 500;
     private static final long MAX_MINUTES = TimeUnit.SECONDS.toMinutes(3_600);
@@ -106,11 +106,13 @@ final class ActivityReader {
     /** Force-releases of the window, counted for the application whose lock was taken. */
     private static void readForceReleases(RedisNodeClient node, long firstMinute, Map<String, long[]> counts) {
         StreamEntryID from = new StreamEntryID(TimeUnit.MINUTES.toMillis(firstMinute), 0);
-        List<StreamEntry> entries = node.call("read the audit log", () ->
-                node.redis().xrevrange(KeySpace.AUDIT, (StreamEntryID) null, from, MAX_AUDIT));
+        List<StreamEntry> entries = node.call(
+                "read the audit log",
+                () -> node.redis().xrevrange(KeySpace.AUDIT, (StreamEntryID) null, from, MAX_AUDIT));
         for (StreamEntry e : entries) {
             Map<String, String> f = e.getFields();
-            long minute = TimeUnit.MILLISECONDS.toMinutes(LockReader.parseLong(f.get("at"), e.getID().getTime()));
+            long minute = TimeUnit.MILLISECONDS.toMinutes(
+                    LockReader.parseLong(f.get("at"), e.getID().getTime()));
             counts.computeIfAbsent(f.getOrDefault("holder.app", "") + "\n" + minute, k -> new long[4])[3]++;
         }
     }
@@ -119,8 +121,13 @@ final class ActivityReader {
         List<ActivityCount> out = new ArrayList<>(counts.size());
         counts.forEach((k, c) -> {
             int nl = k.indexOf('\n');
-            out.add(new ActivityCount(k.substring(0, nl), Instant.ofEpochSecond(TimeUnit.MINUTES.toSeconds(Long.parseLong(k.substring(nl + 1)))),
-                    c[0], c[1], c[2], c[3]));
+            out.add(new ActivityCount(
+                    k.substring(0, nl),
+                    Instant.ofEpochSecond(TimeUnit.MINUTES.toSeconds(Long.parseLong(k.substring(nl + 1)))),
+                    c[0],
+                    c[1],
+                    c[2],
+                    c[3]));
         });
         out.sort(java.util.Comparator.comparing(ActivityCount::application).thenComparing(ActivityCount::minute));
         return out;

@@ -1,11 +1,10 @@
 package dev.lockwarden.inspect;
 
-import java.util.List;
-import java.util.Optional;
-
 import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.store.RedisDeployment;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * A lock's events ({@link LockHistory}: its own history, never crowded out by other locks, and the

@@ -1,5 +1,11 @@
 package dev.lockwarden.inspect;
 
+import dev.lockwarden.LockEvent;
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.store.JvmRecord;
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.LockHolder;
+import dev.lockwarden.store.RedisNodeClient;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -10,13 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-
-import dev.lockwarden.LockEvent;
-import dev.lockwarden.LockInfo;
-import dev.lockwarden.store.JvmRecord;
-import dev.lockwarden.store.KeySpace;
-import dev.lockwarden.store.LockHolder;
-import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.StreamEntryID;
@@ -37,12 +36,14 @@ import redis.clients.jedis.resps.StreamEntry;
 final class LockHistory {
     static final int RETURNED = 100;
 
-    private LockHistory() {
-    }
+    private LockHistory() {}
 
     static List<LockEvent> read(RedisNodeClient node, String name, Optional<LockInfo> current) {
-        List<StreamEntry> history = node.call("read the history of '" + name + "'", () ->
-                node.redis().xrevrange(node.keySpace().history(name), (StreamEntryID) null, (StreamEntryID) null, RETURNED));
+        List<StreamEntry> history = node.call(
+                "read the history of '" + name + "'",
+                () -> node.redis()
+                        .xrevrange(
+                                node.keySpace().history(name), (StreamEntryID) null, (StreamEntryID) null, RETURNED));
         Map<String, JvmRecord> who = jvms(node, history);
         List<LockEvent> out = new ArrayList<>();
         current.ifPresent(i -> out.add(heldNow(i)));
@@ -53,8 +54,8 @@ final class LockHistory {
             if ((type.startsWith("release") || "lost".equals(type)) && f.containsKey(LockHolder.PACKED)) {
                 // a cycle that ended (released, or lost with its holder): its end and its acquire
                 LockHolder h = LockHolder.decode(f);
-                Map<String, String> fields = holderFields(f.getOrDefault(LockHolder.FENCE, ""), h,
-                        who.getOrDefault(h.jvmId(), JvmRecord.UNKNOWN));
+                Map<String, String> fields = holderFields(
+                        f.getOrDefault(LockHolder.FENCE, ""), h, who.getOrDefault(h.jvmId(), JvmRecord.UNKNOWN));
                 long acquiredAt = Math.min(h.acquiredAtMillis(), entryAt); // two clocks: keep the order
                 Map<String, String> end = new LinkedHashMap<>(fields);
                 if (f.containsKey("reason")) {
@@ -138,7 +139,8 @@ final class LockHistory {
         });
         Map<String, JvmRecord> out = new HashMap<>();
         for (String id : ids) {
-            JvmRecord r = LockReader.Jvm.of(beats.get(id).get(), records.get(id).get()).who();
+            JvmRecord r = LockReader.Jvm.of(beats.get(id).get(), records.get(id).get())
+                    .who();
             if (r != JvmRecord.UNKNOWN) {
                 out.put(id, r);
             }

@@ -1,8 +1,5 @@
 package dev.lockwarden.inspect;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.lockwarden.LockFilter;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockPage;
@@ -11,6 +8,8 @@ import dev.lockwarden.PageRequest;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
+import java.util.ArrayList;
+import java.util.List;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
@@ -25,6 +24,7 @@ import redis.clients.jedis.resps.ScanResult;
 final class LockPager {
     /** SCAN batches one list() call may read before it returns a short page with a cursor. */
     static final int SCAN_BATCHES = 50;
+
     static final long SCAN_MILLIS = 500;
 
     private final List<RedisNodeClient> nodes;
@@ -45,13 +45,18 @@ final class LockPager {
     LockPage list(LockFilter filter, PageRequest page) {
         List<Target> targets = targets();
         Cursor cursor = Cursor.parse(page.cursor(), targets.size());
-        ScanParams params = new ScanParams().match(keys.lockPattern(filter.namePrefix())).count(Math.max(page.size(), 100));
+        ScanParams params =
+                new ScanParams().match(keys.lockPattern(filter.namePrefix())).count(Math.max(page.size(), 100));
         List<LockInfo> infos = new ArrayList<>();
         int target = cursor.target();
         String scan = cursor.scan();
         long deadline = System.nanoTime() + SCAN_MILLIS * 1_000_000;
-        for (int batch = 0; infos.size() < page.size() && target < targets.size()
-                && batch < SCAN_BATCHES && System.nanoTime() - deadline < 0; batch++) {
+        for (int batch = 0;
+                infos.size() < page.size()
+                        && target < targets.size()
+                        && batch < SCAN_BATCHES
+                        && System.nanoTime() - deadline < 0;
+                batch++) {
             Target t = targets.get(target);
             String from = scan;
             ScanResult<String> r = t.node().call("list locks", () -> t.redis().scan(from, params));
@@ -123,8 +128,7 @@ final class LockPager {
         return keep;
     }
 
-    private record Target(int nodeIndex, RedisNodeClient node, UnifiedJedis redis) {
-    }
+    private record Target(int nodeIndex, RedisNodeClient node, UnifiedJedis redis) {}
 
     private record Cursor(int target, String scan) {
         static Cursor parse(String text, int targets) {
@@ -139,7 +143,8 @@ final class LockPager {
                 }
                 return new Cursor(t, text.substring(colon + 1));
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException("page cursor '" + text + "' is not one this inspector returned: start again with PageRequest.first(size)");
+                throw new IllegalArgumentException("page cursor '" + text
+                        + "' is not one this inspector returned: start again with PageRequest.first(size)");
             }
         }
     }

@@ -1,23 +1,22 @@
 package dev.lockwarden.inspect;
 
+import dev.lockwarden.HolderInfo;
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockStoreException;
+import dev.lockwarden.store.AgreedFence;
+import dev.lockwarden.store.JvmRecord;
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.LockHolder;
+import dev.lockwarden.store.LockValue;
+import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.RedisNodeClient;
+import dev.lockwarden.store.Sha1;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.lockwarden.HolderInfo;
-import dev.lockwarden.LockInfo;
-import dev.lockwarden.LockStoreException;
-import dev.lockwarden.store.AgreedFence;
-import dev.lockwarden.store.KeySpace;
-import dev.lockwarden.store.RedisDeployment;
-import dev.lockwarden.store.JvmRecord;
-import dev.lockwarden.store.LockHolder;
-import dev.lockwarden.store.LockValue;
-import dev.lockwarden.store.RedisNodeClient;
-import dev.lockwarden.store.Sha1;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 
@@ -45,8 +44,7 @@ final class LockReader {
     }
 
     /** One node's view of one lock. */
-    private record View(int node, String token, Map<String, String> info, long ttl) {
-    }
+    private record View(int node, String token, Map<String, String> info, long ttl) {}
 
     List<LockInfo> read(List<String> names) {
         if (names.isEmpty()) {
@@ -127,7 +125,8 @@ final class LockReader {
         List<View> out = new ArrayList<>(names.size());
         for (int k = 0; k < names.size(); k++) {
             LockValue v = parsed.get(k);
-            Map<String, String> info = v == null ? Map.of() : v.olderLayout() ? infos.get(k).get() : v.asInfo();
+            Map<String, String> info =
+                    v == null ? Map.of() : v.olderLayout() ? infos.get(k).get() : v.asInfo();
             out.add(new View(i, v == null ? null : v.token(), info, ttls.get(k).get()));
         }
         return out;
@@ -186,7 +185,8 @@ final class LockReader {
                 return null;
             });
             Map<String, Jvm> byId = new LinkedHashMap<>();
-            beats.forEach((jvm, beat) -> byId.put(jvm, Jvm.of(beat.get(), records.get(jvm).get())));
+            beats.forEach((jvm, beat) ->
+                    byId.put(jvm, Jvm.of(beat.get(), records.get(jvm).get())));
             for (int k = 0; k < held.size(); k++) {
                 if (held.get(k).get(0).node() == nodeIndex) {
                     jvms.set(k, byId.get(holders.get(k).jvmId()));
@@ -237,8 +237,17 @@ final class LockReader {
         long fence = AgreedFence.of(fences);
         JvmRecord who = jvm.who() == JvmRecord.UNKNOWN ? JvmRecord.of(f) : jvm.who(); // older clients: per lock
         HolderInfo holder = new HolderInfo(who.application(), who.host(), who.pid(), h.thread(), h.jvmId());
-        return new LockInfo(name, holder, h.source(), h.method(), Instant.ofEpochMilli(h.acquiredAtMillis()),
-                Duration.ofMillis(Math.max(ttl, 0)), fence, where, jvm.alive(), Sha1.hex(views.get(0).token()));
+        return new LockInfo(
+                name,
+                holder,
+                h.source(),
+                h.method(),
+                Instant.ofEpochMilli(h.acquiredAtMillis()),
+                Duration.ofMillis(Math.max(ttl, 0)),
+                fence,
+                where,
+                jvm.alive(),
+                Sha1.hex(views.get(0).token()));
     }
 
     /** Where the lock is: the node's address, or on a Cluster the master that owns the lock's slot. */

@@ -1,5 +1,12 @@
 package dev.lockwarden.inspect;
 
+import dev.lockwarden.AuditRecord;
+import dev.lockwarden.ClientInfo;
+import dev.lockwarden.FenceCounter;
+import dev.lockwarden.LockStoreException;
+import dev.lockwarden.internal.Heartbeat;
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisNodeClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -8,14 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import dev.lockwarden.AuditRecord;
-import dev.lockwarden.ClientInfo;
-import dev.lockwarden.FenceCounter;
-import dev.lockwarden.LockStoreException;
-import dev.lockwarden.internal.Heartbeat;
-import dev.lockwarden.store.KeySpace;
-import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.StreamEntryID;
@@ -80,12 +79,17 @@ final class Overviews {
         });
         for (int i = 0; i < names.size(); i++) {
             long v = LockReader.parseLong(values.get(i).get(), 0);
-            FenceCounter c = new FenceCounter(names.get(i), v, Duration.ofMillis(Math.max(0, ttls.get(i).get())), held.get(i).get());
+            FenceCounter c = new FenceCounter(
+                    names.get(i),
+                    v,
+                    Duration.ofMillis(Math.max(0, ttls.get(i).get())),
+                    held.get(i).get());
             into.merge(names.get(i), c, (a, b) -> a.value() >= b.value() ? a : b);
         }
     }
 
-    List<ClientInfo> clients(int maxLocksScanned, java.util.function.Function<List<String>, List<dev.lockwarden.LockInfo>> read) {
+    List<ClientInfo> clients(
+            int maxLocksScanned, java.util.function.Function<List<String>, List<dev.lockwarden.LockInfo>> read) {
         Map<String, ClientInfo> byJvm = new LinkedHashMap<>();
         RedisNodeClient node = nodes.get(0);
         for (UnifiedJedis target : node.scanTargets()) {
@@ -111,19 +115,47 @@ final class Overviews {
                     continue;
                 }
                 Heartbeat.Beat b = Heartbeat.parse(v);
-                byJvm.put(id, new ClientInfo(id, b.application(), b.host(), b.pid(), b.version(), b.javaVersion(), true,
-                        Duration.ofMillis(Math.max(0, ttls.get(i).get())), 0));
+                byJvm.put(
+                        id,
+                        new ClientInfo(
+                                id,
+                                b.application(),
+                                b.host(),
+                                b.pid(),
+                                b.version(),
+                                b.javaVersion(),
+                                true,
+                                Duration.ofMillis(Math.max(0, ttls.get(i).get())),
+                                0));
             }
         }
         for (dev.lockwarden.LockInfo lock : locks(maxLocksScanned, read)) {
             String id = lock.holder().jvmId();
             ClientInfo c = byJvm.get(id);
             if (c == null) {
-                c = new ClientInfo(id, lock.holder().application(), lock.holder().host(), lock.holder().pid(), "", "",
-                        lock.holderAlive(), Duration.ZERO, 0);
+                c = new ClientInfo(
+                        id,
+                        lock.holder().application(),
+                        lock.holder().host(),
+                        lock.holder().pid(),
+                        "",
+                        "",
+                        lock.holderAlive(),
+                        Duration.ZERO,
+                        0);
             }
-            byJvm.put(id, new ClientInfo(c.jvmId(), c.application(), c.host(), c.pid(), c.version(), c.javaVersion(), c.alive(),
-                    c.heartbeatTtl(), c.locksHeld() + 1));
+            byJvm.put(
+                    id,
+                    new ClientInfo(
+                            c.jvmId(),
+                            c.application(),
+                            c.host(),
+                            c.pid(),
+                            c.version(),
+                            c.javaVersion(),
+                            c.alive(),
+                            c.heartbeatTtl(),
+                            c.locksHeld() + 1));
         }
         List<ClientInfo> out = new ArrayList<>(byJvm.values());
         out.sort(Comparator.comparing(ClientInfo::alive).thenComparing(ClientInfo::application));
@@ -131,7 +163,8 @@ final class Overviews {
     }
 
     /** Up to {@code max} held locks, by scanning lock keys of the first node. */
-    List<dev.lockwarden.LockInfo> locks(int max, java.util.function.Function<List<String>, List<dev.lockwarden.LockInfo>> read) {
+    List<dev.lockwarden.LockInfo> locks(
+            int max, java.util.function.Function<List<String>, List<dev.lockwarden.LockInfo>> read) {
         RedisNodeClient node = nodes.get(0);
         List<dev.lockwarden.LockInfo> out = new ArrayList<>();
         for (UnifiedJedis target : node.scanTargets()) {
@@ -150,18 +183,26 @@ final class Overviews {
         LockStoreException failure = null;
         for (RedisNodeClient node : nodes) {
             try {
-                List<StreamEntry> entries = node.call("read the audit log", () ->
-                        node.redis().xrevrange(KeySpace.AUDIT, (StreamEntryID) null, (StreamEntryID) null, max));
+                List<StreamEntry> entries = node.call(
+                        "read the audit log",
+                        () -> node.redis().xrevrange(KeySpace.AUDIT, (StreamEntryID) null, (StreamEntryID) null, max));
                 List<AuditRecord> out = new ArrayList<>();
                 Map<String, dev.lockwarden.store.JvmRecord> who = auditedJvms(node, entries);
                 for (StreamEntry e : entries) {
                     Map<String, String> f = e.getFields();
                     String holder = f.containsKey("holder.app") || !f.containsKey("holder.jvm")
-                            ? f.getOrDefault("holder.app", "") + " @ " + f.getOrDefault("holder.host", "") + ", pid " + f.getOrDefault("holder.pid", "?")
+                            ? f.getOrDefault("holder.app", "") + " @ " + f.getOrDefault("holder.host", "") + ", pid "
+                                    + f.getOrDefault("holder.pid", "?")
                             : describe(who.get(f.get("holder.jvm")));
-                    out.add(new AuditRecord(e.getID().toString(), Instant.ofEpochMilli(LockReader.parseLong(f.get("at"), e.getID().getTime())),
-                            f.getOrDefault("operator", ""), f.getOrDefault("name", ""), holder,
-                            LockReader.parseLong(f.get("oldFence"), 0), LockReader.parseLong(f.get("newFence"), 0)));
+                    out.add(new AuditRecord(
+                            e.getID().toString(),
+                            Instant.ofEpochMilli(
+                                    LockReader.parseLong(f.get("at"), e.getID().getTime())),
+                            f.getOrDefault("operator", ""),
+                            f.getOrDefault("name", ""),
+                            holder,
+                            LockReader.parseLong(f.get("oldFence"), 0),
+                            LockReader.parseLong(f.get("newFence"), 0)));
                 }
                 return out;
             } catch (LockStoreException e) {
@@ -176,7 +217,8 @@ final class Overviews {
      * first) carries only the holder's JVM id: who that JVM was comes from its
      * {@link dev.lockwarden.store.JvmRecord}, one pipelined read per distinct JVM.
      */
-    private static Map<String, dev.lockwarden.store.JvmRecord> auditedJvms(RedisNodeClient node, List<StreamEntry> entries) {
+    private static Map<String, dev.lockwarden.store.JvmRecord> auditedJvms(
+            RedisNodeClient node, List<StreamEntry> entries) {
         java.util.Set<String> ids = new java.util.HashSet<>();
         for (StreamEntry e : entries) {
             String jvm = e.getFields().get("holder.jvm");
@@ -202,13 +244,18 @@ final class Overviews {
     }
 
     private static String describe(dev.lockwarden.store.JvmRecord r) {
-        return r == null || r == dev.lockwarden.store.JvmRecord.UNKNOWN ? " @ , pid ?"
+        return r == null || r == dev.lockwarden.store.JvmRecord.UNKNOWN
+                ? " @ , pid ?"
                 : r.application() + " @ " + r.host() + ", pid " + r.pid();
     }
 
     /** Keys matching {@code pattern} (mapped, nulls dropped), at most {@code max}. */
-    private static List<String> scan(RedisNodeClient node, UnifiedJedis target, String pattern, int max,
-                                     java.util.function.Function<String, String> map) {
+    private static List<String> scan(
+            RedisNodeClient node,
+            UnifiedJedis target,
+            String pattern,
+            int max,
+            java.util.function.Function<String, String> map) {
         List<String> out = new ArrayList<>();
         ScanParams params = new ScanParams().match(pattern).count(SCAN_COUNT);
         String cursor = "0";
@@ -228,8 +275,7 @@ final class Overviews {
 
     /** SCAN patterns. */
     static final class KeySpaceGlob {
-        private KeySpaceGlob() {
-        }
+        private KeySpaceGlob() {}
 
         static String fencePattern(KeySpace keys, String prefix) {
             String lock = keys.lockPattern(prefix); // <prefix>{<name prefix>*}

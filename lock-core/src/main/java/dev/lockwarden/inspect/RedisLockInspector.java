@@ -1,10 +1,5 @@
 package dev.lockwarden.inspect;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-
 import dev.lockwarden.ActivityCount;
 import dev.lockwarden.AuditRecord;
 import dev.lockwarden.ClientInfo;
@@ -22,6 +17,10 @@ import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.LockNames;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * {@link LockInspector} over one {@link RedisDeployment}: a single node or cluster, or the independent
@@ -95,7 +94,9 @@ public final class RedisLockInspector implements LockInspector {
     public ForceReleaseResult forceRelease(String name, String operator) {
         LockNames.check(name);
         // who holds it, for the audit record (the info hash has only the per-lock part)
-        dev.lockwarden.HolderInfo holder = operator == null || operator.isBlank() ? null : get(name).map(LockInfo::holder).orElse(null);
+        dev.lockwarden.HolderInfo holder = operator == null || operator.isBlank()
+                ? null
+                : get(name).map(LockInfo::holder).orElse(null);
         return forceRelease(name, "", 0, operator, holder);
     }
 
@@ -103,13 +104,14 @@ public final class RedisLockInspector implements LockInspector {
     public ForceReleaseResult forceRelease(LockInfo seen, String operator) {
         LockNames.check(seen.name());
         if (seen.tokenId().isEmpty()) {
-            throw new IllegalArgumentException("the LockInfo of '" + seen.name() + "' has no token id: read it with get() or list()");
+            throw new IllegalArgumentException(
+                    "the LockInfo of '" + seen.name() + "' has no token id: read it with get() or list()");
         }
         return forceRelease(seen.name(), seen.tokenId(), seen.fencingToken(), operator, seen.holder());
     }
 
-    private ForceReleaseResult forceRelease(String name, String tokenSha1, long fence, String operator,
-                                            dev.lockwarden.HolderInfo holder) {
+    private ForceReleaseResult forceRelease(
+            String name, String tokenSha1, long fence, String operator, dev.lockwarden.HolderInfo holder) {
         JvmRecord jvm = holder == null ? null : new JvmRecord(holder.application(), holder.host(), holder.pid());
         ForceRelease.Outcome o = forceRelease.run(name, tokenSha1, fence, operator, jvm);
         return new ForceReleaseResult(name, o.released(), o.oldFence(), o.newFence(), o.auditId());
@@ -132,9 +134,11 @@ public final class RedisLockInspector implements LockInspector {
             throw new IllegalArgumentException("releaseAllOf needs the client's JVM id");
         }
         List<LockInfo> owned = overviews.locks(RELEASE_ALL_SCAN, reader::read).stream()
-                .filter(i -> jvmId.equals(i.holder().jvmId())).toList();
+                .filter(i -> jvmId.equals(i.holder().jvmId()))
+                .toList();
         if (owned.stream().anyMatch(LockInfo::holderAlive)) {
-            throw new IllegalStateException("client " + jvmId + " is alive (its heartbeat is present): release its locks one by one if you must");
+            throw new IllegalStateException("client " + jvmId
+                    + " is alive (its heartbeat is present): release its locks one by one if you must");
         }
         List<ForceReleaseResult> out = new ArrayList<>();
         for (LockInfo i : owned) {

@@ -1,8 +1,5 @@
 package dev.lockwarden.internal;
 
-import java.time.Duration;
-import java.util.function.Consumer;
-
 import dev.lockwarden.LocalPoolBusyException;
 import dev.lockwarden.LockException;
 import dev.lockwarden.LockNotAcquiredException;
@@ -15,6 +12,8 @@ import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.LockStore;
 import dev.lockwarden.store.NodeTimeoutException;
 import dev.lockwarden.store.StoreTimeoutException;
+import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * The acquire loop of one engine: an attempt, then what its {@link WaitPlan} says (give up, listen for the
@@ -22,8 +21,7 @@ import dev.lockwarden.store.StoreTimeoutException;
  */
 final class AcquireLoop {
     /** A granted attempt: its lease, the store's answer, and when the attempt started (its validity counts from then). */
-    record Granted(Lease lease, AcquireResult result, long attemptNanos) {
-    }
+    record Granted(Lease lease, AcquireResult result, long attemptNanos) {}
 
     private final LockStore store;
     private final UnconfirmedAttempts unconfirmed;
@@ -32,7 +30,12 @@ final class AcquireLoop {
     private final Consumer<Runnable> dispatch;
 
     /** @param dispatch runs background work (giving back an unconfirmed attempt) off the caller's thread */
-    AcquireLoop(LockStore store, UnconfirmedAttempts unconfirmed, WakeupBus wakeups, KeySpace keys, Consumer<Runnable> dispatch) {
+    AcquireLoop(
+            LockStore store,
+            UnconfirmedAttempts unconfirmed,
+            WakeupBus wakeups,
+            KeySpace keys,
+            Consumer<Runnable> dispatch) {
         this.store = store;
         this.unconfirmed = unconfirmed;
         this.wakeups = wakeups;
@@ -64,7 +67,8 @@ final class AcquireLoop {
                 long t0 = System.nanoTime();
                 // a fresh token per attempt: a late release of a timed-out attempt can never
                 // delete what a later attempt took on a node that was stalled in between
-                Lease lease = new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
+                Lease lease =
+                        new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
                 AcquireResult r = attempt(lease, info, plan);
                 if (r == null) {
                     continue;
@@ -139,8 +143,7 @@ final class AcquireLoop {
 
     private static LockNotAcquiredException busy(String name, long start, AcquireResult r) {
         Duration waited = Duration.ofNanos(System.nanoTime() - start);
-        return new LockNotAcquiredException(name, waited,
-                r.holderTtlMillis() >= 0 ? Duration.ofMillis(r.holderTtlMillis()) : null);
+        return new LockNotAcquiredException(
+                name, waited, r.holderTtlMillis() >= 0 ? Duration.ofMillis(r.holderTtlMillis()) : null);
     }
-
 }

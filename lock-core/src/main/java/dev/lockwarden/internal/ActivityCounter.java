@@ -5,7 +5,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
@@ -27,6 +26,7 @@ public final class ActivityCounter implements AutoCloseable {
     static final long FLUSH_MILLIS = 5_000;
     /** An hour of history: the dashboard shows 15 minutes; older hashes expire by themselves. */
     static final long TTL_SECONDS = 3_600;
+
     private static final long WARN_EVERY_MILLIS = 60_000;
     private static final System.Logger LOG = System.getLogger(ActivityCounter.class.getName());
 
@@ -38,6 +38,7 @@ public final class ActivityCounter implements AutoCloseable {
     private final ReentrantLock flushing = new ReentrantLock();
     /** Totals already written; only the flush thread (or close, after it stopped) touches them. */
     private final long[] flushed = new long[FIELDS.length];
+
     private final ScheduledExecutorService executor;
     private long lastWarn;
 
@@ -89,8 +90,10 @@ public final class ActivityCounter implements AutoCloseable {
             long t = System.currentTimeMillis();
             if (t - lastWarn >= WARN_EVERY_MILLIS) { // the counts stay and go with the next flush
                 lastWarn = t;
-                LOG.log(System.Logger.Level.WARNING, "could not write lock activity counts to " + key
-                        + " (retried in " + FLUSH_MILLIS + " ms; locks are unaffected): " + e.getMessage());
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "could not write lock activity counts to " + key + " (retried in " + FLUSH_MILLIS
+                                + " ms; locks are unaffected): " + e.getMessage());
             }
         }
     }

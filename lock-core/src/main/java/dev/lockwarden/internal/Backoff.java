@@ -10,8 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * budget left.
  */
 public final class Backoff {
-    private Backoff() {
-    }
+    private Backoff() {}
 
     /**
      * @param attempt        0 for the first sleep
@@ -21,7 +20,8 @@ public final class Backoff {
      */
     public static long sleepMillis(int attempt, long holderTtlMillis, long leftMillis, long retryMillis) {
         long base = attempt >= 2 ? retryMillis : Math.max(1, retryMillis >> (2 - attempt));
-        long sleep = Math.max(1, (long) (base * (0.75 + 0.25 * ThreadLocalRandom.current().nextDouble())));
+        long sleep = Math.max(
+                1, (long) (base * (0.75 + 0.25 * ThreadLocalRandom.current().nextDouble())));
         if (holderTtlMillis >= 0) {
             sleep = Math.min(sleep, holderTtlMillis + 1);
         }

@@ -1,24 +1,19 @@
 package dev.lockwarden.internal;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockLostException;
 import dev.lockwarden.LockOptions;
-import dev.lockwarden.store.Drift;
 import dev.lockwarden.metrics.LockMeter;
-import dev.lockwarden.metrics.LockMetrics;
+import dev.lockwarden.store.Drift;
 import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.LockHolder;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The real ownership of one lock. Its lifecycle (held → released | lost) is enforced here once:
@@ -40,18 +35,17 @@ public final class DefaultLockHandle implements LockHandle {
      * it is held across a Redis round trip.
      */
     final ReentrantLock renewal = new ReentrantLock();
+
     private final boolean autoRefresh;
     private final Thread owner;
     private final HandleOwner manager;
     private final AtomicInteger state = new AtomicInteger(HELD);
-    /** Created by the first {@link #onLost} (most handles never get a listener: one allocation less per acquire). */
-    private volatile List<Listener> listeners;
-    private static final AtomicReferenceFieldUpdater<DefaultLockHandle, List> LISTENERS =
-            AtomicReferenceFieldUpdater.newUpdater(DefaultLockHandle.class, List.class, "listeners");
+    private final LostListeners listeners;
     private final Ticker ticker;
     private final long acquiredNanos;
     /** Who took it (for a lost event, which shows the acquisition it ended). */
     private final LockHolder holder;
+
     private volatile long validUntilNanos;
     private volatile String lostReason;
     private final LockMeter meter;
@@ -61,8 +55,14 @@ public final class DefaultLockHandle implements LockHandle {
     volatile long nextRefreshNanos;
 
     /** Held by {@code holder} with {@code options} until {@code validUntilNanos} (on the manager's ticker). */
-    public DefaultLockHandle(Lease lease, long fence, LockHolder holder, LockOptions options, long validUntilNanos,
-                             LockMeter meter, HandleOwner manager) {
+    public DefaultLockHandle(
+            Lease lease,
+            long fence,
+            LockHolder holder,
+            LockOptions options,
+            long validUntilNanos,
+            LockMeter meter,
+            HandleOwner manager) {
         this.lease = lease;
         this.fence = fence;
         this.holder = holder;
@@ -74,6 +74,7 @@ public final class DefaultLockHandle implements LockHandle {
         this.ticker = manager.ticker();
         this.acquiredNanos = ticker.nanos();
         this.holdUntilNanos = acquiredNanos + options.holdAtLeast().toNanos();
+        this.listeners = new LostListeners(lease.name());
     }
 
     @Override
@@ -136,7 +137,9 @@ public final class DefaultLockHandle implements LockHandle {
             long start = ticker.nanos();
             long validity = manager.extend(this, next);
             if (validity < 0) {
-                markLost(manager.whyGone(this, "extend found the lock no longer ours: it expired, was force-released or was taken over"));
+                markLost(manager.whyGone(
+                        this,
+                        "extend found the lock no longer ours: it expired, was force-released or was taken over"));
                 return false;
             }
             lease = next;
@@ -166,13 +169,8 @@ public final class DefaultLockHandle implements LockHandle {
     @Override
     public LockHandle onLost(Consumer<LockLostEvent> listener) {
         java.util.Objects.requireNonNull(listener, "listener");
-        Listener l = new Listener(listener);
-        List<Listener> all = listeners;
-        if (all == null) {
-            LISTENERS.compareAndSet(this, null, new CopyOnWriteArrayList<Listener>());
-            all = listeners;
-        }
-        all.add(l); // before reading lostEvent: markLost writes lostEvent before reading the list
+        // added before reading lostEvent: markLost writes lostEvent before reading the list
+        LostListeners.Listener l = listeners.add(listener);
         LockLostEvent e = lostEvent;
         if (e != null) {
             // lost before or while registering: markLost may or may not have seen this one; the flag decides
@@ -191,36 +189,13 @@ public final class DefaultLockHandle implements LockHandle {
             LockLostEvent e = event();
             lostEvent = e;
             manager.lost(this, e);
-            manager.dispatch(() -> {
-                List<Listener> all = listeners;
-                if (all != null) {
-                    for (Listener l : all) {
-                        l.fire(e);
-                    }
-                }
-            });
+            manager.dispatch(() -> listeners.fireAll(e));
         }
     }
 
     /** Marks the handle released without a store call (the manager releases a batch itself); true if it was held. */
     boolean markReleasedForBatch() {
         return state.compareAndSet(HELD, RELEASED);
-    }
-
-    /** One registered listener, fired at most once. */
-    private final class Listener {
-        private final Consumer<LockLostEvent> consumer;
-        private final java.util.concurrent.atomic.AtomicBoolean fired = new java.util.concurrent.atomic.AtomicBoolean();
-
-        Listener(Consumer<LockLostEvent> consumer) {
-            this.consumer = consumer;
-        }
-
-        void fire(LockLostEvent e) {
-            if (fired.compareAndSet(false, true)) {
-                DefaultLockHandle.this.fire(consumer, e);
-            }
-        }
     }
 
     /** A refresh started at {@code startNanos} was confirmed by Redis (caller holds {@link #renewal}). */
@@ -282,15 +257,6 @@ public final class DefaultLockHandle implements LockHandle {
 
     private LockLostEvent event() {
         return new LockLostEvent(name(), fence, lostReason, Instant.now());
-    }
-
-    private void fire(Consumer<LockLostEvent> listener, LockLostEvent e) {
-        try {
-            listener.accept(e);
-        } catch (RuntimeException ex) {
-            System.getLogger(DefaultLockHandle.class.getName()).log(System.Logger.Level.WARNING,
-                    "onLost listener of lock '" + name() + "' threw", ex);
-        }
     }
 
     @Override

@@ -13,6 +13,11 @@ import dev.lockwarden.metrics.MetricsConfig;
  * @param ticker                 time source of handles and watchdog (tests advance one instead of sleeping)
  * @param metrics                which metrics are kept
  */
-public record EngineSettings(boolean reentrant, String application, long eventsMaxLen, boolean recordCycles,
-                             long historyRetentionMillis, Ticker ticker, MetricsConfig metrics) {
-}
+public record EngineSettings(
+        boolean reentrant,
+        String application,
+        long eventsMaxLen,
+        boolean recordCycles,
+        long historyRetentionMillis,
+        Ticker ticker,
+        MetricsConfig metrics) {}

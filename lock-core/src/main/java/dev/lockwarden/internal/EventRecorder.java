@@ -1,5 +1,7 @@
 package dev.lockwarden.internal;
 
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisDeployment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,10 +10,6 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
-import dev.lockwarden.store.KeySpace;
-import dev.lockwarden.store.RedisDeployment;
-import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.XAddParams;
@@ -34,6 +32,7 @@ public final class EventRecorder implements AutoCloseable {
     private final Map<String, String> common;
     /** Queued events at most (a few MB): bounds memory while Redis is down; a burst of ~10k locks/s fits. */
     private final java.util.function.UnaryOperator<String> historyKey;
+
     private static final int CAPACITY = 10_000;
     /** How long events linger before a batch is sent: callers never wake the recorder thread. */
     private static final long LINGER_MILLIS = 100;
@@ -49,7 +48,8 @@ public final class EventRecorder implements AutoCloseable {
      * @param common fields added to every event (application, jvm)
      * @param maxLen approximate cap of the stream ({@code MAXLEN ~})
      */
-    public EventRecorder(RedisDeployment deployment, Map<String, String> common, long maxLen, long historyRetentionMillis) {
+    public EventRecorder(
+            RedisDeployment deployment, Map<String, String> common, long maxLen, long historyRetentionMillis) {
         this.redis = deployment.first().redis(); // every client writes its events to the first node
         this.historyKey = deployment.first().keySpace()::history;
         this.common = Map.copyOf(common);
@@ -85,8 +85,9 @@ public final class EventRecorder implements AutoCloseable {
         long now = System.currentTimeMillis();
         if (now - lastWarn > 60_000) {
             lastWarn = now;
-            LOG.log(System.Logger.Level.WARNING, "lock events dropped (" + dropped.get() + " so far; locks are unaffected): "
-                    + why);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "lock events dropped (" + dropped.get() + " so far; locks are unaffected): " + why);
         }
     }
 
@@ -114,7 +115,8 @@ public final class EventRecorder implements AutoCloseable {
     private void send(List<Map<String, String>> batch) {
         try (AbstractPipeline p = redis.pipelined()) {
             XAddParams params = XAddParams.xAddParams().maxLen(maxLen).approximateTrimming();
-            XAddParams history = XAddParams.xAddParams().maxLen(KeySpace.HISTORY_MAX_LEN).approximateTrimming();
+            XAddParams history =
+                    XAddParams.xAddParams().maxLen(KeySpace.HISTORY_MAX_LEN).approximateTrimming();
             for (Map<String, String> e : batch) {
                 p.xadd(KeySpace.EVENTS, params, e);
                 // and into the lock's own history, with the same expiry as the cycles release.lua writes there

@@ -1,5 +1,9 @@
 package dev.lockwarden.internal;
 
+import dev.lockwarden.store.JvmRecord;
+import dev.lockwarden.store.KeySpace;
+import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.RedisNodeClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -7,11 +11,6 @@ import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
-import dev.lockwarden.store.JvmRecord;
-import dev.lockwarden.store.KeySpace;
-import dev.lockwarden.store.RedisDeployment;
-import dev.lockwarden.store.RedisNodeClient;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.params.SetParams;
 
@@ -49,8 +48,8 @@ public final class Heartbeat implements AutoCloseable {
     public Heartbeat(RedisDeployment redis, String jvmId, JvmRecord record) {
         this.nodes = redis.nodes();
         this.key = KeySpace.jvmKey(jvmId);
-        this.value = record.application() + "@" + record.host() + ":" + record.pid()
-                + "\nlockwarden=" + VERSION + "\njava=" + System.getProperty("java.version", "");
+        this.value = record.application() + "@" + record.host() + ":" + record.pid() + "\nlockwarden=" + VERSION
+                + "\njava=" + System.getProperty("java.version", "");
         this.recordKey = JvmRecord.key(jvmId);
         this.recordFields = record.fields();
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -63,8 +62,7 @@ public final class Heartbeat implements AutoCloseable {
     }
 
     /** A heartbeat value as written by {@link Heartbeat}; version fields are "" when absent. */
-    public record Beat(String application, String host, long pid, String version, String javaVersion) {
-    }
+    public record Beat(String application, String host, long pid, String version, String javaVersion) {}
 
     /** Parses a heartbeat value; never fails (a value from an older client lacks the version lines). */
     public static Beat parse(String value) {

@@ -16,7 +16,10 @@ public record JvmIdentity(String jvmId, String host, long pid) {
     public static JvmIdentity create() {
         byte[] id = new byte[8];
         RANDOM.nextBytes(id);
-        return new JvmIdentity(HexFormat.of().formatHex(id), hostName(), ProcessHandle.current().pid());
+        return new JvmIdentity(
+                HexFormat.of().formatHex(id),
+                hostName(),
+                ProcessHandle.current().pid());
     }
 
     /** A fresh random 128-bit owner token (a generator per thread: no lock shared by all acquiring threads). */

@@ -1,12 +1,5 @@
 package dev.lockwarden.internal;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockNotAcquiredException;
@@ -16,13 +9,19 @@ import dev.lockwarden.metrics.LockMeter;
 import dev.lockwarden.metrics.LockMetrics;
 import dev.lockwarden.store.AcquireResult;
 import dev.lockwarden.store.Drift;
+import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.Lease;
-import dev.lockwarden.store.LockNames;
-import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.LockHolder;
+import dev.lockwarden.store.LockNames;
 import dev.lockwarden.store.LockStore;
 import dev.lockwarden.store.RedisDeployment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Takes and gives back locks for one {@code LockManager}: reentrancy, and the bookkeeping around a
@@ -53,6 +52,7 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
     private final String holderName;
     /** Runs onLost listeners and background clean-ups: never the watchdog or heartbeat thread. */
     private final java.util.concurrent.ThreadPoolExecutor callbacks;
+
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -65,8 +65,8 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
         this.reentrant = settings.reentrant();
         this.jvmId = id.jvmId();
         this.holderName = application + "@" + id.host() + ":" + id.pid();
-        this.callbacks = new java.util.concurrent.ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
-                new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+        this.callbacks = new java.util.concurrent.ThreadPoolExecutor(
+                2, 2, 30, TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
                     Thread t = new Thread(r, "lockwarden-listener");
                     t.setDaemon(true);
                     return t;
@@ -76,7 +76,10 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
         this.metrics = new LockMetrics(application, id.jvmId(), settings.metrics(), watchdog::batches);
         this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
         this.acquireLoop = new AcquireLoop(store, unconfirmed, wakeups, keys, this::dispatch);
-        this.events = new EventRecorder(redis, Map.of("app", application, "jvm", id.jvmId()), settings.eventsMaxLen(),
+        this.events = new EventRecorder(
+                redis,
+                Map.of("app", application, "jvm", id.jvmId()),
+                settings.eventsMaxLen(),
                 settings.historyRetentionMillis());
         this.activity = new ActivityCounter(redis.first().redis(), application, metrics::activityTotals);
         // application, host and pid once per JVM, not in every lock's info hash: the heartbeat renews them
@@ -94,7 +97,8 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
     /** One attempt; never waits, and busy is an empty result rather than an exception (cheap on hot paths). */
     public Optional<LockHandle> tryAcquire(String name, LockOptions options) {
         // no copy of the options when they already say "do not wait" (the common case: one allocation less per call)
-        return Optional.ofNullable(acquire(name, options.waitUpTo().isZero() ? options : options.waitUpTo(Duration.ZERO), false));
+        return Optional.ofNullable(
+                acquire(name, options.waitUpTo().isZero() ? options : options.waitUpTo(Duration.ZERO), false));
     }
 
     private LockHandle acquire(String name, LockOptions options, boolean throwOnBusy) {
@@ -134,8 +138,8 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
         return g == null ? null : granted(g.lease(), g.result(), g.attemptNanos(), options, meter, info);
     }
 
-    private LockHandle granted(Lease lease, AcquireResult r, long t0, LockOptions options, LockMeter meter,
-                               LockHolder holder) {
+    private LockHandle granted(
+            Lease lease, AcquireResult r, long t0, LockOptions options, LockMeter meter, LockHolder holder) {
         long validUntil = t0 + TimeUnit.MILLISECONDS.toNanos(r.validityMillis()) - Drift.nanos(lease.ttlMillis());
         DefaultLockHandle h = new DefaultLockHandle(lease, r.fence(), holder, options, validUntil, meter, this);
         if (reentrant) {
@@ -148,7 +152,8 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
     }
 
     private LockHolder holderInfo(LockOptions o) {
-        return new LockHolder(jvmId, Thread.currentThread().getName(), o.source(), o.method(), System.currentTimeMillis());
+        return new LockHolder(
+                jvmId, Thread.currentThread().getName(), o.source(), o.method(), System.currentTimeMillis());
     }
 
     @Override
@@ -158,13 +163,16 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
         h.meter().ended(h.heldMillis());
         try {
             long keep = h.keepMillisOnRelease(); // holdAtLeast not over: the lock stays until then
-            boolean wasOurs = keep <= 0 && wakeups.anyWaiters() ? releaseHandingOver(h) : store.release(h.lease(), keep);
+            boolean wasOurs =
+                    keep <= 0 && wakeups.anyWaiters() ? releaseHandingOver(h) : store.release(h.lease(), keep);
             if (!wasOurs) {
                 events.record("release-late", h.name(), h.fencingToken()); // rare: the script found another holder
             }
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "release of lock '" + h.name() + "' failed; it expires by itself within "
-                    + h.lease().ttlMillis() + " ms: " + e.getMessage());
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "release of lock '" + h.name() + "' failed; it expires by itself within "
+                            + h.lease().ttlMillis() + " ms: " + e.getMessage());
         }
     }
 
@@ -194,10 +202,19 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
         reentrancy.forget(h);
         h.meter().count(LockMetrics.Event.LOST);
         h.meter().ended(h.heldMillis());
-        LOG.log(System.Logger.Level.WARNING, "lock '" + h.name() + "' (fence " + h.fencingToken() + ", holder " + holderName
-                + " thread " + h.owner().getName() + ") lost: " + e.reason());
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "lock '" + h.name() + "' (fence " + h.fencingToken() + ", holder " + holderName + " thread "
+                        + h.owner().getName() + ") lost: " + e.reason());
         // with the holder, so the lock's history shows the acquisition that ended here
-        events.record("lost", h.name(), h.fencingToken(), "reason", e.reason(), LockHolder.PACKED, h.holder().encode());
+        events.record(
+                "lost",
+                h.name(),
+                h.fencingToken(),
+                "reason",
+                e.reason(),
+                LockHolder.PACKED,
+                h.holder().encode());
     }
 
     @Override

@@ -1,11 +1,10 @@
 package dev.lockwarden.internal;
 
-import java.util.Map;
-
 import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
 import dev.lockwarden.store.Sha1;
+import java.util.Map;
 
 /**
  * Says why a lock whose token Redis no longer has is gone. An operator's force-release leaves a

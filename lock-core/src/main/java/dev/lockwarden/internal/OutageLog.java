@@ -34,8 +34,11 @@ final class OutageLog {
         lastError = error;
         for (DefaultLockHandle h : due) {
             if (warned.add(h.lease().token())) {
-                log.log(System.Logger.Level.WARNING, "refresh of lock '" + h.name() + "' (fence " + h.fencingToken()
-                        + ") failed; retrying until its TTL runs out (further failures of this outage are summarised): " + error);
+                log.log(
+                        System.Logger.Level.WARNING,
+                        "refresh of lock '" + h.name() + "' (fence " + h.fencingToken()
+                                + ") failed; retrying until its TTL runs out (further failures of this outage are summarised): "
+                                + error);
             }
         }
         if (now - lastSummary >= SUMMARY_EVERY_NANOS) {

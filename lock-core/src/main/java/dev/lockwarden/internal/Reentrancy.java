@@ -1,9 +1,8 @@
 package dev.lockwarden.internal;
 
+import dev.lockwarden.LockHandle;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
-import dev.lockwarden.LockHandle;
 
 /**
  * Per-thread reentrancy (virtual threads included): the outermost handle held for each name, and the

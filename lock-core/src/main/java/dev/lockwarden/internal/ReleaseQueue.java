@@ -43,6 +43,7 @@ final class ReleaseQueue {
     volatile boolean listening;
     /** Whether a SUBSCRIBE for this channel went out on the current connection. */
     volatile boolean subscribeSent;
+
     private final ArrayDeque<Place> queue = new ArrayDeque<>();
     private final ReentrantLock lock = new ReentrantLock();
     /** Set when the last waiter left: the queue is out of use (guarded by lock). */

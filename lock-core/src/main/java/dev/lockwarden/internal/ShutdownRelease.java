@@ -1,10 +1,9 @@
 package dev.lockwarden.internal;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.LockStore;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The release of every lock still held when a manager closes: one batch per node, on its own thread,
@@ -14,8 +13,7 @@ import dev.lockwarden.store.LockStore;
 final class ShutdownRelease {
     private static final System.Logger LOG = System.getLogger(ShutdownRelease.class.getName());
 
-    private ShutdownRelease() {
-    }
+    private ShutdownRelease() {}
 
     /** Releases {@code batch} (already taken off the watchdog) through {@code store}, waiting at most {@code boundMillis}. */
     static void run(LockStore store, List<DefaultLockHandle> batch, long boundMillis) {
@@ -25,14 +23,18 @@ final class ShutdownRelease {
             leases.add(batch.get(i).lease());
             keep[i] = batch.get(i).keepMillisOnRelease();
         }
-        Thread releaser = new Thread(() -> {
-            try {
-                store.releaseAll(leases, keep);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "releasing " + leases.size() + " lock(s) at shutdown failed; they expire"
-                        + " by themselves within their TTL: " + e.getMessage());
-            }
-        }, "lockwarden-release-all");
+        Thread releaser = new Thread(
+                () -> {
+                    try {
+                        store.releaseAll(leases, keep);
+                    } catch (RuntimeException e) {
+                        LOG.log(
+                                System.Logger.Level.WARNING,
+                                "releasing " + leases.size() + " lock(s) at shutdown failed; they expire"
+                                        + " by themselves within their TTL: " + e.getMessage());
+                    }
+                },
+                "lockwarden-release-all");
         releaser.setDaemon(true);
         releaser.start();
         try {
@@ -41,8 +43,10 @@ final class ShutdownRelease {
             Thread.currentThread().interrupt();
         }
         if (releaser.isAlive()) {
-            LOG.log(System.Logger.Level.WARNING, "releasing " + leases.size() + " lock(s) took longer than " + boundMillis
-                    + " ms; not waiting any longer: they expire by themselves within their TTL");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "releasing " + leases.size() + " lock(s) took longer than " + boundMillis
+                            + " ms; not waiting any longer: they expire by themselves within their TTL");
         }
     }
 }

@@ -1,11 +1,10 @@
 package dev.lockwarden.internal;
 
+import dev.lockwarden.store.Lease;
+import dev.lockwarden.store.LockStore;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
-import dev.lockwarden.store.Lease;
-import dev.lockwarden.store.LockStore;
 
 /**
  * Acquire attempts whose reply never came (Redis did not answer in time, or the connection broke). Redis

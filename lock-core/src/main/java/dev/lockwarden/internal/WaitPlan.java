@@ -34,8 +34,7 @@ final class WaitPlan {
     }
 
     /** The next step and its bound in ms. */
-    record Next(Action action, long millis) {
-    }
+    record Next(Action action, long millis) {}
 
     private final long startNanos;
     private final long deadlineNanos;
@@ -98,7 +97,8 @@ final class WaitPlan {
             return new Next(Action.GIVE_UP, 0);
         }
         if (!listening) {
-            return new Next(Action.LISTEN, Math.min(left, SUBSCRIBE_WAIT_MILLIS)); // a release may have come before we listened
+            return new Next(
+                    Action.LISTEN, Math.min(left, SUBSCRIBE_WAIT_MILLIS)); // a release may have come before we listened
         }
         long sleep = quickRetries > 0
                 // just woken, yet busy: the release may not have reached every node yet (Redlock)

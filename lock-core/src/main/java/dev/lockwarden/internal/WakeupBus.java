@@ -1,13 +1,12 @@
 package dev.lockwarden.internal;
 
+import dev.lockwarden.store.RedisDeployment;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-
 import redis.clients.jedis.JedisPubSub;
-import dev.lockwarden.store.RedisDeployment;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -32,6 +31,7 @@ public final class WakeupBus implements AutoCloseable {
     private final Map<String, ReleaseQueue> channels = new ConcurrentHashMap<>();
     /** Orders membership changes with the (UN)SUBSCRIBE they cause; guards {@link #current}. */
     private final ReentrantLock wire = new ReentrantLock();
+
     private final ReentrantLock starting = new ReentrantLock();
     private volatile Listener current;
     private volatile Thread thread;
@@ -173,7 +173,8 @@ public final class WakeupBus implements AutoCloseable {
                 String[] all = new String[subs.length + 1];
                 all[0] = controlChannel;
                 System.arraycopy(subs, 0, all, 1, subs.length);
-                sources.get(source % sources.size()).subscribe(l, all); // blocks until unsubscribed or the connection drops
+                sources.get(source % sources.size())
+                        .subscribe(l, all); // blocks until unsubscribed or the connection drops
                 backoff = 50;
             } catch (RuntimeException e) {
                 if (closed) {

@@ -1,5 +1,11 @@
 package dev.lockwarden.internal;
 
+import dev.lockwarden.metrics.LockMetrics;
+import dev.lockwarden.store.Drift;
+import dev.lockwarden.store.Lease;
+import dev.lockwarden.store.LockStore;
+import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.Refreshed;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -8,13 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-
-import dev.lockwarden.metrics.LockMetrics;
-import dev.lockwarden.store.Drift;
-import dev.lockwarden.store.Lease;
-import dev.lockwarden.store.LockStore;
-import dev.lockwarden.store.RedisDeployment;
-import dev.lockwarden.store.Refreshed;
 
 /**
  * One thread per {@code LockManager} that keeps every held auto-refresh lock alive: all locks due
@@ -38,11 +37,14 @@ public final class Watchdog implements AutoCloseable {
     private final Ticker ticker;
     /** Why a token is gone (force-released or not); at most this many look-ups per batch on this thread. */
     private final LossCause lossCause;
+
     private static final int MAX_CAUSE_LOOKUPS = 32;
-    private static final String TOKEN_GONE = "Redis no longer has our token: the lock expired, was force-released or was taken over";
+    private static final String TOKEN_GONE =
+            "Redis no longer has our token: the lock expired, was force-released or was taken over";
     private final Set<DefaultLockHandle> handles = ConcurrentHashMap.newKeySet();
     /** Guards wakeAt and rescan; a lock and condition rather than a monitor (no pinned virtual threads). */
     private final ReentrantLock signal = new ReentrantLock();
+
     private final Condition due = signal.newCondition();
     private final Thread thread;
     private final AtomicLong batches = new AtomicLong();
@@ -165,9 +167,10 @@ public final class Watchdog implements AutoCloseable {
             }
             if (now - h.validUntilNanos() >= 0) {
                 handles.remove(h);
-                h.markLost(h.autoRefresh()
-                        ? "its TTL passed before Redis confirmed a refresh (Redis unreachable or too slow)"
-                        : "its TTL of " + h.lease().ttlMillis() + " ms passed (autoRefresh is off)");
+                h.markLost(
+                        h.autoRefresh()
+                                ? "its TTL passed before Redis confirmed a refresh (Redis unreachable or too slow)"
+                                : "its TTL of " + h.lease().ttlMillis() + " ms passed (autoRefresh is off)");
                 continue;
             }
             next = Math.min(next, h.validUntilNanos() - now);
@@ -180,8 +183,10 @@ public final class Watchdog implements AutoCloseable {
             // taken around the same time fall into one batch per TTL/3.
             List<DefaultLockHandle> due = new ArrayList<>();
             for (DefaultLockHandle h : handles) {
-                if (h.autoRefresh() && h.isActive()
-                        && h.nextRefreshNanos - now <= TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis()) / 6) {
+                if (h.autoRefresh()
+                        && h.isActive()
+                        && h.nextRefreshNanos - now
+                                <= TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis()) / 6) {
                     due.add(h);
                 }
             }

@@ -19,8 +19,8 @@ public final class LockMeter {
     private final LongAdder waitMillis = new LongAdder();
     private final LongAdder holdMillis = new LongAdder();
     private final LongAdder held = new LongAdder();
-    private DurationSink waitTimer = nanos -> { };
-    private DurationSink holdTimer = nanos -> { };
+    private DurationSink waitTimer = nanos -> {};
+    private DurationSink holdTimer = nanos -> {};
 
     LockMeter(String group, String source) {
         this.group = group;
@@ -90,8 +90,18 @@ public final class LockMeter {
     }
 
     long[] values() {
-        return new long[] {get(LockMetrics.Event.ATTEMPT), get(LockMetrics.Event.ACQUIRED), get(LockMetrics.Event.BUSY), get(LockMetrics.Event.STORE_ERROR),
-                waitMillis.sum(), holdMillis.sum(), held.sum(), get(LockMetrics.Event.REFRESH), get(LockMetrics.Event.REFRESH_FAILURE),
-                get(LockMetrics.Event.LOST), get(LockMetrics.Event.FORCE_RELEASED)};
+        return new long[] {
+            get(LockMetrics.Event.ATTEMPT),
+            get(LockMetrics.Event.ACQUIRED),
+            get(LockMetrics.Event.BUSY),
+            get(LockMetrics.Event.STORE_ERROR),
+            waitMillis.sum(),
+            holdMillis.sum(),
+            held.sum(),
+            get(LockMetrics.Event.REFRESH),
+            get(LockMetrics.Event.REFRESH_FAILURE),
+            get(LockMetrics.Event.LOST),
+            get(LockMetrics.Event.FORCE_RELEASED)
+        };
     }
 }

@@ -1,21 +1,17 @@
 package dev.lockwarden.metrics;
 
+import dev.lockwarden.LockSource;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
-
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-
-import dev.lockwarden.LockSource;
 
 /**
  * One {@code LockManager}'s lock counters per lock-name group (the name up to the first {@code ':'})
@@ -32,9 +28,11 @@ import dev.lockwarden.LockSource;
 public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     /** The group that counts every group beyond the cap. */
     public static final String OTHER = "other";
+
     private static final LockSource[] SOURCES = LockSource.values();
     /** Index of the "unknown" source (force-release by name: the holder's source is not known here). */
     private static final int UNKNOWN = SOURCES.length;
+
     private static final System.Logger LOG = System.getLogger(LockMetrics.class.getName());
 
     /** What is counted; one adder per event kind. */
@@ -67,13 +65,13 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     private final Map<String, AtomicReferenceArray<LockMeter>> groups = new ConcurrentHashMap<>();
 
     /** A group and its meters by source (a group's row never changes once created). */
-    private record LastGroup(String name, AtomicReferenceArray<LockMeter> row) {
-    }
+    private record LastGroup(String name, AtomicReferenceArray<LockMeter> row) {}
 
     /** The group the last {@link #meter} call used (a racy cache: any value is a correct one). */
     private volatile LastGroup lastGroup;
     /** New series are rare: created under this lock, so a binding sees each exactly once. */
     private final ReentrantLock creating = new ReentrantLock();
+
     private final AtomicBoolean capWarned = new AtomicBoolean();
     private final String application;
     private final MetricsConfig config;
@@ -157,17 +155,22 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
         try {
             if (!groups.containsKey(g) && groups.size() >= config.maxGroups()) {
                 if (capWarned.compareAndSet(false, true)) {
-                    LOG.log(System.Logger.Level.WARNING, "application '" + application + "' uses more than "
-                            + config.maxGroups() + " lock-name groups (the name up to the first ':'); further groups are"
-                            + " counted as '" + OTHER + "'. Name locks group:id (e.g. payment:TX-1), or raise "
-                            + MetricsConfig.MAX_GROUPS);
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "application '" + application + "' uses more than "
+                                    + config.maxGroups()
+                                    + " lock-name groups (the name up to the first ':'); further groups are"
+                                    + " counted as '" + OTHER + "'. Name locks group:id (e.g. payment:TX-1), or raise "
+                                    + MetricsConfig.MAX_GROUPS);
                 }
                 g = OTHER;
             }
-            AtomicReferenceArray<LockMeter> row = groups.computeIfAbsent(g, k -> new AtomicReferenceArray<>(UNKNOWN + 1));
+            AtomicReferenceArray<LockMeter> row =
+                    groups.computeIfAbsent(g, k -> new AtomicReferenceArray<>(UNKNOWN + 1));
             LockMeter m = row.get(s);
             if (m == null) {
-                m = new LockMeter(g, s == UNKNOWN ? "unknown" : SOURCES[s].name().toLowerCase());
+                m = new LockMeter(
+                        g, s == UNKNOWN ? "unknown" : SOURCES[s].name().toLowerCase());
                 if (binding != null) {
                     try {
                         binding.bind(m);
@@ -270,8 +273,8 @@ public final class LockMetrics implements LockMetricsMXBean, AutoCloseable {
     private ObjectName register(String application, String jvmId) {
         try {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            ObjectName name = new ObjectName("dev.lockwarden:type=LockManager,application=" + ObjectName.quote(application)
-                    + ",id=" + jvmId);
+            ObjectName name = new ObjectName(
+                    "dev.lockwarden:type=LockManager,application=" + ObjectName.quote(application) + ",id=" + jvmId);
             server.registerMBean(this, name);
             return name;
         } catch (JMException | RuntimeException e) {

@@ -35,10 +35,31 @@ public final class LockStats {
      * @param lost            handles that lost their lock
      * @param forceReleased   locks force-released through this manager's inspector
      */
-    @ConstructorProperties({"attempts", "acquired", "busy", "storeErrors", "waitMillisTotal", "holdMillisTotal",
-            "heldNow", "refreshes", "refreshFailures", "lost", "forceReleased"})
-    public LockStats(long attempts, long acquired, long busy, long storeErrors, long waitMillisTotal, long holdMillisTotal,
-                     long heldNow, long refreshes, long refreshFailures, long lost, long forceReleased) {
+    @ConstructorProperties({
+        "attempts",
+        "acquired",
+        "busy",
+        "storeErrors",
+        "waitMillisTotal",
+        "holdMillisTotal",
+        "heldNow",
+        "refreshes",
+        "refreshFailures",
+        "lost",
+        "forceReleased"
+    })
+    public LockStats(
+            long attempts,
+            long acquired,
+            long busy,
+            long storeErrors,
+            long waitMillisTotal,
+            long holdMillisTotal,
+            long heldNow,
+            long refreshes,
+            long refreshFailures,
+            long lost,
+            long forceReleased) {
         this.attempts = attempts;
         this.acquired = acquired;
         this.busy = busy;
@@ -109,7 +130,8 @@ public final class LockStats {
 
     @Override
     public String toString() {
-        return "LockStats[attempts=" + attempts + ", acquired=" + acquired + ", busy=" + busy + ", storeErrors=" + storeErrors
+        return "LockStats[attempts=" + attempts + ", acquired=" + acquired + ", busy=" + busy + ", storeErrors="
+                + storeErrors
                 + ", heldNow=" + heldNow + ", refreshes=" + refreshes + ", refreshFailures=" + refreshFailures
                 + ", lost=" + lost + ", forceReleased=" + forceReleased + "]";
     }

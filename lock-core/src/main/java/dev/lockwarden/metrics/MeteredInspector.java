@@ -1,8 +1,5 @@
 package dev.lockwarden.metrics;
 
-import java.util.List;
-import java.util.Optional;
-
 import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockFilter;
@@ -10,6 +7,8 @@ import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockInspector;
 import dev.lockwarden.LockPage;
 import dev.lockwarden.PageRequest;
+import java.util.List;
+import java.util.Optional;
 
 /** Counts force-releases made through an inspector; everything else passes through. */
 public final class MeteredInspector implements LockInspector {
@@ -76,7 +75,9 @@ public final class MeteredInspector implements LockInspector {
     @Override
     public List<ForceReleaseResult> releaseAllOf(String jvmId, String operator) {
         List<ForceReleaseResult> r = delegate.releaseAllOf(jvmId, operator);
-        r.stream().filter(ForceReleaseResult::released).forEach(x -> metrics.count(x.name(), null, LockMetrics.Event.FORCE_RELEASED));
+        r.stream()
+                .filter(ForceReleaseResult::released)
+                .forEach(x -> metrics.count(x.name(), null, LockMetrics.Event.FORCE_RELEASED));
         return r;
     }
 

@@ -1,8 +1,7 @@
 package dev.lockwarden.metrics;
 
-import java.util.Arrays;
-
 import dev.lockwarden.config.Settings;
+import java.util.Arrays;
 
 /**
  * How lock metrics are published: the cap on distinct lock-name groups (one Micrometer series set per
@@ -22,6 +21,7 @@ public record MetricsConfig(int maxGroups, double[] percentiles, boolean histogr
     public static final String HISTOGRAM = "lockwarden.metrics.histogram";
     /** Groups counted when {@link #MAX_GROUPS} is not set. */
     public static final int DEFAULT_MAX_GROUPS = 100;
+
     private static final double[] DEFAULT_PERCENTILES = {0.5, 0.95, 0.99};
 
     /**
@@ -38,7 +38,8 @@ public record MetricsConfig(int maxGroups, double[] percentiles, boolean histogr
         percentiles = percentiles.clone();
         for (double p : percentiles) {
             if (!(p > 0 && p < 1)) {
-                throw new IllegalArgumentException("metrics percentile " + p + " is outside (0, 1): use e.g. 0.5,0.95,0.99");
+                throw new IllegalArgumentException(
+                        "metrics percentile " + p + " is outside (0, 1): use e.g. 0.5,0.95,0.99");
             }
         }
     }
@@ -56,22 +57,29 @@ public record MetricsConfig(int maxGroups, double[] percentiles, boolean histogr
      * @throws IllegalArgumentException for a bad value, naming where it came from and what to write
      */
     public static MetricsConfig from(Settings settings) {
-        int max = settings.raw(MAX_GROUPS).map(s -> {
-            try {
-                return Integer.parseInt(s.value());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(s.where() + " = '" + s.value() + "' is not a whole number: use e.g. 100");
-            }
-        }).orElse(DEFAULT_MAX_GROUPS);
+        int max = settings.raw(MAX_GROUPS)
+                .map(s -> {
+                    try {
+                        return Integer.parseInt(s.value());
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException(
+                                s.where() + " = '" + s.value() + "' is not a whole number: use e.g. 100");
+                    }
+                })
+                .orElse(DEFAULT_MAX_GROUPS);
         if (max < 1) {
-            throw new IllegalArgumentException(MAX_GROUPS + " = " + max + " must be at least 1 (default " + DEFAULT_MAX_GROUPS + ")");
+            throw new IllegalArgumentException(
+                    MAX_GROUPS + " = " + max + " must be at least 1 (default " + DEFAULT_MAX_GROUPS + ")");
         }
         double[] pct = settings.raw(PERCENTILES).map(s -> parsePercentiles(s)).orElse(DEFAULT_PERCENTILES);
-        boolean hist = settings.raw(HISTOGRAM).map(s -> switch (s.value().toLowerCase()) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException(s.where() + " = '" + s.value() + "': use true or false");
-        }).orElse(false);
+        boolean hist = settings.raw(HISTOGRAM)
+                .map(s -> switch (s.value().toLowerCase()) {
+                    case "true" -> true;
+                    case "false" -> false;
+                    default ->
+                        throw new IllegalArgumentException(s.where() + " = '" + s.value() + "': use true or false");
+                })
+                .orElse(false);
         return new MetricsConfig(max, pct, hist);
     }
 
@@ -80,7 +88,10 @@ public record MetricsConfig(int maxGroups, double[] percentiles, boolean histogr
             return new double[0];
         }
         try {
-            double[] out = Arrays.stream(s.value().split(",")).map(String::trim).mapToDouble(Double::parseDouble).toArray();
+            double[] out = Arrays.stream(s.value().split(","))
+                    .map(String::trim)
+                    .mapToDouble(Double::parseDouble)
+                    .toArray();
             for (double p : out) {
                 if (!(p > 0 && p < 1)) {
                     throw new NumberFormatException();
@@ -101,7 +112,9 @@ public record MetricsConfig(int maxGroups, double[] percentiles, boolean histogr
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof MetricsConfig c && c.maxGroups == maxGroups && c.histogram == histogram
+        return o instanceof MetricsConfig c
+                && c.maxGroups == maxGroups
+                && c.histogram == histogram
                 && Arrays.equals(c.percentiles, percentiles);
     }
 
@@ -112,6 +125,7 @@ public record MetricsConfig(int maxGroups, double[] percentiles, boolean histogr
 
     @Override
     public String toString() {
-        return "MetricsConfig[maxGroups=" + maxGroups + ", percentiles=" + Arrays.toString(percentiles) + ", histogram=" + histogram + "]";
+        return "MetricsConfig[maxGroups=" + maxGroups + ", percentiles=" + Arrays.toString(percentiles) + ", histogram="
+                + histogram + "]";
     }
 }

@@ -1,13 +1,5 @@
 package dev.lockwarden.metrics;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
-
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -15,6 +7,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Publishes lock metrics to Micrometer's global registry (which Spring Boot and most frameworks feed
@@ -30,10 +29,10 @@ import io.micrometer.core.instrument.Timer;
 final class MicrometerBinding implements LockMetrics.Binding {
     /** One meter set per registry and application; guarded by {@link #LOCK}. */
     private static final Map<Key, Shared> SHARED = new HashMap<>();
+
     private static final ReentrantLock LOCK = new ReentrantLock();
 
-    private record Key(MeterRegistry registry, String application) {
-    }
+    private record Key(MeterRegistry registry, String application) {}
 
     private final Key key;
     private final Shared shared;
@@ -61,7 +60,9 @@ final class MicrometerBinding implements LockMetrics.Binding {
         LOCK.lock();
         try {
             Timer[] timers = shared.series(m.group(), m.source());
-            m.timers(nanos -> timers[0].record(nanos, TimeUnit.NANOSECONDS), nanos -> timers[1].record(nanos, TimeUnit.NANOSECONDS));
+            m.timers(
+                    nanos -> timers[0].record(nanos, TimeUnit.NANOSECONDS),
+                    nanos -> timers[1].record(nanos, TimeUnit.NANOSECONDS));
         } finally {
             LOCK.unlock();
         }
@@ -92,6 +93,7 @@ final class MicrometerBinding implements LockMetrics.Binding {
         final List<LockMetrics> live = new CopyOnWriteArrayList<>();
         /** Per series ("group\0source"): event counts of managers already closed. */
         final Map<String, long[]> retired = new HashMap<>();
+
         final Map<String, Timer[]> timers = new HashMap<>();
         final List<Meter> registered = new ArrayList<>();
 
@@ -116,16 +118,23 @@ final class MicrometerBinding implements LockMetrics.Binding {
                         .register(registry));
             }
             registered.add(Gauge.builder("lockwarden.lock.held", this, s -> s.held(group, source))
-                    .tags(tags).description("locks held now").strongReference(true).register(registry));
-            t = new Timer[] {timer("lockwarden.lock.wait", "time spent in acquire/tryAcquire, any outcome", tags),
-                    timer("lockwarden.lock.hold", "time from acquisition to release or loss", tags)};
+                    .tags(tags)
+                    .description("locks held now")
+                    .strongReference(true)
+                    .register(registry));
+            t = new Timer[] {
+                timer("lockwarden.lock.wait", "time spent in acquire/tryAcquire, any outcome", tags),
+                timer("lockwarden.lock.hold", "time from acquisition to release or loss", tags)
+            };
             timers.put(id, t);
             return t;
         }
 
         private Timer timer(String name, String description, Tags tags) {
             double[] pct = config.percentiles();
-            Timer t = Timer.builder(name).tags(tags).description(description)
+            Timer t = Timer.builder(name)
+                    .tags(tags)
+                    .description(description)
                     .publishPercentiles(pct.length == 0 ? null : pct)
                     .publishPercentileHistogram(config.histogram())
                     .register(registry);
@@ -159,7 +168,8 @@ final class MicrometerBinding implements LockMetrics.Binding {
 
         void retire(LockMetrics m) {
             for (LockMeter s : m.meters()) {
-                long[] r = retired.computeIfAbsent(s.group() + '\0' + s.source(), k -> new long[LockMetrics.Event.values().length]);
+                long[] r = retired.computeIfAbsent(
+                        s.group() + '\0' + s.source(), k -> new long[LockMetrics.Event.values().length]);
                 for (LockMetrics.Event e : LockMetrics.Event.values()) {
                     r[e.ordinal()] += s.get(e);
                 }

@@ -1,13 +1,12 @@
 package dev.lockwarden.spi;
 
-import java.time.Duration;
-import java.util.Objects;
-import java.util.Optional;
-
 import dev.lockwarden.KeyTemplate;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.OnBusy;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The declarative policy of a locked method, as {@code @Locked} and an agent rule both describe it:
@@ -21,8 +20,13 @@ import dev.lockwarden.OnBusy;
  * @param autoRefresh whether the watchdog refreshes the lock while the body runs
  * @param holdAtLeast keep the lock at least this long after acquisition (zero = release at once)
  */
-public record LockPolicy(KeyTemplate key, Optional<Duration> ttl, Optional<Duration> waitUpTo, OnBusy onBusy,
-                         boolean autoRefresh, Duration holdAtLeast) {
+public record LockPolicy(
+        KeyTemplate key,
+        Optional<Duration> ttl,
+        Optional<Duration> waitUpTo,
+        OnBusy onBusy,
+        boolean autoRefresh,
+        Duration holdAtLeast) {
     /**
      * Checks that every part is given.
      *

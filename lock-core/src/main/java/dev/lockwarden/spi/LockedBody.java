@@ -1,9 +1,8 @@
 package dev.lockwarden.spi;
 
-import java.util.function.Function;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostException;
+import java.util.function.Function;
 
 /**
  * The rule every entry point shares when a body ran under a lock ({@code LockManager.withLock},
@@ -12,8 +11,7 @@ import dev.lockwarden.LockLostException;
  * the body's own failure.
  */
 public final class LockedBody {
-    private LockedBody() {
-    }
+    private LockedBody() {}
 
     /**
      * The lost-while-running check, written once: call it when the body is over, before releasing.
@@ -25,8 +23,8 @@ public final class LockedBody {
      * @param onLost builds the exception reporting the loss (null from it: only recorded, nothing thrown)
      * @return what to throw: {@code thrown}, else the loss report, else null
      */
-    public static Throwable afterBody(LockHandle handle, Throwable thrown,
-                                      Function<LockHandle, ? extends RuntimeException> onLost) {
+    public static Throwable afterBody(
+            LockHandle handle, Throwable thrown, Function<LockHandle, ? extends RuntimeException> onLost) {
         if (handle.isHeld()) {
             return thrown;
         }

@@ -11,7 +11,8 @@ package dev.lockwarden.store;
  * @param counterBehind   the node's fence counter was left below {@code fence} (a clock floor that only
  *                        Redlock's phase 2 stores)
  */
-public record AcquireResult(boolean acquired, long fence, long holderTtlMillis, long validityMillis, boolean counterBehind) {
+public record AcquireResult(
+        boolean acquired, long fence, long holderTtlMillis, long validityMillis, boolean counterBehind) {
     public static AcquireResult acquired(long fence, long validityMillis) {
         return new AcquireResult(true, fence, -1, validityMillis, false);
     }

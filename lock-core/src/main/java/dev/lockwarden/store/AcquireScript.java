@@ -2,7 +2,6 @@ package dev.lockwarden.store;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
 import redis.clients.jedis.args.Rawable;
 
 /** acquire.lua on one node: its keys and arguments, encoded once per call, and its reply. */
@@ -28,9 +27,18 @@ final class AcquireScript {
      */
     ScriptCall call(Lease lease, LockHolder holder, boolean storeFloor) {
         byte[] lock = keys.lock(lease.name()).getBytes(StandardCharsets.UTF_8);
-        Rawable[] k = {Encoded.wrap(lock), Encoded.suffixed(lock, KeySpace.INFO_SUFFIX), Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX)};
-        Rawable[] a = {Encoded.of(lease.token()), ttlArg(lease.ttlMillis()), fenceRetention,
-                storeFloor ? STORE_FLOOR : NO_FLOOR, Encoded.wrap(holder.encodeUtf8())};
+        Rawable[] k = {
+            Encoded.wrap(lock),
+            Encoded.suffixed(lock, KeySpace.INFO_SUFFIX),
+            Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX)
+        };
+        Rawable[] a = {
+            Encoded.of(lease.token()),
+            ttlArg(lease.ttlMillis()),
+            fenceRetention,
+            storeFloor ? STORE_FLOOR : NO_FLOOR,
+            Encoded.wrap(holder.encodeUtf8())
+        };
         return new ScriptCall(SCRIPT, k, a);
     }
 
@@ -43,8 +51,7 @@ final class AcquireScript {
         return last.raw();
     }
 
-    private record TtlArg(long millis, Encoded raw) {
-    }
+    private record TtlArg(long millis, Encoded raw) {}
 
     /** The reply: the fence, -1 (a key without TTL), -2 - the holder's PTTL, or {1, fence, above-counter}. */
     AcquireResult reply(Lease lease, Object raw, Object what, NodeCalls node) {
@@ -54,9 +61,12 @@ final class AcquireScript {
             }
             if (n == -1L) {
                 // Lockwarden always sets a TTL: a lock key without one was written by someone else
-                throw new NodeException(node.address(), "Redis " + node.address() + ": key " + keys.lock(lease.name())
-                        + " exists without a TTL (" + what + "), so it was not written by Lockwarden and would block the"
-                        + " lock forever. Delete it (or use another key prefix).");
+                throw new NodeException(
+                        node.address(),
+                        "Redis " + node.address() + ": key " + keys.lock(lease.name())
+                                + " exists without a TTL (" + what
+                                + "), so it was not written by Lockwarden and would block the"
+                                + " lock forever. Delete it (or use another key prefix).");
             }
             if (n < -1L) {
                 return AcquireResult.busy(-2 - n);
@@ -67,7 +77,8 @@ final class AcquireScript {
             throw node.unexpected(what, reply);
         }
         long fence = node.integer(what, reply.get(1));
-        return Long.valueOf(1L).equals(reply.get(2)) ? AcquireResult.acquiredAboveCounter(fence, lease.ttlMillis())
+        return Long.valueOf(1L).equals(reply.get(2))
+                ? AcquireResult.acquiredAboveCounter(fence, lease.ttlMillis())
                 : AcquireResult.acquired(fence, lease.ttlMillis());
     }
 }

@@ -12,8 +12,7 @@ import java.util.Map;
  * a lock still settling) the highest is shown.
  */
 public final class AgreedFence {
-    private AgreedFence() {
-    }
+    private AgreedFence() {}
 
     public static long of(List<Long> fences) {
         Map<Long, Integer> votes = new HashMap<>();

@@ -1,11 +1,10 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.config.RedisUri;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
-import dev.lockwarden.config.RedisUri;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
@@ -65,8 +64,9 @@ final class ClusterMasters implements AutoCloseable {
 
     private RedisClient clientOf(String address) {
         HostAndPort hp = HostAndPort.from(address);
-        return RedisClients.single(new RedisUri(hp.getHost(), hp.getPort(), seed.user(), seed.password(), 0,
-                seed.tls()), new ConnectionSettings(settings.timeout(), 2, settings.sslSocketFactory()));
+        return RedisClients.single(
+                new RedisUri(hp.getHost(), hp.getPort(), seed.user(), seed.password(), 0, seed.tls()),
+                new ConnectionSettings(settings.timeout(), 2, settings.sslSocketFactory()));
     }
 
     @Override

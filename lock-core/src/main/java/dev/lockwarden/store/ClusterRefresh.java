@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
@@ -46,8 +45,11 @@ final class ClusterRefresh implements AutoCloseable {
         String[] failures = new String[leases.size()];
         Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
         for (int i = 0; i < leases.size(); i++) {
-            bySlot.computeIfAbsent(JedisClusterCRC16.getSlot(script.keySpace().lock(leases.get(i).name())),
-                    s -> new ArrayList<>()).add(i);
+            bySlot.computeIfAbsent(
+                            JedisClusterCRC16.getSlot(
+                                    script.keySpace().lock(leases.get(i).name())),
+                            s -> new ArrayList<>())
+                    .add(i);
         }
         Map<HostAndPort, List<Integer>> byOwner = new LinkedHashMap<>();
         bySlot.forEach((slot, indices) -> {
@@ -72,8 +74,8 @@ final class ClusterRefresh implements AutoCloseable {
             ScriptCall c = script.call(leases.get(i));
             try {
                 // the cluster client follows a further MOVED or ASK itself, within its own bounded attempts
-                ours[i] = RefreshScript.extended(calls.run("refresh '" + leases.get(i).name() + "'", 0, true,
-                        () -> c.run(cluster)));
+                ours[i] = RefreshScript.extended(
+                        calls.run("refresh '" + leases.get(i).name() + "'", 0, true, () -> c.run(cluster)));
                 failures[i] = null;
             } catch (RuntimeException e) {
                 failures[i] = e.getMessage();
@@ -86,9 +88,15 @@ final class ClusterRefresh implements AutoCloseable {
      * One pipelined round trip to {@code owner} for its leases; false if the node could not be reached.
      * Writes distinct indices only, and {@code redirected} under its own lock.
      */
-    private boolean onOwner(HostAndPort owner, List<Integer> indices, List<Lease> leases, boolean[] ours,
-                            String[] failures, List<Integer> redirected) {
-        List<ScriptCall> batch = indices.stream().map(i -> script.call(leases.get(i))).toList();
+    private boolean onOwner(
+            HostAndPort owner,
+            List<Integer> indices,
+            List<Lease> leases,
+            boolean[] ours,
+            String[] failures,
+            List<Integer> redirected) {
+        List<ScriptCall> batch =
+                indices.stream().map(i -> script.call(leases.get(i))).toList();
         List<Response<Object>> replies = new ArrayList<>(batch.size());
         try {
             calls.run("refresh " + batch.size() + " lock(s) on cluster node " + owner, 0, true, () -> {

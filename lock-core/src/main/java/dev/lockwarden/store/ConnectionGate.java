@@ -1,9 +1,8 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.LocalPoolBusyException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-
-import dev.lockwarden.LocalPoolBusyException;
 
 /**
  * Admits at most as many concurrent calls to one node as its pool has connections, first come first
@@ -38,8 +37,8 @@ final class ConnectionGate {
             got = permits.tryAcquire(wait, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new dev.lockwarden.LockException("interrupted while waiting for a connection to Redis " + address
-                    + " (" + what + ")", e);
+            throw new dev.lockwarden.LockException(
+                    "interrupted while waiting for a connection to Redis " + address + " (" + what + ")", e);
         }
         if (!got) {
             throw busy(address, what, TimeUnit.NANOSECONDS.toMillis(wait));
@@ -53,7 +52,8 @@ final class ConnectionGate {
     /** The error for a call that found no free connection ({@code waitedMillis < 0}: the pool's own wait). */
     static LocalPoolBusyException busy(String address, Object what, long waitedMillis) {
         return new LocalPoolBusyException("no connection of this JVM's pool to Redis " + address + " became free"
-                + (waitedMillis >= 0 ? " within " + waitedMillis + " ms" : " in time") + " (" + what + "): Redis answers, but more threads call it at once than the pool has"
+                + (waitedMillis >= 0 ? " within " + waitedMillis + " ms" : " in time") + " (" + what
+                + "): Redis answers, but more threads call it at once than the pool has"
                 + " connections. Raise LockManager.Builder.maxConnections(...) or LockOptions.waitUpTo(...).");
     }
 }

@@ -1,7 +1,6 @@
 package dev.lockwarden.store;
 
 import java.time.Duration;
-
 import javax.net.ssl.SSLSocketFactory;
 
 /**
@@ -14,7 +13,8 @@ import javax.net.ssl.SSLSocketFactory;
 public record ConnectionSettings(Duration timeout, int maxConnections, SSLSocketFactory sslSocketFactory) {
     public ConnectionSettings {
         if (timeout == null || timeout.toMillis() < 1) {
-            throw new IllegalArgumentException("Redis timeout " + timeout + " must be at least 1 ms, e.g. Duration.ofSeconds(2)");
+            throw new IllegalArgumentException(
+                    "Redis timeout " + timeout + " must be at least 1 ms, e.g. Duration.ofSeconds(2)");
         }
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections " + maxConnections + " must be at least 1");

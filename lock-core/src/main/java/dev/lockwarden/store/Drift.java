@@ -8,8 +8,7 @@ import java.util.concurrent.TimeUnit;
  * {@link AcquireResult#validityMillis()}) into a deadline: the engine, the watchdog, the handle.
  */
 public final class Drift {
-    private Drift() {
-    }
+    private Drift() {}
 
     public static long millis(long ttlMillis) {
         return ttlMillis / 100 + 2;

@@ -2,7 +2,6 @@ package dev.lockwarden.store;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-
 import redis.clients.jedis.args.Rawable;
 
 /**

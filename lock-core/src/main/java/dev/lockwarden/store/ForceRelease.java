@@ -1,11 +1,10 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.LockStoreException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.lockwarden.LockStoreException;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.resps.StreamEntry;
@@ -44,7 +43,8 @@ public final class ForceRelease {
      */
     public Outcome run(String name, String tokenSha1, long fence, String operator, JvmRecord holder) {
         if (operator == null || operator.isBlank()) {
-            throw new IllegalArgumentException("force-release of '" + name + "' needs the operator's name for the audit record");
+            throw new IllegalArgumentException(
+                    "force-release of '" + name + "' needs the operator's name for the audit record");
         }
         Map<String, String> audit = new LinkedHashMap<>();
         audit.put("name", name);
@@ -58,12 +58,18 @@ public final class ForceRelease {
         }
         List<ForceReleaseScript.Reply> replies = new ArrayList<>();
         List<String> failures = new ArrayList<>();
-        for (NodeReply<ForceReleaseScript.Reply> r : redis.onEveryNode("force-release '" + name + "'", name,
-                n -> onNode(n, name, tokenSha1, fence, audit), NODE_TIMEOUT_MILLIS)) {
+        for (NodeReply<ForceReleaseScript.Reply> r : redis.onEveryNode(
+                "force-release '" + name + "'",
+                name,
+                n -> onNode(n, name, tokenSha1, fence, audit),
+                NODE_TIMEOUT_MILLIS)) {
             if (r.ok()) {
                 replies.add(r.value());
             } else {
-                failures.add(r.error() == null ? "node " + r.node() + " gave no answer" : r.error().getMessage());
+                failures.add(
+                        r.error() == null
+                                ? "node " + r.node() + " gave no answer"
+                                : r.error().getMessage());
             }
         }
         redis.requireQuorum("force-release '" + name + "'", failures);
@@ -82,7 +88,11 @@ public final class ForceRelease {
         long oldFence = AgreedFence.of(oldFences);
         if (redis.size() > 1) {
             long highest = newFence; // a node that is down is covered by the majority argument
-            redis.onEveryNode("raise the fence of '" + name + "'", name, n -> n.raiseFence(name, "", highest), NODE_TIMEOUT_MILLIS);
+            redis.onEveryNode(
+                    "raise the fence of '" + name + "'",
+                    name,
+                    n -> n.raiseFence(name, "", highest),
+                    NODE_TIMEOUT_MILLIS);
         }
         if (released < redis.quorum()) {
             return new Outcome(false, 0, newFence, null);
@@ -99,8 +109,7 @@ public final class ForceRelease {
      * @param newFence the highest counter after the bump
      * @param auditId  id of the audit record (null if nothing was released)
      */
-    public record Outcome(boolean released, long oldFence, long newFence, String auditId) {
-    }
+    public record Outcome(boolean released, long oldFence, long newFence, String auditId) {}
 
     /**
      * force-release.lua on one node: only if the lock still has the token whose SHA-1 is {@code tokenSha1}
@@ -109,8 +118,8 @@ public final class ForceRelease {
      * waiters and notifies the holder. On a cluster, where one script touches one slot only, the audit stream
      * is written right after.
      */
-    private ForceReleaseScript.Reply onNode(RedisNodeClient node, String name, String tokenSha1, long fence,
-                                            Map<String, String> audit) {
+    private ForceReleaseScript.Reply onNode(
+            RedisNodeClient node, String name, String tokenSha1, long fence, Map<String, String> audit) {
         ForceReleaseScript.Reply r = node.forceRelease(name, tokenSha1, fence, audit, auditMaxLen);
         return r.released() && node.singleSlotScriptsOnly() ? r.withAuditId(copyToAudit(node, name, r.historyId())) : r;
     }
@@ -121,9 +130,14 @@ public final class ForceRelease {
         String history = node.keySpace().history(name);
         return node.call("write the audit record of '" + name + "'", () -> {
             List<StreamEntry> e = node.redis().xrange(history, id, id);
-            Map<String, String> fields = new LinkedHashMap<>(e.isEmpty() ? Map.of("name", name) : e.get(0).getFields());
+            Map<String, String> fields = new LinkedHashMap<>(
+                    e.isEmpty() ? Map.of("name", name) : e.get(0).getFields());
             fields.remove("type");
-            return node.redis().xadd(KeySpace.AUDIT, XAddParams.xAddParams().maxLen(auditMaxLen).approximateTrimming(), fields)
+            return node.redis()
+                    .xadd(
+                            KeySpace.AUDIT,
+                            XAddParams.xAddParams().maxLen(auditMaxLen).approximateTrimming(),
+                            fields)
                     .toString();
         });
     }
@@ -132,9 +146,23 @@ public final class ForceRelease {
     private void recordEvent(String name, String operator, long oldFence, String at) {
         RedisNodeClient first = redis.first();
         try {
-            first.call("write event", () -> first.redis().xadd(KeySpace.EVENTS,
-                    XAddParams.xAddParams().maxLen(eventsMaxLen).approximateTrimming(),
-                    Map.of("type", "force-release", "name", name, "fence", Long.toString(oldFence), "operator", operator, "at", at)));
+            first.call(
+                    "write event",
+                    () -> first.redis()
+                            .xadd(
+                                    KeySpace.EVENTS,
+                                    XAddParams.xAddParams().maxLen(eventsMaxLen).approximateTrimming(),
+                                    Map.of(
+                                            "type",
+                                            "force-release",
+                                            "name",
+                                            name,
+                                            "fence",
+                                            Long.toString(oldFence),
+                                            "operator",
+                                            operator,
+                                            "at",
+                                            at)));
         } catch (LockStoreException e) {
             // the event stream is informative only
         }

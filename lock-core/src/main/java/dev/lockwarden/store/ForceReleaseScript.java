@@ -4,31 +4,44 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import redis.clients.jedis.args.Rawable;
 
 /** force-release.lua on one node: its keys and arguments, and its reply ({@link ForceRelease} runs it). */
 final class ForceReleaseScript {
     private static final LuaScript SCRIPT = LuaScript.load(ForceReleaseScript.class, "force-release.lua");
 
-    private ForceReleaseScript() {
-    }
+    private ForceReleaseScript() {}
 
     /**
      * Keys lock, info, fence, history, forced marker and, off a cluster ({@code withAudit}), the audit stream;
      * arguments release channel, fence retention, token SHA-1, fence, audit and history lengths, the holder's
      * channel, then the audit record's field/value pairs.
      */
-    static ScriptCall call(KeySpace keys, long fenceRetentionMillis, String name, String tokenSha1, long fence,
-                           Map<String, String> audit, long auditMaxLen, boolean withAudit) {
-        List<Rawable> k = new ArrayList<>(List.of(Encoded.of(keys.lock(name)), Encoded.of(keys.info(name)),
-                Encoded.of(keys.fence(name)), Encoded.of(keys.history(name)), Encoded.of(keys.forced(name))));
+    static ScriptCall call(
+            KeySpace keys,
+            long fenceRetentionMillis,
+            String name,
+            String tokenSha1,
+            long fence,
+            Map<String, String> audit,
+            long auditMaxLen,
+            boolean withAudit) {
+        List<Rawable> k = new ArrayList<>(List.of(
+                Encoded.of(keys.lock(name)),
+                Encoded.of(keys.info(name)),
+                Encoded.of(keys.fence(name)),
+                Encoded.of(keys.history(name)),
+                Encoded.of(keys.forced(name))));
         if (withAudit) {
             k.add(Encoded.of(KeySpace.AUDIT));
         }
-        List<Rawable> a = new ArrayList<>(List.of(Encoded.of(keys.releasedChannel(name)),
-                Encoded.of(Long.toString(fenceRetentionMillis)), Encoded.of(tokenSha1), Encoded.of(Long.toString(fence)),
-                Encoded.of(Long.toString(auditMaxLen)), Encoded.of(Long.toString(KeySpace.HISTORY_MAX_LEN)),
+        List<Rawable> a = new ArrayList<>(List.of(
+                Encoded.of(keys.releasedChannel(name)),
+                Encoded.of(Long.toString(fenceRetentionMillis)),
+                Encoded.of(tokenSha1),
+                Encoded.of(Long.toString(fence)),
+                Encoded.of(Long.toString(auditMaxLen)),
+                Encoded.of(Long.toString(KeySpace.HISTORY_MAX_LEN)),
                 Encoded.of(keys.forceReleasedChannel(name))));
         audit.forEach((f, v) -> {
             a.add(Encoded.of(f));
@@ -41,14 +54,25 @@ final class ForceReleaseScript {
     static Reply reply(Object raw) {
         List<?> reply = (List<?>) raw;
         if (((Long) reply.get(0)) == 0L) {
-            return new Reply(String.valueOf(reply.get(1)), 0, Long.parseLong(String.valueOf(reply.get(2))), null, null, Map.of());
+            return new Reply(
+                    String.valueOf(reply.get(1)),
+                    0,
+                    Long.parseLong(String.valueOf(reply.get(2))),
+                    null,
+                    null,
+                    Map.of());
         }
         Map<String, String> info = new LinkedHashMap<>();
         for (int i = 5; i + 1 < reply.size(); i += 2) {
             info.put(String.valueOf(reply.get(i)), String.valueOf(reply.get(i + 1)));
         }
-        return new Reply("released", Long.parseLong(String.valueOf(reply.get(1))),
-                Long.parseLong(String.valueOf(reply.get(2))), String.valueOf(reply.get(3)), String.valueOf(reply.get(4)), info);
+        return new Reply(
+                "released",
+                Long.parseLong(String.valueOf(reply.get(1))),
+                Long.parseLong(String.valueOf(reply.get(2))),
+                String.valueOf(reply.get(3)),
+                String.valueOf(reply.get(4)),
+                info);
     }
 
     /**
@@ -61,7 +85,13 @@ final class ForceReleaseScript {
      * @param auditId   id of the record in {@link KeySpace#AUDIT}
      * @param holder    the removed holder's info hash
      */
-    record Reply(String outcome, long oldFence, long newFence, String historyId, String auditId, Map<String, String> holder) {
+    record Reply(
+            String outcome,
+            long oldFence,
+            long newFence,
+            String historyId,
+            String auditId,
+            Map<String, String> holder) {
         boolean released() {
             return "released".equals(outcome);
         }

@@ -7,5 +7,4 @@ package dev.lockwarden.store;
  * @param token    the owner's random token
  * @param ttlMillis TTL to set on refresh
  */
-public record Lease(String name, String token, long ttlMillis) {
-}
+public record Lease(String name, String token, long ttlMillis) {}

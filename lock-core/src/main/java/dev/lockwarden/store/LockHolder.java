@@ -1,9 +1,8 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.LockSource;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-
-import dev.lockwarden.LockSource;
 
 /**
  * What varies per lock in its holder info, and the one codec for the {@code lock:{name}:info} hash.
@@ -27,6 +26,7 @@ public record LockHolder(String jvmId, String thread, LockSource source, String 
     public static final String FENCE = "fence";
     /** Info hash field with the packed holder. */
     public static final String PACKED = "h";
+
     private static final char SEP = '\u001f';
 
     public LockHolder {
@@ -39,8 +39,16 @@ public record LockHolder(String jvmId, String thread, LockSource source, String 
     /** The value of the {@value #PACKED} field. */
     public String encode() {
         return new StringBuilder(jvmId.length() + thread.length() + method.length() + 24)
-                .append(jvmId).append(SEP).append(acquiredAtMillis).append(SEP).append(source.name()).append(SEP)
-                .append(method).append(SEP).append(thread).toString();
+                .append(jvmId)
+                .append(SEP)
+                .append(acquiredAtMillis)
+                .append(SEP)
+                .append(source.name())
+                .append(SEP)
+                .append(method)
+                .append(SEP)
+                .append(thread)
+                .toString();
     }
 
     /**
@@ -79,7 +87,8 @@ public record LockHolder(String jvmId, String thread, LockSource source, String 
             this.source = source;
             this.method = method;
             this.head = jvmId == null ? new byte[0] : (jvmId + SEP).getBytes(StandardCharsets.UTF_8);
-            this.tail = jvmId == null ? new byte[0]
+            this.tail = jvmId == null
+                    ? new byte[0]
                     : (SEP + source.name() + SEP + method + SEP + thread).getBytes(StandardCharsets.UTF_8);
         }
     }
@@ -88,7 +97,11 @@ public record LockHolder(String jvmId, String thread, LockSource source, String 
     public static LockHolder decode(Map<String, String> info) {
         String packed = info.get(PACKED);
         if (packed == null) {
-            return new LockHolder(info.get("jvm"), info.get("thread"), source(info.get("source")), info.get("method"),
+            return new LockHolder(
+                    info.get("jvm"),
+                    info.get("thread"),
+                    source(info.get("source")),
+                    info.get("method"),
                     parseLong(info.get("acquiredAt")));
         }
         return decode(packed);
@@ -97,8 +110,12 @@ public record LockHolder(String jvmId, String thread, LockSource source, String 
     /** The holder from a {@value #PACKED} value. */
     public static LockHolder decode(String packed) {
         String[] p = packed.split(String.valueOf(SEP), 5);
-        return new LockHolder(p[0], p.length > 4 ? p[4] : "", p.length > 2 ? source(p[2]) : LockSource.API,
-                p.length > 3 ? p[3] : "", p.length > 1 ? parseLong(p[1]) : 0);
+        return new LockHolder(
+                p[0],
+                p.length > 4 ? p[4] : "",
+                p.length > 2 ? source(p[2]) : LockSource.API,
+                p.length > 3 ? p[3] : "",
+                p.length > 1 ? parseLong(p[1]) : 0);
     }
 
     private static LockSource source(String s) {

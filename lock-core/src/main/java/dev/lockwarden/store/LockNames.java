@@ -5,8 +5,7 @@ public final class LockNames {
     /** Longest accepted name, in UTF-8 bytes (as it is stored in Redis keys). */
     public static final int MAX_LENGTH = 512;
 
-    private LockNames() {
-    }
+    private LockNames() {}
 
     public static String check(String name) {
         if (name == null) {
@@ -19,9 +18,11 @@ public final class LockNames {
         // (a char is at most 3 UTF-8 bytes, a surrogate pair 4 for 2 chars: short names need no count)
         if (name.length() > MAX_LENGTH || (name.length() > MAX_LENGTH / 3 && utf8Length(name) > MAX_LENGTH)) {
             long bytes = name.length() > 4 * MAX_LENGTH ? name.length() : utf8Length(name);
-            throw new IllegalArgumentException("lock name '" + shown(name.substring(0, name.offsetByCodePoints(0,
-                    Math.min(40, name.codePointCount(0, name.length()))))) + "...' is " + (name.length() > 4 * MAX_LENGTH
-                    ? "at least " : "") + bytes + " bytes long (UTF-8); the limit is " + MAX_LENGTH + ": hash long identifiers first");
+            throw new IllegalArgumentException("lock name '"
+                    + shown(name.substring(
+                            0, name.offsetByCodePoints(0, Math.min(40, name.codePointCount(0, name.length())))))
+                    + "...' is " + (name.length() > 4 * MAX_LENGTH ? "at least " : "") + bytes
+                    + " bytes long (UTF-8); the limit is " + MAX_LENGTH + ": hash long identifiers first");
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
@@ -45,7 +46,9 @@ public final class LockNames {
                 bytes++;
             } else if (c < 0x800) {
                 bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
                 bytes += 4;
                 i++;
             } else {

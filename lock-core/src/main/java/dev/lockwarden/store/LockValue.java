@@ -30,7 +30,8 @@ public record LockValue(String token, String fence, String packed) {
         if (second < 0) {
             return new LockValue(value.substring(0, first), value.substring(first + 1), "");
         }
-        return new LockValue(value.substring(0, first), value.substring(first + 1, second), value.substring(second + 1));
+        return new LockValue(
+                value.substring(0, first), value.substring(first + 1, second), value.substring(second + 1));
     }
 
     /** True for the older layout, whose holder is in the {@code :info} hash. */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.BuilderFactory;
 import redis.clients.jedis.CommandArguments;
@@ -26,6 +25,7 @@ public final class LuaScript {
     private final String sha1;
     /** SHA-1 and source encoded once: the hot path hands them to Jedis as they are. */
     private final Encoded sha1Raw;
+
     private final Encoded sourceRaw;
 
     private LuaScript(String name, String source) {
@@ -79,7 +79,8 @@ public final class LuaScript {
         return run(c -> redis.execute(c, sent), keys, args);
     }
 
-    private Object run(java.util.function.Function<CommandObject<Object>, Object> execute, Rawable[] keys, Rawable[] args) {
+    private Object run(
+            java.util.function.Function<CommandObject<Object>, Object> execute, Rawable[] keys, Rawable[] args) {
         try {
             return execute.apply(command(Protocol.Command.EVALSHA, sha1Raw, keys, args));
         } catch (JedisNoScriptException e) {

@@ -1,12 +1,11 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.LocalPoolBusyException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.Supplier;
-
-import dev.lockwarden.LocalPoolBusyException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -22,6 +21,7 @@ final class NodeCalls {
     private final String address;
     /** Null = calls go straight to the client (which then must not run out of connections). */
     private final ConnectionGate gate;
+
     private final Runnable dropIdle;
 
     NodeCalls(String address, ConnectionGate gate, Runnable dropIdle) {
@@ -72,11 +72,17 @@ final class NodeCalls {
         }
         if (e instanceof JedisConnectionException) {
             if (isTimeout(e)) {
-                return new NodeTimeoutException(address, "Redis " + address + " did not answer in time (" + what + "): "
-                        + rootMessage(e) + ". It is stalled or overloaded; raise the timeout if it is just slow.", e);
+                return new NodeTimeoutException(
+                        address,
+                        "Redis " + address + " did not answer in time (" + what + "): " + rootMessage(e)
+                                + ". It is stalled or overloaded; raise the timeout if it is just slow.",
+                        e);
             }
-            return new NodeException(address, "Redis " + address + " is unreachable (" + what + "): " + rootMessage(e)
-                    + ". Check that Redis runs there and the URI is right.", e);
+            return new NodeException(
+                    address,
+                    "Redis " + address + " is unreachable (" + what + "): " + rootMessage(e)
+                            + ". Check that Redis runs there and the URI is right.",
+                    e);
         }
         String why = rootMessage(e);
         if (why.contains("WRONGTYPE") || why.contains("not an integer")) {
@@ -113,15 +119,19 @@ final class NodeCalls {
     /** A reply Lockwarden cannot use. */
     NodeException unexpected(Object what, Object reply) {
         String shown = String.valueOf(reply);
-        return new NodeException(address, "Redis " + address + " gave an unexpected reply to " + what + ": "
-                + (shown.length() > 80 ? shown.substring(0, 80) + "..." : shown) + ". A key of this lock holds a value"
-                + " Lockwarden did not write, or the server is not a Redis this version supports.");
+        return new NodeException(
+                address,
+                "Redis " + address + " gave an unexpected reply to " + what + ": "
+                        + (shown.length() > 80 ? shown.substring(0, 80) + "..." : shown)
+                        + ". A key of this lock holds a value"
+                        + " Lockwarden did not write, or the server is not a Redis this version supports.");
     }
 
     private static boolean isPoolExhausted(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof NoSuchElementException
-                    || (t.getMessage() != null && t.getMessage().startsWith("Could not get a resource from the pool"))) {
+                    || (t.getMessage() != null
+                            && t.getMessage().startsWith("Could not get a resource from the pool"))) {
                 return true;
             }
         }

@@ -1,5 +1,6 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.LockStoreException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -8,8 +9,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
-
-import dev.lockwarden.LockStoreException;
 
 /**
  * Runs one call on every node in parallel and waits a bounded time for the answers. Each node has
@@ -30,11 +29,12 @@ final class NodeFanOut implements AutoCloseable {
             int index = i;
             ThreadPoolExecutor[] nodeLanes = new ThreadPoolExecutor[lanesPerNode];
             for (int l = 0; l < lanesPerNode; l++) {
-                ThreadPoolExecutor ex = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "lockwarden-redlock-node-" + index);
-                    t.setDaemon(true);
-                    return t;
-                });
+                ThreadPoolExecutor ex =
+                        new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+                            Thread t = new Thread(r, "lockwarden-redlock-node-" + index);
+                            t.setDaemon(true);
+                            return t;
+                        });
                 ex.allowCoreThreadTimeOut(true);
                 nodeLanes[l] = ex;
             }
@@ -49,7 +49,8 @@ final class NodeFanOut implements AutoCloseable {
      */
     private ThreadPoolExecutor lane(int node, String name) {
         ThreadPoolExecutor[] l = lanes.get(node);
-        int i = name == null ? java.util.concurrent.ThreadLocalRandom.current().nextInt(l.length)
+        int i = name == null
+                ? java.util.concurrent.ThreadLocalRandom.current().nextInt(l.length)
                 : Math.floorMod(name.hashCode(), l.length);
         return l[i];
     }
@@ -62,8 +63,13 @@ final class NodeFanOut implements AutoCloseable {
      * Nodes that had not answered by the timeout get a timeout error, those not needed for an early
      * decision a pending reply; their calls finish in the background.
      */
-    <T> List<NodeReply<T>> call(String what, String lockName, Function<RedisNodeClient, T> action, long timeoutMillis,
-                            Predicate<T> good, int need) {
+    <T> List<NodeReply<T>> call(
+            String what,
+            String lockName,
+            Function<RedisNodeClient, T> action,
+            long timeoutMillis,
+            Predicate<T> good,
+            int need) {
         int n = nodes.size();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         Tally<T> tally = new Tally<>(n, good, need);
@@ -81,12 +87,18 @@ final class NodeFanOut implements AutoCloseable {
                     } catch (LockStoreException e) {
                         tally.put(new NodeReply<>(index, null, e));
                     } catch (RuntimeException e) {
-                        tally.put(new NodeReply<>(index, null, new NodeException(node.address(), "Redis " + node.address()
-                                + " failed to " + what + ": " + e, e)));
+                        tally.put(new NodeReply<>(
+                                index,
+                                null,
+                                new NodeException(
+                                        node.address(),
+                                        "Redis " + node.address() + " failed to " + what + ": " + e,
+                                        e)));
                     }
                 });
             } catch (java.util.concurrent.RejectedExecutionException e) {
-                tally.put(new NodeReply<>(index, null, new LockStoreException("lock store is closed (" + what + ")", e)));
+                tally.put(
+                        new NodeReply<>(index, null, new LockStoreException("lock store is closed (" + what + ")", e)));
             }
         }
         boolean decided = false;
@@ -98,8 +110,11 @@ final class NodeFanOut implements AutoCloseable {
         List<NodeReply<T>> out = tally.snapshot();
         for (int i = 0; i < n; i++) {
             if (out.get(i) == null) {
-                out.set(i, decided ? new NodeReply<>(i, null, null, true)
-                        : new NodeReply<>(i, null, late(nodes.get(i), what, timeoutMillis)));
+                out.set(
+                        i,
+                        decided
+                                ? new NodeReply<>(i, null, null, true)
+                                : new NodeReply<>(i, null, late(nodes.get(i), what, timeoutMillis)));
             }
         }
         return out;
@@ -123,16 +138,22 @@ final class NodeFanOut implements AutoCloseable {
             if (e.getCause() instanceof LockStoreException l) {
                 throw l;
             }
-            throw new NodeException(node.address(), "Redis " + node.address() + " failed to " + what + ": " + e.getCause(), e.getCause());
+            throw new NodeException(
+                    node.address(),
+                    "Redis " + node.address() + " failed to " + what + ": " + e.getCause(),
+                    e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LockStoreException("interrupted while waiting for Redis " + node.address() + " (" + what + ")", e);
+            throw new LockStoreException(
+                    "interrupted while waiting for Redis " + node.address() + " (" + what + ")", e);
         }
     }
 
     private static NodeTimeoutException late(RedisNodeClient node, String what, long timeoutMillis) {
-        return new NodeTimeoutException(node.address(), "Redis " + node.address() + " did not answer within " + timeoutMillis
-                + " ms (" + what + "): the node is slow, paused or unreachable");
+        return new NodeTimeoutException(
+                node.address(),
+                "Redis " + node.address() + " did not answer within " + timeoutMillis + " ms (" + what
+                        + "): the node is slow, paused or unreachable");
     }
 
     List<RedisNodeClient> nodes() {

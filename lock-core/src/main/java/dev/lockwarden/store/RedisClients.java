@@ -9,8 +9,7 @@ import redis.clients.jedis.RedisClient;
 
 /** Builds Jedis clients from our settings: auth (user/ACL), database, TLS, timeouts, pool size. */
 public final class RedisClients {
-    private RedisClients() {
-    }
+    private RedisClients() {}
 
     public static JedisClientConfig clientConfig(RedisUri uri, ConnectionSettings s) {
         int timeout = (int) Math.min(Integer.MAX_VALUE, s.timeout().toMillis());

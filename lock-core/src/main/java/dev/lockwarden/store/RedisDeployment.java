@@ -1,10 +1,9 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.LockStoreException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-
-import dev.lockwarden.LockStoreException;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -24,7 +23,8 @@ public final class RedisDeployment implements AutoCloseable {
     /**
      * @param lanesPerNode parallel calls per node when there are several nodes
      */
-    public RedisDeployment(StoreFactory.Topology topology, List<RedisNodeClient> nodes, KeySpace keys, int lanesPerNode) {
+    public RedisDeployment(
+            StoreFactory.Topology topology, List<RedisNodeClient> nodes, KeySpace keys, int lanesPerNode) {
         if (nodes.isEmpty()) {
             throw new IllegalArgumentException("a Redis deployment needs at least one node");
         }
@@ -110,8 +110,8 @@ public final class RedisDeployment implements AutoCloseable {
      * {@link #onEveryNode(String, Function, long)} for one lock: on each node the call queues behind
      * this JVM's earlier calls for that lock (a force-release never overtakes a release still in flight).
      */
-    public <T> List<NodeReply<T>> onEveryNode(String what, String lockName, Function<RedisNodeClient, T> call,
-                                              long timeoutMillis) {
+    public <T> List<NodeReply<T>> onEveryNode(
+            String what, String lockName, Function<RedisNodeClient, T> call, long timeoutMillis) {
         if (fanOut == null) {
             try {
                 return List.of(new NodeReply<>(0, call.apply(nodes.get(0)), null));
@@ -158,7 +158,8 @@ public final class RedisDeployment implements AutoCloseable {
         return switch (topology) {
             case SINGLE -> nodes.get(0).address();
             case CLUSTER -> nodes.get(0).address(); // already "cluster[...]"
-            case REDLOCK -> "redlock" + nodes.stream().map(RedisNodeClient::address).toList();
+            case REDLOCK ->
+                "redlock" + nodes.stream().map(RedisNodeClient::address).toList();
         };
     }
 

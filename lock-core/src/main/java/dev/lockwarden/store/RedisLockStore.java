@@ -33,7 +33,9 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public boolean release(Lease lease, long keepMillis, Runnable sent) {
-        return node.sharesConnection() ? node.release(lease, keepMillis, sent) : LockStore.super.release(lease, keepMillis, sent);
+        return node.sharesConnection()
+                ? node.release(lease, keepMillis, sent)
+                : LockStore.super.release(lease, keepMillis, sent);
     }
 
     @Override

@@ -1,11 +1,10 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.config.RedisUri;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-
-import dev.lockwarden.config.RedisUri;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -33,6 +32,7 @@ public final class RedisNodeClient implements AutoCloseable {
     private final ClusterMasters cluster;
     /** The refresh of many leases, one pipeline per slot owner; null off a cluster. */
     private final ClusterRefresh clusterRefresh;
+
     private final AcquireScript acquire;
     private final ReleaseScript release;
     private final RefreshScript refresh;
@@ -41,28 +41,37 @@ public final class RedisNodeClient implements AutoCloseable {
     /**
      * @param conn the pool size and timeout: at most {@code conn.maxConnections()} calls go to the
      *             client at once, the others wait their turn (see {@link ConnectionGate}); null = no gate
-     */
-    RedisNodeClient(UnifiedJedis redis, String address, KeySpace keys, long fenceRetentionMillis, ConnectionSettings conn) {
-        this(redis, address, keys, fenceRetentionMillis, conn, null, null);
-    }
-
-    /**
      * @param shared the one connection that acquire and release share (see {@link SharedConnection}); null =
      *               they take a pooled connection each. Closed with this client.
      */
-    RedisNodeClient(UnifiedJedis redis, String address, KeySpace keys, long fenceRetentionMillis, ConnectionSettings conn,
-                    SharedConnection shared) {
+    RedisNodeClient(
+            UnifiedJedis redis,
+            String address,
+            KeySpace keys,
+            long fenceRetentionMillis,
+            ConnectionSettings conn,
+            SharedConnection shared) {
         this(redis, address, keys, fenceRetentionMillis, conn, shared, null);
     }
 
-    private RedisNodeClient(UnifiedJedis redis, String address, KeySpace keys, long fenceRetentionMillis,
-                            ConnectionSettings conn, SharedConnection shared, ClusterMasters cluster) {
+    private RedisNodeClient(
+            UnifiedJedis redis,
+            String address,
+            KeySpace keys,
+            long fenceRetentionMillis,
+            ConnectionSettings conn,
+            SharedConnection shared,
+            ClusterMasters cluster) {
         this.redis = redis;
         this.address = address;
         this.keys = keys;
         this.fenceRetentionMillis = fenceRetentionMillis;
-        this.calls = new NodeCalls(address,
-                conn == null ? null : new ConnectionGate(conn.maxConnections(), conn.timeout().toMillis(), address),
+        this.calls = new NodeCalls(
+                address,
+                conn == null
+                        ? null
+                        : new ConnectionGate(
+                                conn.maxConnections(), conn.timeout().toMillis(), address),
                 this::dropIdleConnections);
         this.shared = shared;
         this.cluster = cluster;
@@ -74,10 +83,15 @@ public final class RedisNodeClient implements AutoCloseable {
     }
 
     /** The client of a Redis Cluster; {@code seed} gives the masters' credentials and TLS. */
-    static RedisNodeClient cluster(RedisClusterClient client, String address, RedisUri seed, ConnectionSettings conn,
-                                   KeySpace keys, long fenceRetentionMillis) {
-        return new RedisNodeClient(client, address, keys, fenceRetentionMillis, conn, null,
-                new ClusterMasters(client, seed, conn));
+    static RedisNodeClient cluster(
+            RedisClusterClient client,
+            String address,
+            RedisUri seed,
+            ConnectionSettings conn,
+            KeySpace keys,
+            long fenceRetentionMillis) {
+        return new RedisNodeClient(
+                client, address, keys, fenceRetentionMillis, conn, null, new ClusterMasters(client, seed, conn));
     }
 
     /**
@@ -87,14 +101,15 @@ public final class RedisNodeClient implements AutoCloseable {
      */
     AcquireResult acquire(Lease lease, LockHolder holder, boolean storeFloor, long deadlineNanos) {
         ScriptCall c = acquire.call(lease, holder, storeFloor);
-        What what = new What("acquire", lease.name());
+        CallDescription what = new CallDescription("acquire", lease.name());
         return acquire.reply(lease, calls.run(what, deadlineNanos, true, () -> runHot(c, null)), what, calls);
     }
 
     /** Token-checked release; {@code wakeWaiters = false} skips the release message, {@code keepMillis > 0} keeps the lock that long (see release.lua). */
     boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
         ScriptCall c = release.call(lease, wakeWaiters, keepMillis);
-        return ReleaseScript.released(calls.run(new What("release", lease.name()), 0, true, () -> runHot(c, null)));
+        return ReleaseScript.released(
+                calls.run(new CallDescription("release", lease.name()), 0, true, () -> runHot(c, null)));
     }
 
     /** True if acquire and release share one connection, so Redis runs them in the order this JVM sends them. */
@@ -109,7 +124,8 @@ public final class RedisNodeClient implements AutoCloseable {
      */
     boolean release(Lease lease, long keepMillis, Runnable sent) {
         if (shared == null) {
-            throw new IllegalStateException("no shared connection to " + address + ": use release(lease, wakeWaiters, keepMillis)");
+            throw new IllegalStateException(
+                    "no shared connection to " + address + ": use release(lease, wakeWaiters, keepMillis)");
         }
         ScriptCall c = release.call(lease, true, keepMillis);
         boolean[] ran = {false}; // once, though a broken connection may make the call send the script again
@@ -119,7 +135,8 @@ public final class RedisNodeClient implements AutoCloseable {
                 sent.run();
             }
         };
-        return ReleaseScript.released(calls.run(new What("release", lease.name()), 0, true, () -> runHot(c, once)));
+        return ReleaseScript.released(
+                calls.run(new CallDescription("release", lease.name()), 0, true, () -> runHot(c, once)));
     }
 
     /** A hot-path script (acquire, release): on the shared connection if this node has one, else on a pooled one. */
@@ -136,7 +153,10 @@ public final class RedisNodeClient implements AutoCloseable {
         for (int i = 0; i < leases.size(); i++) {
             batch.add(release.call(leases.get(i), true, keepMillis[i]));
         }
-        List<Object> replies = ScriptPipeline.run(this, "release " + leases.size() + " lock(s)", batch,
+        List<Object> replies = ScriptPipeline.run(
+                this,
+                "release " + leases.size() + " lock(s)",
+                batch,
                 i -> "release '" + leases.get(i).name() + "'");
         boolean[] ours = new boolean[leases.size()];
         for (int i = 0; i < ours.length; i++) {
@@ -157,9 +177,12 @@ public final class RedisNodeClient implements AutoCloseable {
      */
     boolean[] refresh(List<Lease> leases) {
         List<List<Lease>> chunks = refresh.chunks(leases, singleSlotScriptsOnly());
-        List<Object> replies = ScriptPipeline.run(this, "refresh " + leases.size() + " lock(s)", chunks.stream().map(refresh::calls).toList(),
-                i -> "refresh '" + chunks.get(i).get(0).name() + "'" + (chunks.get(i).size() > 1 ? " and "
-                        + (chunks.get(i).size() - 1) + " more" : ""));
+        List<Object> replies = ScriptPipeline.run(
+                this,
+                "refresh " + leases.size() + " lock(s)",
+                chunks.stream().map(refresh::calls).toList(),
+                i -> "refresh '" + chunks.get(i).get(0).name() + "'"
+                        + (chunks.get(i).size() > 1 ? " and " + (chunks.get(i).size() - 1) + " more" : ""));
         boolean[] ours = new boolean[leases.size()];
         int at = 0;
         for (Object r : replies) {
@@ -191,9 +214,10 @@ public final class RedisNodeClient implements AutoCloseable {
     }
 
     /** force-release.lua on this node, run once (see {@link ForceRelease}, which does everything around it). */
-    ForceReleaseScript.Reply forceRelease(String name, String tokenSha1, long fence, Map<String, String> audit, long auditMaxLen) {
-        ScriptCall c = ForceReleaseScript.call(keys, fenceRetentionMillis, name, tokenSha1, fence, audit, auditMaxLen,
-                !singleSlotScriptsOnly());
+    ForceReleaseScript.Reply forceRelease(
+            String name, String tokenSha1, long fence, Map<String, String> audit, long auditMaxLen) {
+        ScriptCall c = ForceReleaseScript.call(
+                keys, fenceRetentionMillis, name, tokenSha1, fence, audit, auditMaxLen, !singleSlotScriptsOnly());
         return ForceReleaseScript.reply(calls.run("force-release '" + name + "'", 0, false, () -> c.run(redis)));
     }
 
@@ -271,16 +295,5 @@ public final class RedisNodeClient implements AutoCloseable {
             shared.close();
         }
         redis.close();
-    }
-
-    /**
-     * What a call does, for error messages: rendered only when one is written, so the hot path
-     * builds no description string per call.
-     */
-    private record What(String verb, String name) {
-        @Override
-        public String toString() {
-            return verb + " '" + name + "'";
-        }
     }
 }

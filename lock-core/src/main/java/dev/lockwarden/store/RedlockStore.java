@@ -1,13 +1,11 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.LockStoreException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-
-import dev.lockwarden.LockStoreException;
 
 /**
  * Redlock over N independent Redis nodes (N odd, at least 3). Every call fans out to all nodes in
@@ -22,11 +20,6 @@ import dev.lockwarden.LockStoreException;
  * Over 200 lines because the Redlock rules (two-phase fences, split votes, slow-quorum retry, majority folding for every call) are one algorithm, kept in one file as in go-redsync.
  */
 public final class RedlockStore implements LockStore {
-    /**
-     * Lower bound of the per-node timeout, so short TTLs do not turn scheduling jitter, a GC pause or
-     * a fresh connection into "node down" (a majority of those would fail the attempt).
-     */
-    static final long MIN_NODE_TIMEOUT_MILLIS = 100;
     /** Extra attempts after a split vote, with random pauses of up to 3, 5, 9 ms (at most ~17 ms in all). */
     private static final int MAX_SPLIT_RETRIES = 3;
     /** Marker result of an attempt whose votes were split (no owner has a majority). */
@@ -40,6 +33,7 @@ public final class RedlockStore implements LockStore {
      * objects per manager instead of one lock per name ever seen.
      */
     private final ReentrantLock[] turns = new ReentrantLock[64];
+
     private final int quorum;
     private final long callTimeoutMillis;
 
@@ -48,7 +42,7 @@ public final class RedlockStore implements LockStore {
      * @param callTimeoutMillis bound of calls that are not on the acquire path (release, inspection)
      */
     public RedlockStore(RedisDeployment redis, long callTimeoutMillis) {
-        checkNodeCount(redis.size());
+        RedlockRules.checkNodeCount(redis.size());
         this.redis = redis;
         this.fanOut = redis.fanOut();
         for (int i = 0; i < turns.length; i++) {
@@ -56,19 +50,6 @@ public final class RedlockStore implements LockStore {
         }
         this.quorum = redis.quorum();
         this.callTimeoutMillis = callTimeoutMillis;
-    }
-
-    /** Rejects node counts Redlock cannot use safely. */
-    public static void checkNodeCount(int n) {
-        if (n < 3 || n % 2 == 0) {
-            throw new IllegalArgumentException("redlock(...) got " + n + " Redis URI(s); it needs an odd number of"
-                    + " independent nodes, at least 3 (5 recommended), so that two majorities always share a node");
-        }
-    }
-
-    /** How long one acquire step waits for a node: about 5 % of the TTL, at least 100 ms, at most half the TTL. */
-    public static long nodeTimeoutMillis(long ttlMillis) {
-        return Math.max(1, Math.min(Math.max(MIN_NODE_TIMEOUT_MILLIS, ttlMillis / 20), ttlMillis / 2));
     }
 
     /**
@@ -108,8 +89,12 @@ public final class RedlockStore implements LockStore {
      */
     private AcquireResult gatedAttempt(Lease lease, LockHolder holder) {
         try {
-            AcquireResult gate = fanOut.callOne(0, "acquire '" + lease.name() + "'", lease.name(), n -> n.acquire(lease, holder, false, 0),
-                    nodeTimeoutMillis(lease.ttlMillis()));
+            AcquireResult gate = fanOut.callOne(
+                    0,
+                    "acquire '" + lease.name() + "'",
+                    lease.name(),
+                    n -> n.acquire(lease, holder, false, 0),
+                    RedlockRules.nodeTimeoutMillis(lease.ttlMillis()));
             if (!gate.acquired()) {
                 return AcquireResult.busy(gate.holderTtlMillis());
             }
@@ -143,10 +128,15 @@ public final class RedlockStore implements LockStore {
 
     private AcquireResult attempt(Lease lease, LockHolder holder) {
         long start = System.nanoTime();
-        long nodeTimeout = nodeTimeoutMillis(lease.ttlMillis());
+        long nodeTimeout = RedlockRules.nodeTimeoutMillis(lease.ttlMillis());
         String what = "acquire '" + lease.name() + "'";
-        List<NodeReply<AcquireResult>> phase1 = fanOut.call(what, lease.name(), n -> n.acquire(lease, holder, false, 0), nodeTimeout,
-                AcquireResult::acquired, quorum);
+        List<NodeReply<AcquireResult>> phase1 = fanOut.call(
+                what,
+                lease.name(),
+                n -> n.acquire(lease, holder, false, 0),
+                nodeTimeout,
+                AcquireResult::acquired,
+                quorum);
         long fence = 0;
         int acquired = 0;
         List<Long> busyTtls = new ArrayList<>();
@@ -165,8 +155,15 @@ public final class RedlockStore implements LockStore {
             // of m, the next holder's majority must see it. A clock-floored fence (counter behind)
             // is stored by phase 2 only.
             boolean inStep = RedlockVotes.atMaximum(phase1, m) >= quorum;
-            List<NodeReply<Boolean>> phase2 = inStep ? List.of() : fanOut.call("raise the fence of '" + lease.name() + "'", lease.name(),
-                    n -> n.raiseFence(lease.name(), lease.token(), m), nodeTimeout, Boolean::booleanValue, quorum);
+            List<NodeReply<Boolean>> phase2 = inStep
+                    ? List.of()
+                    : fanOut.call(
+                            "raise the fence of '" + lease.name() + "'",
+                            lease.name(),
+                            n -> n.raiseFence(lease.name(), lease.token(), m),
+                            nodeTimeout,
+                            Boolean::booleanValue,
+                            quorum);
             long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             long validity = lease.ttlMillis() - elapsed - redis.driftMillis(lease.ttlMillis());
             if ((inStep || RedlockVotes.count(phase2) >= quorum) && validity > 0) {
@@ -187,8 +184,13 @@ public final class RedlockStore implements LockStore {
 
     @Override
     public boolean release(Lease lease, long keepMillis) {
-        List<NodeReply<Boolean>> r = fanOut.call("release '" + lease.name() + "'", lease.name(), n -> n.release(lease, true, keepMillis),
-                callTimeoutMillis, Boolean::booleanValue, quorum);
+        List<NodeReply<Boolean>> r = fanOut.call(
+                "release '" + lease.name() + "'",
+                lease.name(),
+                n -> n.release(lease, true, keepMillis),
+                callTimeoutMillis,
+                Boolean::booleanValue,
+                quorum);
         if (redis.tooManyFailures(RedlockVotes.errors(r))) {
             throw RedlockVotes.quorumImpossible("release '" + lease.name() + "'", r, quorum);
         }
@@ -202,8 +204,8 @@ public final class RedlockStore implements LockStore {
             return ours;
         }
         String what = "release " + leases.size() + " lock(s)";
-        List<NodeReply<boolean[]>> replies = fanOut.call(what, null, n -> n.releaseMany(leases, keepMillis), callTimeoutMillis,
-                x -> true, 0);
+        List<NodeReply<boolean[]>> replies =
+                fanOut.call(what, null, n -> n.releaseMany(leases, keepMillis), callTimeoutMillis, x -> true, 0);
         if (redis.tooManyFailures(RedlockVotes.errors(replies))) {
             throw RedlockVotes.quorumImpossible(what, replies, quorum);
         }
@@ -228,8 +230,13 @@ public final class RedlockStore implements LockStore {
     public long extend(Lease lease) {
         long start = System.nanoTime();
         String what = "extend '" + lease.name() + "'";
-        List<NodeReply<Boolean>> r = fanOut.call(what, lease.name(), n -> n.extend(lease), nodeTimeoutMillis(lease.ttlMillis()),
-                Boolean::booleanValue, quorum);
+        List<NodeReply<Boolean>> r = fanOut.call(
+                what,
+                lease.name(),
+                n -> n.extend(lease),
+                RedlockRules.nodeTimeoutMillis(lease.ttlMillis()),
+                Boolean::booleanValue,
+                quorum);
         long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         if (RedlockVotes.count(r) >= quorum && lease.ttlMillis() - elapsed - redis.driftMillis(lease.ttlMillis()) > 0) {
             return lease.ttlMillis();
@@ -237,7 +244,7 @@ public final class RedlockStore implements LockStore {
         if (redis.tooManyFailures(RedlockVotes.errors(r))) {
             throw RedlockVotes.quorumImpossible(what, r, quorum);
         }
-        releaseEverywhere(lease, nodeTimeoutMillis(lease.ttlMillis()));
+        releaseEverywhere(lease, RedlockRules.nodeTimeoutMillis(lease.ttlMillis()));
         return -1;
     }
 
@@ -249,7 +256,7 @@ public final class RedlockStore implements LockStore {
         }
         long minTtl = leases.stream().mapToLong(Lease::ttlMillis).min().orElseThrow();
         // refresh is off the caller's path: give slow nodes more time than an acquire gets
-        long timeout = Math.max(nodeTimeoutMillis(minTtl), minTtl / 5);
+        long timeout = Math.max(RedlockRules.nodeTimeoutMillis(minTtl), minTtl / 5);
         String what = "refresh " + leases.size() + " lock(s)";
         List<NodeReply<boolean[]>> replies = fanOut.call(what, null, n -> n.refresh(leases), timeout, x -> true, 0);
         if (redis.tooManyFailures(RedlockVotes.errors(replies))) {
@@ -275,7 +282,12 @@ public final class RedlockStore implements LockStore {
 
     /** Gives back a failed attempt's partial holds on every node, waiting at most one node timeout. */
     private void releaseEverywhere(Lease lease, long nodeTimeout) {
-        fanOut.call("release '" + lease.name() + "' after a failed attempt", lease.name(), n -> n.release(lease, false, 0), nodeTimeout,
-                x -> true, 0);
+        fanOut.call(
+                "release '" + lease.name() + "' after a failed attempt",
+                lease.name(),
+                n -> n.release(lease, false, 0),
+                nodeTimeout,
+                x -> true,
+                0);
     }
 }

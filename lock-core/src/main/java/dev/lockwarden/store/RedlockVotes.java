@@ -1,20 +1,21 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.LockStoreException;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.lockwarden.LockStoreException;
-
 /** How {@link RedlockStore} folds the nodes' replies of one call: votes, failures, and the error when no quorum is possible. */
 final class RedlockVotes {
-    private RedlockVotes() {
-    }
+    private RedlockVotes() {}
 
     /** Nodes that granted the lock at fence {@code m} with their counter at {@code m} (phase 1 in step). */
     static int atMaximum(List<NodeReply<AcquireResult>> replies, long m) {
         int n = 0;
         for (NodeReply<AcquireResult> r : replies) {
-            if (r.ok() && r.value().acquired() && r.value().fence() == m && !r.value().counterBehind()) {
+            if (r.ok()
+                    && r.value().acquired()
+                    && r.value().fence() == m
+                    && !r.value().counterBehind()) {
                 n++;
             }
         }

@@ -2,7 +2,6 @@ package dev.lockwarden.store;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import redis.clients.jedis.args.Rawable;
 
 /**

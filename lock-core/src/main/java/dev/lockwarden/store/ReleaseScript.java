@@ -1,7 +1,6 @@
 package dev.lockwarden.store;
 
 import java.nio.charset.StandardCharsets;
-
 import redis.clients.jedis.args.Rawable;
 
 /** release.lua on one node: its keys and arguments, encoded once per call, and its reply. */
@@ -39,11 +38,20 @@ final class ReleaseScript {
         Rawable keep = keepMillis > 0 ? Encoded.of(keepMillis) : NO_KEEP;
         String retention = cycleRetention;
         if (retention == null) {
-            return new ScriptCall(SCRIPT, new Rawable[] {Encoded.wrap(lock), info}, new Rawable[] {token, channel, keep});
+            return new ScriptCall(
+                    SCRIPT, new Rawable[] {Encoded.wrap(lock), info}, new Rawable[] {token, channel, keep});
         }
-        return new ScriptCall(SCRIPT, new Rawable[] {Encoded.wrap(lock), info, Encoded.suffixed(lock, KeySpace.HISTORY_SUFFIX)},
-                new Rawable[] {token, channel, keep, wakeWaiters ? HISTORY_MAX_LEN : NO_HISTORY, Encoded.of(lease.name()),
-                    Encoded.of(retention)});
+        return new ScriptCall(
+                SCRIPT,
+                new Rawable[] {Encoded.wrap(lock), info, Encoded.suffixed(lock, KeySpace.HISTORY_SUFFIX)},
+                new Rawable[] {
+                    token,
+                    channel,
+                    keep,
+                    wakeWaiters ? HISTORY_MAX_LEN : NO_HISTORY,
+                    Encoded.of(lease.name()),
+                    Encoded.of(retention)
+                });
     }
 
     /** True if the lock was still ours. */

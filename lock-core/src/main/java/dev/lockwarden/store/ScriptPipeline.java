@@ -3,14 +3,12 @@ package dev.lockwarden.store;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
-
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 
 /** A batch of script calls to one node in one pipelined round trip (release or refresh of many locks). */
 final class ScriptPipeline {
-    private ScriptPipeline() {
-    }
+    private ScriptPipeline() {}
 
     /**
      * Runs {@code batch} on {@code node} (retried as a whole, like any call); a script the server did not
@@ -35,8 +33,10 @@ final class ScriptPipeline {
                 out.add(replies.get(i).get());
             } catch (RuntimeException e) {
                 if (!LuaScript.isNoScript(e)) {
-                    throw new NodeException(node.address(), "Redis " + node.address() + " rejected " + whatOf.apply(i)
-                            + ": " + e.getMessage(), e);
+                    throw new NodeException(
+                            node.address(),
+                            "Redis " + node.address() + " rejected " + whatOf.apply(i) + ": " + e.getMessage(),
+                            e);
                 }
                 ScriptCall c = batch.get(i);
                 out.add(node.call(whatOf.apply(i), () -> c.run(node.redis())));

@@ -12,8 +12,7 @@ import java.util.HexFormat;
  * in {@code store} because both {@code internal} and {@code inspect} already depend on it.
  */
 public final class Sha1 {
-    private Sha1() {
-    }
+    private Sha1() {}
 
     /**
      * @param text any string
@@ -21,7 +20,8 @@ public final class Sha1 {
      */
     public static String hex(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is required of every JVM", e);
         }

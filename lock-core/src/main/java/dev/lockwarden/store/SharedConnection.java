@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.Connection;
@@ -41,6 +40,7 @@ final class SharedConnection implements AutoCloseable {
     private final long giveUpNanos;
     /** Guards {@link #socket} and writing to it; only writers take it, or a caller that drops the socket. */
     private final ReentrantLock writing = new ReentrantLock();
+
     private Socket socket;
     /**
      * Calls written to {@link #socket} whose reply has not been read yet, in the order they were sent (added
@@ -49,6 +49,7 @@ final class SharedConnection implements AutoCloseable {
     private final ConcurrentLinkedQueue<Call> waiting = new ConcurrentLinkedQueue<>();
     /** True while one caller reads replies. */
     private final AtomicBoolean reading = new AtomicBoolean();
+
     private volatile boolean closed;
 
     SharedConnection(Supplier<Socket> connect, long timeoutMillis) {
@@ -142,8 +143,11 @@ final class SharedConnection implements AutoCloseable {
                 interrupted |= Thread.interrupted();
                 if (!call.done && System.nanoTime() - start > giveUpNanos) {
                     // the reader should have timed out long ago: close the socket so that every caller fails
-                    drop(call.socket, new JedisConnectionException("no reply from Redis within "
-                            + TimeUnit.NANOSECONDS.toMillis(giveUpNanos) + " ms", new SocketTimeoutException("read timed out")));
+                    drop(
+                            call.socket,
+                            new JedisConnectionException(
+                                    "no reply from Redis within " + TimeUnit.NANOSECONDS.toMillis(giveUpNanos) + " ms",
+                                    new SocketTimeoutException("read timed out")));
                 }
             }
         }
@@ -213,7 +217,9 @@ final class SharedConnection implements AutoCloseable {
         writing.lock();
         try {
             closed = true;
-            dropLocked(socket, new JedisConnectionException("the connection to Redis was closed (the lock manager was closed)"));
+            dropLocked(
+                    socket,
+                    new JedisConnectionException("the connection to Redis was closed (the lock manager was closed)"));
         } finally {
             writing.unlock();
         }

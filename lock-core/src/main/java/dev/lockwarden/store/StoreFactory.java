@@ -1,12 +1,11 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.LockStoreException;
+import dev.lockwarden.config.RedisUri;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-
-import dev.lockwarden.LockStoreException;
-import dev.lockwarden.config.RedisUri;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClusterClient;
 
@@ -16,22 +15,33 @@ public final class StoreFactory {
     /** Parallel calls per Redlock node; more only queue on the node's connection pool. */
     private static final int REDLOCK_THREADS_PER_NODE = 16;
 
-    private StoreFactory() {
-    }
+    private StoreFactory() {}
 
     /** Which kind of deployment the URIs describe. */
-    public enum Topology { SINGLE, REDLOCK, CLUSTER }
+    public enum Topology {
+        SINGLE,
+        REDLOCK,
+        CLUSTER
+    }
 
     /**
      * Connects to the deployment the URIs describe; with {@code verify}, PINGs it so a wrong URI or
      * password fails here (Redlock: unless a majority answers).
      */
-    public static RedisDeployment create(Topology topology, List<RedisUri> uris, KeySpace keys, ConnectionSettings conn,
-                                         long fenceRetentionMillis, boolean verify) {
+    public static RedisDeployment create(
+            Topology topology,
+            List<RedisUri> uris,
+            KeySpace keys,
+            ConnectionSettings conn,
+            long fenceRetentionMillis,
+            boolean verify) {
         RedisDeployment redis = switch (topology) {
-            case SINGLE -> new RedisDeployment(topology, List.of(RedisClients.node(uris.get(0), conn, keys, fenceRetentionMillis)), keys, 1);
+            case SINGLE ->
+                new RedisDeployment(
+                        topology, List.of(RedisClients.node(uris.get(0), conn, keys, fenceRetentionMillis)), keys, 1);
             case REDLOCK -> redlock(uris, keys, conn, fenceRetentionMillis);
-            case CLUSTER -> new RedisDeployment(topology, List.of(cluster(uris, keys, conn, fenceRetentionMillis)), keys, 1);
+            case CLUSTER ->
+                new RedisDeployment(topology, List.of(cluster(uris, keys, conn, fenceRetentionMillis)), keys, 1);
         };
         if (verify) {
             verify(redis);
@@ -41,23 +51,28 @@ public final class StoreFactory {
 
     /** The store on a deployment: Redlock over several nodes, else one node's (or one cluster's) scripts. */
     public static LockStore store(RedisDeployment redis, ConnectionSettings conn) {
-        return redis.topology() == Topology.REDLOCK ? new RedlockStore(redis, conn.timeout().toMillis())
+        return redis.topology() == Topology.REDLOCK
+                ? new RedlockStore(redis, conn.timeout().toMillis())
                 : new RedisLockStore(redis);
     }
 
-    private static RedisDeployment redlock(List<RedisUri> uris, KeySpace keys, ConnectionSettings conn, long fenceRetention) {
-        RedlockStore.checkNodeCount(uris.size());
+    private static RedisDeployment redlock(
+            List<RedisUri> uris, KeySpace keys, ConnectionSettings conn, long fenceRetention) {
+        RedlockRules.checkNodeCount(uris.size());
         List<RedisNodeClient> nodes = new ArrayList<>();
         for (RedisUri uri : uris) {
             // pooled, not the shared connection: a node's calls come from its lane threads, one lane per lock name,
             // so there is little to batch, and measured side by side a shared connection gained nothing beyond the
             // noise (docs/benchmarks.md).
-            nodes.add(new RedisNodeClient(RedisClients.single(uri, conn), uri.toString(), keys, fenceRetention, conn));
+            nodes.add(new RedisNodeClient(
+                    RedisClients.single(uri, conn), uri.toString(), keys, fenceRetention, conn, null));
         }
-        return new RedisDeployment(Topology.REDLOCK, nodes, keys, Math.min(conn.maxConnections(), REDLOCK_THREADS_PER_NODE));
+        return new RedisDeployment(
+                Topology.REDLOCK, nodes, keys, Math.min(conn.maxConnections(), REDLOCK_THREADS_PER_NODE));
     }
 
-    private static RedisNodeClient cluster(List<RedisUri> uris, KeySpace keys, ConnectionSettings conn, long fenceRetention) {
+    private static RedisNodeClient cluster(
+            List<RedisUri> uris, KeySpace keys, ConnectionSettings conn, long fenceRetention) {
         Set<HostAndPort> seeds = new LinkedHashSet<>();
         for (RedisUri uri : uris) {
             seeds.add(new HostAndPort(uri.host(), uri.port()));
@@ -71,8 +86,11 @@ public final class StoreFactory {
                     .poolConfig(RedisClients.poolConfig(conn))
                     .build();
         } catch (RuntimeException e) {
-            throw new NodeException(address, "Redis Cluster " + address + " is unreachable or not a cluster: " + e.getMessage()
-                    + ". Check that the seed nodes run with cluster-enabled yes and the URIs are right.", e);
+            throw new NodeException(
+                    address,
+                    "Redis Cluster " + address + " is unreachable or not a cluster: " + e.getMessage()
+                            + ". Check that the seed nodes run with cluster-enabled yes and the URIs are right.",
+                    e);
         }
         return RedisNodeClient.cluster(client, address, uris.get(0), conn, keys, fenceRetention);
     }
@@ -97,8 +115,8 @@ public final class StoreFactory {
             if (redis.size() == 1) {
                 throw first; // one node: its own message says what to fix
             }
-            throw new LockStoreException("Redlock needs " + redis.quorum() + " of " + redis.size()
-                    + " nodes but only " + (redis.size() - down.size()) + " answer: " + String.join("; ", down));
+            throw new LockStoreException("Redlock needs " + redis.quorum() + " of " + redis.size() + " nodes but only "
+                    + (redis.size() - down.size()) + " answer: " + String.join("; ", down));
         }
         if (!down.isEmpty()) {
             LOG.log(System.Logger.Level.WARNING, "Redlock starts with " + down.size() + " node(s) down: " + down);

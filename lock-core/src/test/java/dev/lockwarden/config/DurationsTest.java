@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 
 class DurationsTest {
@@ -21,8 +20,12 @@ class DurationsTest {
 
     @Test
     void rejectsGarbageNamingWhere() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Durations.parse("10 parsecs", "@Locked(ttl) on Billing#charge"));
-        assertTrue(e.getMessage().contains("@Locked(ttl) on Billing#charge") && e.getMessage().contains("10 parsecs"), e.getMessage());
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> Durations.parse("10 parsecs", "@Locked(ttl) on Billing#charge"));
+        assertTrue(
+                e.getMessage().contains("@Locked(ttl) on Billing#charge")
+                        && e.getMessage().contains("10 parsecs"),
+                e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Durations.parse("", "x"));
         assertThrows(IllegalArgumentException.class, () -> Durations.parse("99999999999999999999s", "x"));
     }

@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockStoreException;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -18,17 +23,10 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.LockStoreException;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Passwords with the characters base64 and generated secrets contain ({@code / @ : + = %}) are
@@ -38,6 +36,7 @@ import dev.lockwarden.testing.RedisServerExtension;
 class SecretsTest {
     /** The server's password: '/', '@', ':', '+', '=' and a '%' that is not an escape. */
     private static final String SECRET = "Zm9v/YmFy@b:az+q%zz==";
+
     private static final String WRONG = "d3Jvbmc/@cGFzcw+==";
     private static final List<String> SECRETS = List.of(SECRET, WRONG, "p/ss", "p@ss", "a@b/c@d", "x+y/z==");
 
@@ -63,12 +62,10 @@ class SecretsTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
     private final Logger root = Logger.getLogger("");
     private Level rootLevel;
@@ -99,7 +96,9 @@ class SecretsTest {
     @Test
     void passwordsWithSlashAtColonPlusAreParsedExactlyAndMasked() {
         for (String pw : SECRETS) {
-            for (String text : List.of("redis://" + pw + "@cache:6380/2", "redis://alice:" + pw + "@cache:6380/2",
+            for (String text : List.of(
+                    "redis://" + pw + "@cache:6380/2",
+                    "redis://alice:" + pw + "@cache:6380/2",
                     "rediss://:" + pw + "@cache:6380/2")) {
                 RedisUri u = RedisUri.parse(text);
                 assertNoSecret("toString", u.toString());
@@ -120,17 +119,21 @@ class SecretsTest {
             assertEquals(pw, RedisUri.parse("redis://u:" + encoded + "@h").password());
             assertNoSecret("mask", RedisUri.mask("redis://u:" + encoded + "@h"));
         }
-        assertEquals("redis://alice:***@h1:1,rediss://***@h2:2", RedisUri.mask("redis://alice:a@b/c@h1:1,rediss://x/y@z@h2:2"));
+        assertEquals(
+                "redis://alice:***@h1:1,rediss://***@h2:2",
+                RedisUri.mask("redis://alice:a@b/c@h1:1,rediss://x/y@z@h2:2"));
         assertEquals("redis://h:1", RedisUri.mask("redis://h:1"));
     }
 
     @Test
     void aSettingsValueIsNotShownByItsToString() {
         for (String pw : SECRETS) {
-            Settings settings = new Settings(name -> Settings.REDIS.equals(name) ? "redis://alice:" + pw + "@cache:6380" : null,
+            Settings settings = new Settings(
+                    name -> Settings.REDIS.equals(name) ? "redis://alice:" + pw + "@cache:6380" : null,
                     java.util.Map.of("LOCKWARDEN_TLS_KEY_STORE_PASSWORD", pw));
             Settings.Source uri = settings.raw(Settings.REDIS).orElseThrow();
-            Settings.Source store = settings.raw(Settings.TLS_KEY_STORE_PASSWORD).orElseThrow();
+            Settings.Source store =
+                    settings.raw(Settings.TLS_KEY_STORE_PASSWORD).orElseThrow();
             assertTrue(uri.value().contains(pw), "the value itself is still there for the code that needs it");
             assertNoSecret("Settings.Source.toString", uri.toString());
             assertNoSecret("Settings.Source.toString", store.toString());
@@ -141,10 +144,16 @@ class SecretsTest {
     @Test
     void badUrisNeverQuoteThePassword() {
         for (String pw : SECRETS) {
-            for (String text : List.of("redis://u:" + pw + "@host:70000", "redis://u:" + pw + "@host:1/abc",
-                    "http://u:" + pw + "@host:1", "redis://u:" + pw + "@", "redis://u:" + pw + "@bad host:1")) {
-                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                        () -> LockManager.builder().redis(text).build(), text);
+            for (String text : List.of(
+                    "redis://u:" + pw + "@host:70000",
+                    "redis://u:" + pw + "@host:1/abc",
+                    "http://u:" + pw + "@host:1",
+                    "redis://u:" + pw + "@",
+                    "redis://u:" + pw + "@bad host:1")) {
+                IllegalArgumentException e = assertThrows(
+                        IllegalArgumentException.class,
+                        () -> LockManager.builder().redis(text).build(),
+                        text);
                 assertNoSecret("message for " + RedisUri.mask(text), e.getMessage());
             }
         }
@@ -153,25 +162,36 @@ class SecretsTest {
     @Test
     void realServerWithSuchAPasswordWorksAndWrongOrUnreachableNeverShowsIt() throws IOException {
         String base = "127.0.0.1:" + REDIS.node(0).port();
-        try (LockManager m = LockManager.builder().redis("redis://:" + SECRET + "@" + base).build();
-             LockHandle h = m.acquire("secret:raw", LockOptions.defaults())) {
+        try (LockManager m = LockManager.builder()
+                        .redis("redis://:" + SECRET + "@" + base)
+                        .build();
+                LockHandle h = m.acquire("secret:raw", LockOptions.defaults())) {
             assertTrue(h.isHeld());
             assertNoSecret("handle", h.toString());
             assertNoSecret("manager", m.toString());
         }
         String encoded = URLEncoder.encode(SECRET, StandardCharsets.UTF_8);
-        try (LockManager m = LockManager.builder().redis("redis://default:" + encoded + "@" + base).build()) {
+        try (LockManager m = LockManager.builder()
+                .redis("redis://default:" + encoded + "@" + base)
+                .build()) {
             assertTrue(m.tryAcquire("secret:encoded", LockOptions.defaults()).isPresent());
         }
-        LockStoreException wrong = assertThrows(LockStoreException.class,
-                () -> LockManager.builder().redis("redis://default:" + WRONG + "@" + base).build());
+        LockStoreException wrong = assertThrows(
+                LockStoreException.class,
+                () -> LockManager.builder()
+                        .redis("redis://default:" + WRONG + "@" + base)
+                        .build());
         assertNoSecret("wrong password", stackTrace(wrong));
         int closed;
         try (ServerSocket s = new ServerSocket(0)) {
             closed = s.getLocalPort();
         }
-        LockStoreException down = assertThrows(LockStoreException.class, () -> LockManager.builder()
-                .redis("redis://u:" + SECRET + "@127.0.0.1:" + closed).timeout(Duration.ofMillis(300)).build());
+        LockStoreException down = assertThrows(
+                LockStoreException.class,
+                () -> LockManager.builder()
+                        .redis("redis://u:" + SECRET + "@127.0.0.1:" + closed)
+                        .timeout(Duration.ofMillis(300))
+                        .build());
         assertTrue(down.getMessage().contains("127.0.0.1:" + closed), down.getMessage());
         assertNoSecret("unreachable", stackTrace(down));
         for (String line : logged) {
@@ -185,10 +205,15 @@ class SecretsTest {
         try (ServerSocket s = new ServerSocket(0)) {
             closed = s.getLocalPort();
         }
-        String[] uris = {"redis://:" + SECRET + "@127.0.0.1:" + REDIS.node(0).port(),
-                "redis://:" + SECRET + "@127.0.0.1:" + REDIS.node(1).port(),
-                "redis://:" + SECRET + "@127.0.0.1:" + closed};
-        try (LockManager m = LockManager.builder().redlock(uris).timeout(Duration.ofMillis(300)).build()) {
+        String[] uris = {
+            "redis://:" + SECRET + "@127.0.0.1:" + REDIS.node(0).port(),
+            "redis://:" + SECRET + "@127.0.0.1:" + REDIS.node(1).port(),
+            "redis://:" + SECRET + "@127.0.0.1:" + closed
+        };
+        try (LockManager m = LockManager.builder()
+                .redlock(uris)
+                .timeout(Duration.ofMillis(300))
+                .build()) {
             assertTrue(logged.stream().anyMatch(l -> l.contains("node(s) down")), "no warning captured: " + logged);
             LockHandle h = m.acquire("secret:redlock", LockOptions.ttl(Duration.ofMillis(900)));
             REDIS.node(1).pause(); // refreshes now miss the quorum: the watchdog warns, then the lock is lost

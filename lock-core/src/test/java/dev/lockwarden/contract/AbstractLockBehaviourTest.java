@@ -6,22 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-
 import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockFilter;
@@ -36,6 +20,20 @@ import dev.lockwarden.LockPage;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.PageRequest;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 /**
  * The lock contract, run unchanged against every store (single node, Redlock, cluster). A
@@ -95,7 +93,8 @@ public abstract class AbstractLockBehaviourTest {
     void busyLockThrowsWithHolderRemainingTtl() {
         LockManager other = newManager("app-b");
         try (LockHandle h = locks.acquire(name, TEN_SECONDS)) {
-            LockNotAcquiredException e = assertThrows(LockNotAcquiredException.class, () -> other.acquire(name, TEN_SECONDS));
+            LockNotAcquiredException e =
+                    assertThrows(LockNotAcquiredException.class, () -> other.acquire(name, TEN_SECONDS));
             long ttl = e.holderRemainingTtl().orElseThrow().toMillis();
             assertTrue(ttl > 5_000 && ttl <= 10_000, "holder TTL " + ttl);
             assertEquals(name, e.lockName());
@@ -120,8 +119,8 @@ public abstract class AbstractLockBehaviourTest {
     void waiterGetsLockWhenReleased() throws Exception {
         LockManager other = newManager("app-b");
         LockHandle h = locks.acquire(name, TEN_SECONDS);
-        CompletableFuture<LockHandle> waiter = CompletableFuture.supplyAsync(
-                () -> other.acquire(name, TEN_SECONDS.waitUpTo(Duration.ofSeconds(10))));
+        CompletableFuture<LockHandle> waiter =
+                CompletableFuture.supplyAsync(() -> other.acquire(name, TEN_SECONDS.waitUpTo(Duration.ofSeconds(10))));
         Thread.sleep(300);
         assertFalse(waiter.isDone(), "waiter must wait while the lock is held");
         h.release();
@@ -136,7 +135,8 @@ public abstract class AbstractLockBehaviourTest {
         LockManager other = newManager("app-b");
         try (LockHandle h = locks.acquire(name, TEN_SECONDS)) {
             long t0 = System.nanoTime();
-            assertThrows(LockNotAcquiredException.class,
+            assertThrows(
+                    LockNotAcquiredException.class,
                     () -> other.acquire(name, TEN_SECONDS.waitUpTo(Duration.ofMillis(400))));
             long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             assertTrue(waited >= 390 && waited < 3_000, "waited " + waited + " ms");
@@ -146,7 +146,8 @@ public abstract class AbstractLockBehaviourTest {
     @Test
     void lockExpiresAfterTtlWithoutRefresh() throws Exception {
         LockManager other = newManager("app-b");
-        LockHandle h = locks.acquire(name, LockOptions.ttl(Duration.ofMillis(300)).autoRefresh(false));
+        LockHandle h =
+                locks.acquire(name, LockOptions.ttl(Duration.ofMillis(300)).autoRefresh(false));
         CountDownLatch lost = new CountDownLatch(1);
         h.onLost(e -> lost.countDown());
         assertTrue(h.isHeld());
@@ -162,7 +163,8 @@ public abstract class AbstractLockBehaviourTest {
     @Test
     void releaseWithStaleTokenDoesNotTouchTheNewHolder() throws Exception {
         LockManager other = newManager("app-b");
-        LockHandle a = locks.acquire(name, LockOptions.ttl(Duration.ofMillis(200)).autoRefresh(false));
+        LockHandle a =
+                locks.acquire(name, LockOptions.ttl(Duration.ofMillis(200)).autoRefresh(false));
         Thread.sleep(350);
         LockHandle b = other.acquire(name, TEN_SECONDS);
         a.release(); // a's token no longer matches: must not delete b's lock
@@ -181,7 +183,8 @@ public abstract class AbstractLockBehaviourTest {
         assertNotSame(outer, inner);
         assertEquals(outer.fencingToken(), inner.fencingToken());
         assertEquals(outer.fencingToken(), locks.inspector().fenceOf(name), "a nested acquire must not bump the fence");
-        CompletableFuture<Boolean> otherThread = CompletableFuture.supplyAsync(() -> locks.tryAcquire(name, TEN_SECONDS).isPresent());
+        CompletableFuture<Boolean> otherThread = CompletableFuture.supplyAsync(
+                () -> locks.tryAcquire(name, TEN_SECONDS).isPresent());
         assertFalse(otherThread.get(5, TimeUnit.SECONDS), "another thread must not reenter");
         inner.release();
         assertFalse(inner.isHeld());
@@ -206,7 +209,8 @@ public abstract class AbstractLockBehaviourTest {
         long last = 0;
         for (int i = 0; i < 5; i++) {
             LockManager m = i % 2 == 0 ? locks : other;
-            LockHandle h = m.acquire(name, LockOptions.ttl(Duration.ofMillis(150)).autoRefresh(false));
+            LockHandle h =
+                    m.acquire(name, LockOptions.ttl(Duration.ofMillis(150)).autoRefresh(false));
             assertTrue(h.fencingToken() > last, "fence " + h.fencingToken() + " after " + last);
             last = h.fencingToken();
             if (i % 2 == 0) {
@@ -252,7 +256,8 @@ public abstract class AbstractLockBehaviourTest {
             assertTrue(next.fencingToken() > r.newFence() - 1);
             assertTrue(next.fencingToken() > h.fencingToken());
         }
-        assertFalse(operator.inspector().forceRelease("test:never-held", "alice").released());
+        assertFalse(
+                operator.inspector().forceRelease("test:never-held", "alice").released());
         assertThrows(IllegalArgumentException.class, () -> operator.inspector().forceRelease(name, " "));
     }
 
@@ -315,7 +320,10 @@ public abstract class AbstractLockBehaviourTest {
     @Test
     void eventsAreRecorded() throws Exception {
         // cycles are recorded only when switched on (lockwarden.history.cycles, off by default)
-        LockManager recording = target(LockManager.builder()).application("app-a").historyCycles(true).build();
+        LockManager recording = target(LockManager.builder())
+                .application("app-a")
+                .historyCycles(true)
+                .build();
         managers.add(recording);
         recording.acquire(name, TEN_SECONDS).release();
         List<LockEvent> events = List.of();
@@ -323,7 +331,9 @@ public abstract class AbstractLockBehaviourTest {
             Thread.sleep(100);
             events = recording.inspector().events(name);
         }
-        assertEquals(List.of("release", "acquire"), events.stream().map(LockEvent::type).toList());
+        assertEquals(
+                List.of("release", "acquire"),
+                events.stream().map(LockEvent::type).toList());
         assertEquals("app-a", events.get(0).fields().get("app"));
     }
 
@@ -335,9 +345,11 @@ public abstract class AbstractLockBehaviourTest {
         });
         assertEquals("done", result);
         assertTrue(locks.inspector().get(name).isEmpty());
-        assertThrows(IllegalStateException.class, () -> locks.withLock(name, TEN_SECONDS, () -> {
-            throw new IllegalStateException("boom");
-        }));
+        assertThrows(
+                IllegalStateException.class,
+                () -> locks.withLock(name, TEN_SECONDS, () -> {
+                    throw new IllegalStateException("boom");
+                }));
         assertTrue(locks.inspector().get(name).isEmpty(), "released after the body threw");
     }
 
@@ -364,9 +376,12 @@ public abstract class AbstractLockBehaviourTest {
         long boundMs = 5_000;
         for (int round = 0; round < 3; round++) {
             // held 600 ms: the waiter is in its (long) fallback sleep by then
-            long latencyMs = WakeLatency.afterRelease(locks, other, name, holding, waiting, 600, Duration.ofSeconds(30));
-            assertTrue(latencyMs < boundMs, "round " + round + ": waiter took " + latencyMs + " ms after the release (bound "
-                    + boundMs + " ms; without the wake-up it would sleep >= 11,250 ms)");
+            long latencyMs =
+                    WakeLatency.afterRelease(locks, other, name, holding, waiting, 600, Duration.ofSeconds(30));
+            assertTrue(
+                    latencyMs < boundMs,
+                    "round " + round + ": waiter took " + latencyMs + " ms after the release (bound " + boundMs
+                            + " ms; without the wake-up it would sleep >= 11,250 ms)");
         }
     }
 
@@ -381,12 +396,14 @@ public abstract class AbstractLockBehaviourTest {
         List<CompletableFuture<Void>> waiters = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             int id = i;
-            waiters.add(CompletableFuture.runAsync(() -> {
-                try (LockHandle h = locks.acquire(name, waiting)) {
-                    order.add(id);
-                    sleep(50);
-                }
-            }, runnable -> new Thread(runnable, "waiter-" + id).start()));
+            waiters.add(CompletableFuture.runAsync(
+                    () -> {
+                        try (LockHandle h = locks.acquire(name, waiting)) {
+                            order.add(id);
+                            sleep(50);
+                        }
+                    },
+                    runnable -> new Thread(runnable, "waiter-" + id).start()));
             Thread.sleep(300); // waiter i is in its wait before waiter i + 1 comes
         }
         assertTrue(order.isEmpty(), "a waiter got a held lock: " + order);
@@ -421,8 +438,10 @@ public abstract class AbstractLockBehaviourTest {
         long releasedAt = System.nanoTime();
         taker.release();
         long latencyMs = TimeUnit.NANOSECONDS.toMillis(waiter.get(30, TimeUnit.SECONDS) - releasedAt);
-        assertTrue(latencyMs < 5_000, "the waiter took " + latencyMs + " ms after the holder's release (bound 5,000 ms;"
-                + " a swallowed release message leaves it asleep for >= 11,250 ms)");
+        assertTrue(
+                latencyMs < 5_000,
+                "the waiter took " + latencyMs + " ms after the holder's release (bound 5,000 ms;"
+                        + " a swallowed release message leaves it asleep for >= 11,250 ms)");
     }
 
     /** Deletes the lock key of {@code lockName} on every node that has it, sending no release message. */
@@ -458,11 +477,13 @@ public abstract class AbstractLockBehaviourTest {
     void lockNamesAreValidated() {
         assertThrows(IllegalArgumentException.class, () -> locks.acquire(" ", TEN_SECONDS));
         assertThrows(IllegalArgumentException.class, () -> locks.acquire(null, TEN_SECONDS));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> locks.acquire("x".repeat(600), TEN_SECONDS));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> locks.acquire("x".repeat(600), TEN_SECONDS));
         assertTrue(e.getMessage().contains("600") && e.getMessage().contains("512"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> locks.acquire("a{b}", TEN_SECONDS));
         assertTrue(e.getMessage().contains("a{b}") && e.getMessage().contains("hash tag"), e.getMessage());
     }
+
     @Test
     void holdAtLeastKeepsAnEarlyReleasedLockUntilThePeriodEnds() throws Exception {
         LockManager other = newManager("app-b");
@@ -489,7 +510,8 @@ public abstract class AbstractLockBehaviourTest {
 
     @Test
     void holdAtLeastDoesNotDelayAReleaseAfterThePeriod() throws Exception {
-        LockHandle h = locks.acquire(name, LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofMillis(200)));
+        LockHandle h =
+                locks.acquire(name, LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofMillis(200)));
         Thread.sleep(300);
         h.release();
         assertTrue(locks.inspector().get(name).isEmpty(), "released after the period, yet still there");
@@ -498,18 +520,28 @@ public abstract class AbstractLockBehaviourTest {
 
     @Test
     void holdAtLeastIsValidated() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofSeconds(11)));
         assertTrue(e.getMessage().contains("holdAtLeast") && e.getMessage().contains("ttl"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofSeconds(-1)));
-        assertThrows(NullPointerException.class, () -> LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(null));
-        assertEquals(Duration.ofSeconds(10), LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofSeconds(10)).holdAtLeast());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(Duration.ofSeconds(-1)));
+        assertThrows(
+                NullPointerException.class,
+                () -> LockOptions.ttl(Duration.ofSeconds(10)).holdAtLeast(null));
+        assertEquals(
+                Duration.ofSeconds(10),
+                LockOptions.ttl(Duration.ofSeconds(10))
+                        .holdAtLeast(Duration.ofSeconds(10))
+                        .holdAtLeast());
     }
 
     @Test
     void extendSetsTheRemainingTtlOfALockWithoutAutoRefresh() throws Exception {
         LockManager other = newManager("app-b");
-        LockHandle h = locks.acquire(name, LockOptions.ttl(Duration.ofMillis(800)).autoRefresh(false));
+        LockHandle h =
+                locks.acquire(name, LockOptions.ttl(Duration.ofMillis(800)).autoRefresh(false));
         assertTrue(h.extend(Duration.ofSeconds(5)));
         assertTrue(h.remainingTtl().toMillis() > 4_500, "remaining " + h.remainingTtl());
         Thread.sleep(1_200); // past the original TTL
@@ -531,7 +563,8 @@ public abstract class AbstractLockBehaviourTest {
     @Test
     void extendOfALockNoLongerOursReturnsFalseAndFiresOnLostOnce() throws Exception {
         LockManager operator = newManager("dashboard");
-        LockHandle h = locks.acquire(name, LockOptions.ttl(Duration.ofSeconds(10)).autoRefresh(false));
+        LockHandle h =
+                locks.acquire(name, LockOptions.ttl(Duration.ofSeconds(10)).autoRefresh(false));
         java.util.concurrent.atomic.AtomicInteger lost = new java.util.concurrent.atomic.AtomicInteger();
         h.onLost(e -> lost.incrementAndGet());
         assertTrue(operator.inspector().forceRelease(name, "alice").released());
@@ -542,10 +575,13 @@ public abstract class AbstractLockBehaviourTest {
         Thread.sleep(200);
         assertEquals(1, lost.get(), "onLost calls");
         // nobody's lock was extended by the stale handle
-        try (LockHandle next = operator.acquire(name, LockOptions.ttl(Duration.ofMillis(700)).autoRefresh(false))) {
+        try (LockHandle next =
+                operator.acquire(name, LockOptions.ttl(Duration.ofMillis(700)).autoRefresh(false))) {
             assertFalse(h.extend(Duration.ofSeconds(10)));
             Thread.sleep(900);
-            assertTrue(locks.tryAcquire(name, TEN_SECONDS).isPresent(), "the stale extend prolonged another holder's lock");
+            assertTrue(
+                    locks.tryAcquire(name, TEN_SECONDS).isPresent(),
+                    "the stale extend prolonged another holder's lock");
         }
         LockHandle released = locks.acquire(name + ":r", TEN_SECONDS);
         released.release();
@@ -562,6 +598,7 @@ public abstract class AbstractLockBehaviourTest {
         assertTrue(ttl > 2_000, "Redis TTL " + ttl + " ms: the watchdog went back to the old TTL");
         h.release();
     }
+
     @Test
     void hostileNamesEitherWorkExactlyOrAreRejectedClearly() throws Exception {
         LockManager other = newManager("app-b");
@@ -593,7 +630,13 @@ public abstract class AbstractLockBehaviourTest {
                 assertTrue(other.inspector().get(n).isEmpty(), "still there after release: " + n);
             }
             assertTrue(sentinel.isHeld(), "another lock was touched");
-            assertEquals("app-b", other.inspector().get("hostile:sentinel").orElseThrow().holder().application());
+            assertEquals(
+                    "app-b",
+                    other.inspector()
+                            .get("hostile:sentinel")
+                            .orElseThrow()
+                            .holder()
+                            .application());
         }
         java.util.Map<String, String> rejected = new java.util.LinkedHashMap<>();
         rejected.put("", "blank");
@@ -607,10 +650,16 @@ public abstract class AbstractLockBehaviourTest {
         rejected.put("brace{tag}", "hash tag");
         rejected.put("${jndi:ldap://x}", "hash tag");
         for (java.util.Map.Entry<String, String> e : rejected.entrySet()) {
-            IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> locks.acquire(e.getKey(), TEN_SECONDS),
+            IllegalArgumentException ex = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> locks.acquire(e.getKey(), TEN_SECONDS),
                     "accepted " + e.getKey().length() + " chars");
-            assertTrue(ex.getMessage().contains(e.getValue()), ex.getMessage().length() > 300 ? ex.getMessage().substring(0, 300) : ex.getMessage());
-            assertTrue(ex.getMessage().length() < 1_000, "message of " + ex.getMessage().length() + " chars");
+            assertTrue(
+                    ex.getMessage().contains(e.getValue()),
+                    ex.getMessage().length() > 300 ? ex.getMessage().substring(0, 300) : ex.getMessage());
+            assertTrue(
+                    ex.getMessage().length() < 1_000,
+                    "message of " + ex.getMessage().length() + " chars");
             assertFalse(ex.getMessage().contains("\n"), "a newline in the message: " + ex.getMessage());
         }
     }

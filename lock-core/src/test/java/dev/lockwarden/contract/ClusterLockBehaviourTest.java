@@ -1,9 +1,8 @@
 package dev.lockwarden.contract;
 
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.testing.RedisServerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The lock contract on a 3-master Redis Cluster. */
 class ClusterLockBehaviourTest extends AbstractLockBehaviourTest {

@@ -4,24 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link LockHandle#extend(Duration, Duration)}: the extension restarts the minimum hold. */
 class ExtendWithHoldAtLeastTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
-    private static final LockOptions TEN_SECONDS = LockOptions.ttl(Duration.ofSeconds(10)).autoRefresh(false);
+
+    private static final LockOptions TEN_SECONDS =
+            LockOptions.ttl(Duration.ofSeconds(10)).autoRefresh(false);
 
     private LockManager locks;
 
@@ -42,8 +42,10 @@ class ExtendWithHoldAtLeastTest {
         assertTrue(h.extend(Duration.ofSeconds(10), Duration.ofSeconds(2)));
         h.release();
         LockInfo kept = locks.inspector().get("job").orElseThrow();
-        assertTrue(kept.remainingTtl().compareTo(Duration.ofMillis(1500)) > 0
-                && kept.remainingTtl().compareTo(Duration.ofSeconds(2)) <= 0, "kept " + kept.remainingTtl());
+        assertTrue(
+                kept.remainingTtl().compareTo(Duration.ofMillis(1500)) > 0
+                        && kept.remainingTtl().compareTo(Duration.ofSeconds(2)) <= 0,
+                "kept " + kept.remainingTtl());
     }
 
     @Test
@@ -56,7 +58,8 @@ class ExtendWithHoldAtLeastTest {
 
     @Test
     void aNestedHandleExtendsTheOuterOne() {
-        try (LockHandle outer = locks.acquire("job", TEN_SECONDS); LockHandle nested = locks.acquire("job", TEN_SECONDS)) {
+        try (LockHandle outer = locks.acquire("job", TEN_SECONDS);
+                LockHandle nested = locks.acquire("job", TEN_SECONDS)) {
             assertTrue(nested.extend(Duration.ofSeconds(20), Duration.ofSeconds(3)));
             assertTrue(outer.remainingTtl().compareTo(Duration.ofSeconds(15)) > 0);
         }

@@ -1,11 +1,10 @@
 package dev.lockwarden.failover;
 
+import dev.lockwarden.LockManager;
+import dev.lockwarden.testing.RedisNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import dev.lockwarden.LockManager;
-import dev.lockwarden.testing.RedisNode;
 
 /** Lock managers pointed at one Redis node each, closed together; short timeouts for dead masters. */
 final class Clients implements AutoCloseable {
@@ -14,8 +13,12 @@ final class Clients implements AutoCloseable {
 
     /** A manager for {@code application} on {@code node} alone. */
     LockManager on(String application, RedisNode node) {
-        LockManager m = LockManager.builder().redis(node.uri()).application(application)
-                .timeout(Duration.ofMillis(500)).shutdownHook(false).build();
+        LockManager m = LockManager.builder()
+                .redis(node.uri())
+                .application(application)
+                .timeout(Duration.ofMillis(500))
+                .shutdownHook(false)
+                .build();
         managers.add(m);
         return m;
     }

@@ -3,14 +3,6 @@ package dev.lockwarden.failover;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.List;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
@@ -18,6 +10,12 @@ import dev.lockwarden.testing.ClusterFailover;
 import dev.lockwarden.testing.RedisBinary;
 import dev.lockwarden.testing.RedisCluster;
 import dev.lockwarden.testing.RedisNode;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A cluster client follows a failover for new acquisitions: after a forced takeover and after a
@@ -27,7 +25,8 @@ import dev.lockwarden.testing.RedisNode;
 @Timeout(120)
 class ClusterAcquireFailoverTest {
 
-    private static final LockOptions OPTS = LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(10));
+    private static final LockOptions OPTS =
+            LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(10));
     private static final Duration FAILOVER = Duration.ofSeconds(30);
 
     private RedisCluster cluster;
@@ -38,8 +37,12 @@ class ClusterAcquireFailoverTest {
     void start() {
         cluster = new RedisCluster(3, 1, RedisBinary.detect()).start();
         failover = ClusterFailover.of(cluster);
-        locks = LockManager.builder().cluster(cluster.seedUris().toArray(String[]::new)).application("acquire")
-                .timeout(Duration.ofMillis(500)).shutdownHook(false).build();
+        locks = LockManager.builder()
+                .cluster(cluster.seedUris().toArray(String[]::new))
+                .application("acquire")
+                .timeout(Duration.ofMillis(500))
+                .shutdownHook(false)
+                .build();
     }
 
     @AfterEach

@@ -3,18 +3,6 @@ package dev.lockwarden.failover;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockManager;
@@ -23,6 +11,16 @@ import dev.lockwarden.testing.ClusterFailover;
 import dev.lockwarden.testing.RedisBinary;
 import dev.lockwarden.testing.RedisCluster;
 import dev.lockwarden.testing.RedisNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A failed master of a Cluster with replicas costs only the locks it holds: the watchdog keeps
@@ -42,8 +40,12 @@ class ClusterFailoverLossTest {
     void start() {
         cluster = new RedisCluster(3, 1, RedisBinary.detect()).start();
         failover = ClusterFailover.of(cluster);
-        locks = LockManager.builder().cluster(cluster.seedUris().toArray(String[]::new)).application("cluster-loss")
-                .timeout(Duration.ofMillis(500)).shutdownHook(false).build();
+        locks = LockManager.builder()
+                .cluster(cluster.seedUris().toArray(String[]::new))
+                .application("cluster-loss")
+                .timeout(Duration.ofMillis(500))
+                .shutdownHook(false)
+                .build();
     }
 
     @AfterEach
@@ -62,10 +64,13 @@ class ClusterFailoverLossTest {
             LockHandle h = locks.acquire(name, LockOptions.ttl(TTL));
             h.onLost(e -> lost.put(name, e));
             handles.put(name, h);
-            byMaster.computeIfAbsent(failover.masterOfKey("lock:{" + name + "}"), n -> new ArrayList<>()).add(name);
+            byMaster.computeIfAbsent(failover.masterOfKey("lock:{" + name + "}"), n -> new ArrayList<>())
+                    .add(name);
         }
         RedisNode victim = byMaster.keySet().stream()
-                .max((a, b) -> Integer.compare(byMaster.get(a).size(), byMaster.get(b).size())).orElseThrow();
+                .max((a, b) ->
+                        Integer.compare(byMaster.get(a).size(), byMaster.get(b).size()))
+                .orElseThrow();
         List<String> onVictim = byMaster.get(victim);
         List<String> onHealthy = new ArrayList<>(handles.keySet());
         onHealthy.removeAll(onVictim);
@@ -76,11 +81,13 @@ class ClusterFailoverLossTest {
         RedisNode promoted = failover.awaitPromotion(replicas, Duration.ofSeconds(30));
         long promotedAfter = (System.nanoTime() - killed) / 1_000_000;
         Thread.sleep(Math.max(0, 3 * TTL.toMillis() - promotedAfter)); // past every TTL the outage could cost
-        System.out.printf("promotion %d ms after SIGKILL; %d locks on the killed master, %d elsewhere, lost %s%n",
+        System.out.printf(
+                "promotion %d ms after SIGKILL; %d locks on the killed master, %d elsewhere, lost %s%n",
                 promotedAfter, onVictim.size(), onHealthy.size(), lost.keySet());
 
         for (String name : onHealthy) {
-            assertTrue(handles.get(name).isHeld() && !lost.containsKey(name),
+            assertTrue(
+                    handles.get(name).isHeld() && !lost.containsKey(name),
                     name + " on a healthy master was lost: " + lost.get(name));
         }
         for (String name : onVictim) {

@@ -3,17 +3,6 @@ package dev.lockwarden.failover;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockManager;
@@ -22,6 +11,15 @@ import dev.lockwarden.testing.ClusterFailover;
 import dev.lockwarden.testing.RedisBinary;
 import dev.lockwarden.testing.RedisCluster;
 import dev.lockwarden.testing.RedisNode;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A Cluster failover of a replica that has every write keeps every lock: the cluster client
@@ -39,8 +37,12 @@ class ClusterTakeoverFailoverTest {
     @BeforeEach
     void start() {
         cluster = new RedisCluster(3, 1, RedisBinary.detect()).start();
-        locks = LockManager.builder().cluster(cluster.seedUris().toArray(String[]::new)).application("takeover")
-                .timeout(Duration.ofMillis(500)).shutdownHook(false).build();
+        locks = LockManager.builder()
+                .cluster(cluster.seedUris().toArray(String[]::new))
+                .application("takeover")
+                .timeout(Duration.ofMillis(500))
+                .shutdownHook(false)
+                .build();
     }
 
     @AfterEach
@@ -66,15 +68,17 @@ class ClusterTakeoverFailoverTest {
             failover.takeover(replica, Duration.ofSeconds(30));
             long t1 = System.nanoTime();
             cluster.awaitClusterOk(Duration.ofSeconds(30));
-            System.out.printf("takeover %d ms, converged %d ms, lost so far %d%n", (t1 - t0) / 1_000_000,
-                    (System.nanoTime() - t1) / 1_000_000, lost.size());
+            System.out.printf(
+                    "takeover %d ms, converged %d ms, lost so far %d%n",
+                    (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000, lost.size());
         }
         Thread.sleep(2 * TTL.toMillis()); // the locks live on only if refreshed on the new masters
         assertEquals(Map.of(), lost);
         for (Map.Entry<String, LockHandle> e : handles.entrySet()) {
             String key = "lock:{" + e.getKey() + "}";
             RedisNode owner = failover.masterOfKey(key);
-            assertTrue(owner.port() != 0 && cluster.nodes().indexOf(owner) >= cluster.masterCount(),
+            assertTrue(
+                    owner.port() != 0 && cluster.nodes().indexOf(owner) >= cluster.masterCount(),
                     key + " is served by " + owner + ", not by a promoted replica");
             assertTrue(e.getValue().isHeld(), e.getKey());
             assertEquals("1", owner.command("EXISTS", key), key + " is gone from " + owner);

@@ -3,17 +3,6 @@ package dev.lockwarden.failover;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
-import java.time.Duration;
-import java.util.Map;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
@@ -21,6 +10,15 @@ import dev.lockwarden.fencing.JdbcFence;
 import dev.lockwarden.testing.RedisNode;
 import dev.lockwarden.testing.RedisSentinelGroup;
 import dev.lockwarden.testing.Replication;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Fences stay ahead after a Sentinel failover that lost the last fences: the promoted replica's
@@ -63,7 +61,8 @@ class FenceFailoverTest {
         for (int i = 0; i < ROUNDS; i++) {
             try (LockHandle h = locks.acquire(NAME, OPTS)) {
                 assertTrue(h.fencingToken() > max, h.fencingToken() + " after " + max);
-                assertTrue(fence.update(db, "acc-1", h.fencingToken(), Map.of("owner", owner)),
+                assertTrue(
+                        fence.update(db, "acc-1", h.fencingToken(), Map.of("owner", owner)),
                         "the database refused fence " + h.fencingToken());
                 max = h.fencingToken();
             }
@@ -96,11 +95,13 @@ class FenceFailoverTest {
         for (int i = 0; i < ROUNDS; i++) {
             try (LockHandle h = second.acquire(NAME, OPTS)) {
                 minAfter = Math.min(minAfter, h.fencingToken());
-                assertTrue(fence.update(db, "acc-1", h.fencingToken(), Map.of("owner", "after")),
+                assertTrue(
+                        fence.update(db, "acc-1", h.fencingToken(), Map.of("owner", "after")),
                         "the database refused fence " + h.fencingToken() + " after the failover");
             }
         }
-        System.out.printf("fences: replicated %d, last before %d, first after %d (+%d)%n",
+        System.out.printf(
+                "fences: replicated %d, last before %d, first after %d (+%d)%n",
                 replicated, maxBefore, minAfter, minAfter - maxBefore);
         assertTrue(minAfter > maxBefore, "fence " + minAfter + " after the failover is not above " + maxBefore);
         // the old holder still believes it holds the lock; its write is refused

@@ -6,21 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.testing.RedisNode;
 import dev.lockwarden.testing.RedisSentinelGroup;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * What a Sentinel failover does to a lock written on a master that died before its replicas had
@@ -34,6 +32,7 @@ class SentinelFailoverTest {
     private static final String NAME = "payment:42";
     /** Longer than a promotion (about 2 s) plus a refresh interval, so the first holder still believes. */
     private static final Duration TTL = Duration.ofSeconds(10);
+
     private static final LockOptions OPTS = LockOptions.ttl(TTL);
 
     private final Clients clients = new Clients();
@@ -73,7 +72,8 @@ class SentinelFailoverTest {
         held.checkHeld();
         assertTrue(second.get().isHeld());
         assertNull(lost.get(), "the first holder was told of the loss");
-        assertTrue(second.get().fencingToken() > held.fencingToken(),
+        assertTrue(
+                second.get().fencingToken() > held.fencingToken(),
                 second.get().fencingToken() + " is not above " + held.fencingToken());
 
         // the first holder is told only when its TTL passes without a confirmed refresh
@@ -84,7 +84,8 @@ class SentinelFailoverTest {
         }
         assertNotNull(lost.get(), "the first holder was never told of the loss");
         assertFalse(held.isHeld());
-        System.out.printf("both held the lock for %d ms, until the first holder's TTL passed%n",
+        System.out.printf(
+                "both held the lock for %d ms, until the first holder's TTL passed%n",
                 (System.nanoTime() - granted) / 1_000_000);
     }
 }

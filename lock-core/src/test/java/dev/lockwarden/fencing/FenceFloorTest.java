@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.testing.RedisNode;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -12,18 +17,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.testing.RedisNode;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Fences stay above every earlier fence when the counter is lost (docs/fencing.md): Redis restarted
@@ -77,17 +75,22 @@ class FenceFloorTest {
     /** The first holder after the loss gets a greater fence, and the database takes its write. */
     private void nextHolderIsAccepted(LockManager locks, long before) throws Exception {
         try (LockHandle h = locks.acquire(NAME, OPTS)) {
-            assertTrue(h.fencingToken() > before, "fence " + h.fencingToken() + " is not above " + before
-                    + " issued before the counter was lost");
-            assertTrue(fence.update(db, "acc-1", h.fencingToken(), Map.of("owner", "after")),
+            assertTrue(
+                    h.fencingToken() > before,
+                    "fence " + h.fencingToken() + " is not above " + before + " issued before the counter was lost");
+            assertTrue(
+                    fence.update(db, "acc-1", h.fencingToken(), Map.of("owner", "after")),
                     "JdbcFence rejected the new holder's write");
         }
         assertEquals(1, count("SELECT COUNT(*) FROM account WHERE owner = 'after'"));
-        assertTrue(before < 1L << 53 && before > 1_600_000_000_000_000L, "a clock-floored fence in microseconds: " + before);
+        assertTrue(
+                before < 1L << 53 && before > 1_600_000_000_000_000L,
+                "a clock-floored fence in microseconds: " + before);
     }
 
     private int count(String sql) throws Exception {
-        try (Statement s = db.createStatement(); var r = s.executeQuery(sql)) {
+        try (Statement s = db.createStatement();
+                var r = s.executeQuery(sql)) {
             r.next();
             return r.getInt(1);
         }
@@ -152,7 +155,8 @@ class FenceFloorTest {
 
         @Test
         void everyNodeRestartedEmpty() throws Exception {
-            LockManager locks = manager(LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)));
+            LockManager locks =
+                    manager(LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)));
             long before = holdersWrite(locks, 3);
             for (RedisNode n : REDIS.nodes()) {
                 n.restart();
@@ -162,7 +166,8 @@ class FenceFloorTest {
 
         @Test
         void majorityRestartedEmptyWhileTheOthersKeptTheirCounters() throws Exception {
-            LockManager locks = manager(LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)));
+            LockManager locks =
+                    manager(LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)));
             long before = holdersWrite(locks, 3);
             for (int i = 0; i < 3; i++) {
                 REDIS.node(i).restart();

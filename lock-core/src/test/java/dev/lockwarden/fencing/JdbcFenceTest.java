@@ -5,22 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /** The client-pause scenario on a 5-node Redlock, with the fence checked by a real (embedded H2) database. */
 class JdbcFenceTest {
@@ -37,11 +35,18 @@ class JdbcFenceTest {
         REDIS.flushAll();
         db = DriverManager.getConnection("jdbc:h2:mem:fence-" + System.nanoTime());
         try (Statement s = db.createStatement()) {
-            s.execute("CREATE TABLE account (id VARCHAR(20) PRIMARY KEY, owner VARCHAR(20), balance BIGINT, fence BIGINT)");
+            s.execute(
+                    "CREATE TABLE account (id VARCHAR(20) PRIMARY KEY, owner VARCHAR(20), balance BIGINT, fence BIGINT)");
             s.execute("INSERT INTO account (id, owner, balance) VALUES ('acc-1', 'nobody', 0)");
         }
-        appA = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).application("app-a").build();
-        appB = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).application("app-b").build();
+        appA = LockManager.builder()
+                .redlock(REDIS.uris().toArray(String[]::new))
+                .application("app-a")
+                .build();
+        appB = LockManager.builder()
+                .redlock(REDIS.uris().toArray(String[]::new))
+                .application("app-b")
+                .build();
     }
 
     @AfterEach
@@ -80,13 +85,14 @@ class JdbcFenceTest {
     @Test
     void namesAreValidated() {
         assertThrows(IllegalArgumentException.class, () -> new JdbcFence("account; DROP TABLE x", "id", "fence"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> fence.update(db, "acc-1", 1, Map.of("fence", 7L)));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> fence.update(db, "acc-1", 1, Map.of("fence", 7L)));
         assertTrue(e.getMessage().contains("managed by JdbcFence"), e.getMessage());
     }
 
     private String row() throws Exception {
-        try (Statement s = db.createStatement(); ResultSet r = s.executeQuery("SELECT owner, balance FROM account WHERE id = 'acc-1'")) {
+        try (Statement s = db.createStatement();
+                ResultSet r = s.executeQuery("SELECT owner, balance FROM account WHERE id = 'acc-1'")) {
             assertTrue(r.next());
             return r.getString(1) + ":" + r.getLong(2);
         }

@@ -4,16 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockHandle;
@@ -22,6 +12,14 @@ import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
@@ -47,8 +45,7 @@ abstract class AbstractSafeForceReleaseTest {
      * confirms it (on Redlock: a majority), so without this a force-release sent at once could meet a
      * node the release has not reached yet and, rightly, release and audit the acquisition there.
      */
-    protected void awaitReleasedEverywhere(String name) {
-    }
+    protected void awaitReleasedEverywhere(String name) {}
 
     @BeforeEach
     void start() {
@@ -117,9 +114,14 @@ abstract class AbstractSafeForceReleaseTest {
         assertEquals(Long.toString(held.fencingToken()), a.get("oldFence"));
         assertEquals(Long.toString(r.newFence()), a.get("newFence"));
         assertEquals("first", a.get("holder.app"));
-        assertTrue(a.values().stream().noneMatch(v -> v.length() >= 32 && !v.equals(a.get("oldToken"))), "no token in " + a);
+        assertTrue(
+                a.values().stream().noneMatch(v -> v.length() >= 32 && !v.equals(a.get("oldToken"))),
+                "no token in " + a);
         List<LockEvent> events = dashboard.inspector().events("safe:c");
-        assertTrue(events.stream().anyMatch(e -> e.type().equals("force-release") && "alice".equals(e.fields().get("operator"))),
+        assertTrue(
+                events.stream()
+                        .anyMatch(e -> e.type().equals("force-release")
+                                && "alice".equals(e.fields().get("operator"))),
                 events.toString());
         try (LockHandle next = second.acquire("safe:c", HELD)) {
             assertTrue(next.fencingToken() > held.fencingToken());
@@ -135,7 +137,10 @@ abstract class AbstractSafeForceReleaseTest {
     private List<Map<String, String>> auditRecords(String name) {
         try (UnifiedJedis c = auditReader()) {
             List<StreamEntry> all = c.xrange("lockwarden:audit", (StreamEntryID) null, (StreamEntryID) null);
-            return all.stream().map(StreamEntry::getFields).filter(f -> name.equals(f.get("name"))).toList();
+            return all.stream()
+                    .map(StreamEntry::getFields)
+                    .filter(f -> name.equals(f.get("name")))
+                    .toList();
         }
     }
 }

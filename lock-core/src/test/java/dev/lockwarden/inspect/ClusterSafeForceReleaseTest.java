@@ -1,9 +1,8 @@
 package dev.lockwarden.inspect;
 
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.testing.RedisServerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class ClusterSafeForceReleaseTest extends AbstractSafeForceReleaseTest {
     @RegisterExtension
@@ -23,6 +22,7 @@ class ClusterSafeForceReleaseTest extends AbstractSafeForceReleaseTest {
     protected redis.clients.jedis.UnifiedJedis auditReader() {
         java.net.URI u = java.net.URI.create(REDIS.uris().get(0));
         return redis.clients.jedis.RedisClusterClient.builder()
-                .nodes(java.util.Set.of(new redis.clients.jedis.HostAndPort(u.getHost(), u.getPort()))).build();
+                .nodes(java.util.Set.of(new redis.clients.jedis.HostAndPort(u.getHost(), u.getPort())))
+                .build();
     }
 }

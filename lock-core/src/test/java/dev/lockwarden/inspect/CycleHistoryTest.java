@@ -5,16 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
@@ -22,6 +12,14 @@ import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.config.Settings;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.StreamEntryID;
@@ -36,6 +34,7 @@ import redis.clients.jedis.params.XAddParams;
 class CycleHistoryTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
     private static final LockOptions TTL = LockOptions.ttl(Duration.ofSeconds(10));
 
     @BeforeEach
@@ -44,26 +43,36 @@ class CycleHistoryTest {
     }
 
     private static RedisClient raw() {
-        return RedisClient.builder().hostAndPort("127.0.0.1", REDIS.node(0).port()).build();
+        return RedisClient.builder()
+                .hostAndPort("127.0.0.1", REDIS.node(0).port())
+                .build();
     }
 
     @Test
     void aCycleGoesToTheLocksOwnExpiringHistoryNotTheGlobalStream() {
         try (RedisClient raw = raw();
-             LockManager app = LockManager.builder().redis(REDIS.uri()).application("billing").shutdownHook(false)
-                     .historyCycles(true).historyRetention(Duration.ofHours(2)).build()) {
+                LockManager app = LockManager.builder()
+                        .redis(REDIS.uri())
+                        .application("billing")
+                        .shutdownHook(false)
+                        .historyCycles(true)
+                        .historyRetention(Duration.ofHours(2))
+                        .build()) {
             LockHandle h = app.acquire("hist:a", TTL);
             long fence = h.fencingToken();
             h.release();
             assertEquals(1, raw.xlen("lock:{hist:a}:history"));
             long ttl = raw.pttl("lock:{hist:a}:history");
-            assertTrue(ttl > TimeUnit.HOURS.toMillis(2) - 60_000 && ttl <= TimeUnit.HOURS.toMillis(2),
+            assertTrue(
+                    ttl > TimeUnit.HOURS.toMillis(2) - 60_000 && ttl <= TimeUnit.HOURS.toMillis(2),
                     "the history expires with the configured retention: " + ttl);
             assertFalse(raw.exists("lockwarden:events"), "no per-cycle entry in the global stream");
 
             floodTheGlobalStream(raw, 5_000);
             List<LockEvent> events = app.inspector().events("hist:a");
-            assertEquals(List.of("release", "acquire"), events.stream().map(LockEvent::type).toList());
+            assertEquals(
+                    List.of("release", "acquire"),
+                    events.stream().map(LockEvent::type).toList());
             assertEquals(Long.toString(fence), events.get(0).fields().get("fence"));
             assertEquals("billing", events.get(1).fields().get("app"));
         }
@@ -72,8 +81,12 @@ class CycleHistoryTest {
     @Test
     void theHistoryStaysCappedOnAHotLock() {
         try (RedisClient raw = raw();
-             LockManager app = LockManager.builder().redis(REDIS.uri()).application("billing").shutdownHook(false)
-                     .settings(new Settings(Map.of(Settings.HISTORY_CYCLES, "on")::get, Map.of())).build()) {
+                LockManager app = LockManager.builder()
+                        .redis(REDIS.uri())
+                        .application("billing")
+                        .shutdownHook(false)
+                        .settings(new Settings(Map.of(Settings.HISTORY_CYCLES, "on")::get, Map.of()))
+                        .build()) {
             for (int i = 0; i < 1_000; i++) {
                 app.acquire("hist:hot", TTL).release();
             }
@@ -86,8 +99,12 @@ class CycleHistoryTest {
     @Test
     void byDefaultACycleWritesNoHistoryButALostLockIsStillRecorded() throws Exception {
         try (RedisClient raw = raw();
-             LockManager app = LockManager.builder().redis(REDIS.uri()).application("billing").shutdownHook(false)
-                     .settings(new Settings(Map.<String, String>of()::get, Map.of())).build()) {
+                LockManager app = LockManager.builder()
+                        .redis(REDIS.uri())
+                        .application("billing")
+                        .shutdownHook(false)
+                        .settings(new Settings(Map.<String, String>of()::get, Map.of()))
+                        .build()) {
             long xadds = calls(raw, "xadd");
             long hgetalls = calls(raw, "hgetall");
             app.acquire("hist:off", TTL).release();
@@ -105,7 +122,9 @@ class CycleHistoryTest {
             List<String> types = List.of();
             while (!types.contains("lost") && System.nanoTime() < until) {
                 Thread.sleep(50);
-                types = app.inspector().events("hist:lost").stream().map(LockEvent::type).toList();
+                types = app.inspector().events("hist:lost").stream()
+                        .map(LockEvent::type)
+                        .toList();
             }
             assertEquals(List.of("lost", "acquire"), types, "the lost cycle, with the acquisition it ended");
             assertTrue(raw.pttl("lock:{hist:lost}:history") > 0, "the history a lost event creates expires too");
@@ -115,12 +134,19 @@ class CycleHistoryTest {
     @Test
     void badValuesNameTheSettingAndTheFix() {
         Settings bad = new Settings(Map.of(Settings.HISTORY_CYCLES, "sometimes")::get, Map.of());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> LockManager.builder().redis(REDIS.uri()).settings(bad).build());
-        assertTrue(e.getMessage().contains("system property lockwarden.history.cycles") && e.getMessage().contains("true or false"),
+        assertTrue(
+                e.getMessage().contains("system property lockwarden.history.cycles")
+                        && e.getMessage().contains("true or false"),
                 e.getMessage());
-        e = assertThrows(IllegalArgumentException.class,
-                () -> LockManager.builder().redis(REDIS.uri()).historyRetention(Duration.ofSeconds(5)).build());
+        e = assertThrows(
+                IllegalArgumentException.class,
+                () -> LockManager.builder()
+                        .redis(REDIS.uri())
+                        .historyRetention(Duration.ofSeconds(5))
+                        .build());
         assertTrue(e.getMessage().contains("lockwarden.history.retention"), e.getMessage());
     }
 
@@ -137,12 +163,17 @@ class CycleHistoryTest {
     private static void floodTheGlobalStream(RedisClient raw, int n) {
         try (AbstractPipeline p = raw.pipelined()) {
             for (int i = 0; i < n; i++) {
-                p.xadd("lockwarden:events", XAddParams.xAddParams(), Map.of("type", "release", "name", "busy:" + i, "fence", "1"));
+                p.xadd(
+                        "lockwarden:events",
+                        XAddParams.xAddParams(),
+                        Map.of("type", "release", "name", "busy:" + i, "fence", "1"));
             }
             p.sync();
         }
         assertEquals(n, raw.xlen("lockwarden:events"));
-        assertTrue(raw.xrevrange("lockwarden:events", (StreamEntryID) null, (StreamEntryID) null, 2_000).stream()
-                .noneMatch(e -> "hist:a".equals(e.getFields().get("name"))), "the lock's cycle is not among the last 2,000");
+        assertTrue(
+                raw.xrevrange("lockwarden:events", (StreamEntryID) null, (StreamEntryID) null, 2_000).stream()
+                        .noneMatch(e -> "hist:a".equals(e.getFields().get("name"))),
+                "the lock's cycle is not among the last 2,000");
     }
 }

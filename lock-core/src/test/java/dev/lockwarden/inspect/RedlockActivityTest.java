@@ -1,9 +1,8 @@
 package dev.lockwarden.inspect;
 
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.testing.RedisServerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class RedlockActivityTest extends AbstractActivityTopologyTest {
     @RegisterExtension

@@ -2,12 +2,10 @@ package dev.lockwarden.inspect;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class RedlockSafeForceReleaseTest extends AbstractSafeForceReleaseTest {
     @RegisterExtension

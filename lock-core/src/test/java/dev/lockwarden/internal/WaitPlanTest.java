@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 
 /** The waiting policy alone: each answer to "what next?" from the budget, wake-ups and the holder's TTL. */
@@ -25,7 +24,8 @@ class WaitPlanTest {
     void aSingleAttemptNeverWaitsAndGivesUpAtOnce() {
         WaitPlan p = plan(0, 1_000);
         assertFalse(p.mayWait());
-        assertEquals(WaitPlan.Action.GIVE_UP, p.afterBusy(T0, false, false, 5_000).action());
+        assertEquals(
+                WaitPlan.Action.GIVE_UP, p.afterBusy(T0, false, false, 5_000).action());
         assertFalse(p.retryAfterPoolBusy(T0), "a busy pool is reported, not retried");
         assertEquals(-1, p.pauseAfterSlowStore(T0));
     }
@@ -51,9 +51,13 @@ class WaitPlanTest {
         assertTrue(second >= 375 && second <= 500, "half: " + second);
         assertTrue(third >= 750 && third <= 1_000, "the interval: " + third);
         assertEquals(8, p.afterBusy(at(4), true, true, 7).millis(), "the lock is free when the holder's TTL ends");
-        assertEquals(WaitPlan.Action.WAIT, p.afterBusy(at(59_995), true, true, 50_000).action());
+        assertEquals(
+                WaitPlan.Action.WAIT,
+                p.afterBusy(at(59_995), true, true, 50_000).action());
         assertTrue(p.afterBusy(at(59_995), true, true, 50_000).millis() <= 5, "never past the deadline");
-        assertEquals(WaitPlan.Action.GIVE_UP, p.afterBusy(at(60_000), true, true, 50_000).action());
+        assertEquals(
+                WaitPlan.Action.GIVE_UP,
+                p.afterBusy(at(60_000), true, true, 50_000).action());
     }
 
     @Test
@@ -74,7 +78,8 @@ class WaitPlanTest {
         for (int i = 0; i < expected.length; i++) {
             long sleep = p.afterBusy(at(10), true, false, -1).millis();
             assertTrue(sleep <= expected[i], "unheard wait " + i + ": " + sleep);
-            assertTrue(sleep >= Math.min(expected[i], 15_000), "unheard wait " + i + " not shorter than needed: " + sleep);
+            assertTrue(
+                    sleep >= Math.min(expected[i], 15_000), "unheard wait " + i + " not shorter than needed: " + sleep);
         }
         assertTrue(p.afterBusy(at(10), true, true, -1).millis() > 16_000, "heard again: the ordinary fallback");
     }

@@ -5,20 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A holder whose lock an operator force-released learns exactly that (onLost reason and its one
@@ -28,12 +26,18 @@ import dev.lockwarden.testing.RedisServerExtension;
 class ForceReleasedReasonTest {
     @RegisterExtension
     static final RedisServerExtension SINGLE = RedisServerExtension.nodes(1);
+
     @RegisterExtension
     static final RedisServerExtension REDLOCK = RedisServerExtension.nodes(3);
+
     private static final String ENGINE_LOGGER = "dev.lockwarden.internal.LockEngine";
 
     private static LockManager single(String app) {
-        return LockManager.builder().redis(SINGLE.uri()).application(app).shutdownHook(false).build();
+        return LockManager.builder()
+                .redis(SINGLE.uri())
+                .application(app)
+                .shutdownHook(false)
+                .build();
     }
 
     private static BlockingQueue<LockLostEvent> lostEvents(LockHandle h) {
@@ -44,7 +48,9 @@ class ForceReleasedReasonTest {
 
     @Test
     void watchdogRefreshReportsForceReleasedByTheOperator() throws Exception {
-        try (LogCapture log = new LogCapture(); LockManager holder = single("fr-holder"); LockManager ops = single("fr-ops")) {
+        try (LogCapture log = new LogCapture();
+                LockManager holder = single("fr-holder");
+                LockManager ops = single("fr-ops")) {
             LockHandle h = holder.acquire("job:nightly", LockOptions.ttl(Duration.ofSeconds(1)));
             BlockingQueue<LockLostEvent> lost = lostEvents(h);
             assertTrue(ops.inspector().forceRelease("job:nightly", "alice").released());
@@ -52,7 +58,9 @@ class ForceReleasedReasonTest {
             assertNotNull(e, "holder told within its TTL");
             assertTrue(e.reason().startsWith("force-released by operator 'alice'"), e.reason());
             assertFalse(h.isHeld());
-            List<String> warnings = log.warnings(ENGINE_LOGGER).stream().filter(w -> w.contains("job:nightly")).toList();
+            List<String> warnings = log.warnings(ENGINE_LOGGER).stream()
+                    .filter(w -> w.contains("job:nightly"))
+                    .toList();
             assertEquals(1, warnings.size(), warnings.toString());
             assertTrue(warnings.get(0).contains("force-released by operator 'alice'"), warnings.get(0));
         }
@@ -60,8 +68,10 @@ class ForceReleasedReasonTest {
 
     @Test
     void extendReportsForceReleased() throws Exception {
-        try (LockManager holder = single("fr-holder"); LockManager ops = single("fr-ops")) {
-            LockHandle h = holder.acquire("job:manual", LockOptions.ttl(Duration.ofSeconds(30)).autoRefresh(false));
+        try (LockManager holder = single("fr-holder");
+                LockManager ops = single("fr-ops")) {
+            LockHandle h = holder.acquire(
+                    "job:manual", LockOptions.ttl(Duration.ofSeconds(30)).autoRefresh(false));
             BlockingQueue<LockLostEvent> lost = lostEvents(h);
             assertTrue(ops.inspector().forceRelease("job:manual", "bob").released());
             assertFalse(h.extend(Duration.ofSeconds(30)));
@@ -73,7 +83,8 @@ class ForceReleasedReasonTest {
 
     @Test
     void tokenGoneOtherwiseKeepsTheGenericReasonAndAnOldMarkerIsNotReused() throws Exception {
-        try (LockManager holder = single("fr-holder"); LockManager ops = single("fr-ops")) {
+        try (LockManager holder = single("fr-holder");
+                LockManager ops = single("fr-ops")) {
             // first holder force-released: the marker now names its token
             LockHandle first = holder.acquire("job:x", LockOptions.ttl(Duration.ofSeconds(1)));
             BlockingQueue<LockLostEvent> firstLost = lostEvents(first);
@@ -85,9 +96,12 @@ class ForceReleasedReasonTest {
             SINGLE.node(0).command("DEL", "lock:{job:x}");
             LockLostEvent e = secondLost.poll(3, TimeUnit.SECONDS);
             assertNotNull(e);
-            assertEquals("Redis no longer has our token: the lock expired, was force-released or was taken over", e.reason());
+            assertEquals(
+                    "Redis no longer has our token: the lock expired, was force-released or was taken over",
+                    e.reason());
             // the TTL passing with autoRefresh off keeps its own reason
-            LockHandle third = holder.acquire("job:y", LockOptions.ttl(Duration.ofMillis(300)).autoRefresh(false));
+            LockHandle third = holder.acquire(
+                    "job:y", LockOptions.ttl(Duration.ofMillis(300)).autoRefresh(false));
             BlockingQueue<LockLostEvent> thirdLost = lostEvents(third);
             LockLostEvent t = thirdLost.poll(3, TimeUnit.SECONDS);
             assertNotNull(t);
@@ -98,8 +112,16 @@ class ForceReleasedReasonTest {
     @Test
     void redlockHolderLearnsItWasForceReleased() throws Exception {
         String[] uris = REDLOCK.uris().toArray(String[]::new);
-        try (LockManager holder = LockManager.builder().redlock(uris).application("fr-rl").shutdownHook(false).build();
-             LockManager ops = LockManager.builder().redlock(uris).application("fr-rl-ops").shutdownHook(false).build()) {
+        try (LockManager holder = LockManager.builder()
+                        .redlock(uris)
+                        .application("fr-rl")
+                        .shutdownHook(false)
+                        .build();
+                LockManager ops = LockManager.builder()
+                        .redlock(uris)
+                        .application("fr-rl-ops")
+                        .shutdownHook(false)
+                        .build()) {
             LockHandle h = holder.acquire("job:rl", LockOptions.ttl(Duration.ofSeconds(1)));
             BlockingQueue<LockLostEvent> lost = lostEvents(h);
             assertTrue(ops.inspector().forceRelease("job:rl", "dave").released());

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -11,16 +15,10 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /** onLost listeners (own executor, exactly once) and the watchdog's and engine's warnings. */
 class ListenersAndWarningsTest {
@@ -33,9 +31,17 @@ class ListenersAndWarningsTest {
     @BeforeEach
     void setUp() {
         REDIS.flushAll();
-        locks = LockManager.builder().redis(REDIS.uri()).application("holder").timeout(Duration.ofMillis(150))
-                .shutdownHook(false).build();
-        operator = LockManager.builder().redis(REDIS.uri()).application("dashboard").shutdownHook(false).build();
+        locks = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("holder")
+                .timeout(Duration.ofMillis(150))
+                .shutdownHook(false)
+                .build();
+        operator = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("dashboard")
+                .shutdownHook(false)
+                .build();
     }
 
     @AfterEach
@@ -80,7 +86,8 @@ class ListenersAndWarningsTest {
     @Test
     void eachListenerFiresExactlyOnceEvenWhenRegisteredWhileTheLockIsLost() throws Exception {
         for (int i = 0; i < 40; i++) {
-            LockHandle h = locks.acquire("once:" + i, LockOptions.ttl(Duration.ofSeconds(10)).autoRefresh(false));
+            LockHandle h = locks.acquire(
+                    "once:" + i, LockOptions.ttl(Duration.ofSeconds(10)).autoRefresh(false));
             AtomicInteger early = new AtomicInteger();
             AtomicInteger racing = new AtomicInteger();
             AtomicInteger late = new AtomicInteger();
@@ -121,11 +128,17 @@ class ListenersAndWarningsTest {
             operator.inspector().forceRelease("warn:lost", "alice");
             assertTrue(lost.await(3, TimeUnit.SECONDS));
             Thread.sleep(1_000); // later refreshes or expiry checks must not warn again
-            List<String> w = log.warnings("dev.lockwarden.internal.LockEngine").stream().filter(m -> m.contains("warn:lost")).toList();
+            List<String> w = log.warnings("dev.lockwarden.internal.LockEngine").stream()
+                    .filter(m -> m.contains("warn:lost"))
+                    .toList();
             assertEquals(1, w.size(), "warnings: " + w);
             String m = w.get(0);
-            assertTrue(m.contains("fence " + h.fencingToken()) && m.contains("holder holder@") && m.contains("lost:")
-                    && m.contains("force-released"), m);
+            assertTrue(
+                    m.contains("fence " + h.fencingToken())
+                            && m.contains("holder holder@")
+                            && m.contains("lost:")
+                            && m.contains("force-released"),
+                    m);
         }
     }
 
@@ -145,13 +158,23 @@ class ListenersAndWarningsTest {
                     REDIS.node(0).resume();
                 }
                 long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-                while (System.nanoTime() < until && log.warnings("dev.lockwarden.internal.Watchdog").stream()
-                        .filter(m -> m.contains("recovered")).count() < outage) {
+                while (System.nanoTime() < until
+                        && log.warnings("dev.lockwarden.internal.Watchdog").stream()
+                                        .filter(m -> m.contains("recovered"))
+                                        .count()
+                                < outage) {
                     Thread.sleep(20);
                 }
                 List<String> w = log.warnings("dev.lockwarden.internal.Watchdog");
-                assertEquals(3L * outage, w.stream().filter(m -> m.startsWith("refresh of lock")).count(), "warnings: " + w + " all: " + log.records.stream().map(r -> r.getLoggerName() + " " + r.getLevel() + " " + r.getMessage()).toList());
-                assertEquals(outage, w.stream().filter(m -> m.contains("recovered")).count(), "summaries: " + w);
+                assertEquals(
+                        3L * outage,
+                        w.stream().filter(m -> m.startsWith("refresh of lock")).count(),
+                        "warnings: " + w + " all: "
+                                + log.records.stream()
+                                        .map(r -> r.getLoggerName() + " " + r.getLevel() + " " + r.getMessage())
+                                        .toList());
+                assertEquals(
+                        outage, w.stream().filter(m -> m.contains("recovered")).count(), "summaries: " + w);
                 String summary = w.get(w.size() - 1);
                 assertTrue(summary.contains("affecting 3 lock(s)") && !summary.contains("affecting 0"), summary);
                 for (LockHandle h : held) {

@@ -21,8 +21,10 @@ final class LogCapture extends Handler implements AutoCloseable {
     }
 
     List<String> warnings(String loggerName) {
-        return records.stream().filter(r -> r.getLevel() == Level.WARNING && r.getLoggerName().equals(loggerName))
-                .map(LogRecord::getMessage).toList();
+        return records.stream()
+                .filter(r -> r.getLevel() == Level.WARNING && r.getLoggerName().equals(loggerName))
+                .map(LogRecord::getMessage)
+                .toList();
     }
 
     @Override
@@ -31,8 +33,7 @@ final class LogCapture extends Handler implements AutoCloseable {
     }
 
     @Override
-    public void flush() {
-    }
+    public void flush() {}
 
     @Override
     public void close() {

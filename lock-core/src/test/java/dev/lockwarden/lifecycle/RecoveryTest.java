@@ -3,20 +3,18 @@ package dev.lockwarden.lifecycle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The client survives Redis dropping its connections (CLIENT KILL of command and pub/sub connections)
@@ -32,8 +30,16 @@ class RecoveryTest {
     @BeforeEach
     void setUp() {
         REDIS.flushAll();
-        locks = LockManager.builder().redis(REDIS.uri()).application("holder").shutdownHook(false).build();
-        other = LockManager.builder().redis(REDIS.uri()).application("other").shutdownHook(false).build();
+        locks = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("holder")
+                .shutdownHook(false)
+                .build();
+        other = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("other")
+                .shutdownHook(false)
+                .build();
     }
 
     @AfterEach
@@ -50,7 +56,9 @@ class RecoveryTest {
     @Test
     void autoRefreshedLocksOutliveSeveralTtlsOfKilledConnections() throws Exception {
         LockOptions shortTtl = LockOptions.ttl(Duration.ofMillis(900));
-        List<LockHandle> held = List.of(locks.acquire("kill:a", shortTtl), locks.acquire("kill:b", shortTtl),
+        List<LockHandle> held = List.of(
+                locks.acquire("kill:a", shortTtl),
+                locks.acquire("kill:b", shortTtl),
                 locks.acquire("kill:c", shortTtl));
         long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(4_000); // > 4 TTLs
         int kills = 0;
@@ -63,7 +71,9 @@ class RecoveryTest {
             }
         }
         for (LockHandle h : held) {
-            assertTrue(other.tryAcquire(h.name(), shortTtl).isEmpty(), h.name() + " expired in Redis while the watchdog ran");
+            assertTrue(
+                    other.tryAcquire(h.name(), shortTtl).isEmpty(),
+                    h.name() + " expired in Redis while the watchdog ran");
             h.release();
             assertTrue(other.tryAcquire(h.name(), shortTtl).isPresent(), h.name() + " not released after the kills");
         }
@@ -73,7 +83,8 @@ class RecoveryTest {
     void waitersAreStillWokenAfterThePubSubConnectionIsKilled() throws Exception {
         LockHandle h = locks.acquire("kill:pubsub", LockOptions.ttl(Duration.ofSeconds(20)));
         // the retry interval is far longer than the test's bound: only a release message wakes the waiter in time
-        LockOptions waitLong = LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(15))
+        LockOptions waitLong = LockOptions.ttl(Duration.ofSeconds(5))
+                .waitUpTo(Duration.ofSeconds(15))
                 .retryInterval(Duration.ofSeconds(10));
         CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
             try (LockHandle got = other.acquire("kill:pubsub", waitLong)) {
@@ -105,14 +116,18 @@ class RecoveryTest {
         long flushed = System.nanoTime();
         // no acquire from here on: the heartbeat alone must write the record back
         while (REDIS.node(0).command("HGET", record, "app") == null) {
-            assertTrue(System.nanoTime() - flushed < TimeUnit.SECONDS.toNanos(8),
+            assertTrue(
+                    System.nanoTime() - flushed < TimeUnit.SECONDS.toNanos(8),
                     "the per-JVM record (application, host, pid) is not back 8 s after FLUSHALL; the heartbeat beats every 5 s");
             Thread.sleep(100);
         }
-        assertEquals(String.valueOf(ProcessHandle.current().pid()), REDIS.node(0).command("HGET", record, "pid"));
+        assertEquals(
+                String.valueOf(ProcessHandle.current().pid()), REDIS.node(0).command("HGET", record, "pid"));
         long ttlMillis = Long.parseLong(REDIS.node(0).command("PTTL", record));
         assertTrue(ttlMillis > TimeUnit.DAYS.toMillis(6), "the record outlives the heartbeat: PTTL " + ttlMillis);
-        assertTrue(REDIS.node(0).command("GET", "lockwarden:jvm:" + jvmId).startsWith("holder@"), "and the heartbeat is back");
+        assertTrue(
+                REDIS.node(0).command("GET", "lockwarden:jvm:" + jvmId).startsWith("holder@"),
+                "and the heartbeat is back");
     }
 
     private static void awaitClients(String type, int atLeast) throws InterruptedException {

@@ -1,12 +1,11 @@
 package dev.lockwarden.lifecycle;
 
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
 
 /**
  * Child JVM for {@link ShutdownHookTest}: takes locks and exits without closing its manager.
@@ -14,8 +13,12 @@ import dev.lockwarden.LockOptions;
  */
 public final class ShutdownHookChild {
     public static void main(String[] args) throws Exception {
-        LockManager locks = LockManager.builder().redis(args[0]).application("child").timeout(Duration.ofMillis(500))
-                .shutdownHook(Boolean.parseBoolean(args[1])).build();
+        LockManager locks = LockManager.builder()
+                .redis(args[0])
+                .application("child")
+                .timeout(Duration.ofMillis(500))
+                .shutdownHook(Boolean.parseBoolean(args[1]))
+                .build();
         for (int i = 2; i < args.length; i++) {
             locks.acquire(args[i], LockOptions.ttl(Duration.ofSeconds(60)));
         }

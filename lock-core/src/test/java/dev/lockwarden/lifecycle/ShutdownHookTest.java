@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.testing.RedisServerExtension;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
@@ -12,12 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.testing.RedisServerExtension;
 
 /** The shutdown hook, in real child JVMs that exit without closing their LockManager. */
 class ShutdownHookTest {
@@ -31,8 +29,14 @@ class ShutdownHookTest {
 
     /** Starts the child, waits for HELD; returns it with stdin open. */
     private static Process child(boolean hook, String... names) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx128m",
-                "-cp", System.getProperty("java.class.path"), ShutdownHookChild.class.getName(), REDIS.uri(), Boolean.toString(hook)));
+        List<String> cmd = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx128m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                ShutdownHookChild.class.getName(),
+                REDIS.uri(),
+                Boolean.toString(hook)));
         cmd.addAll(List.of(names));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));

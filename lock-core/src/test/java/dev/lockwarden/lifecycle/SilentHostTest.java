@@ -6,6 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LocalPoolBusyException;
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockLostEvent;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockNotAcquiredException;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockStoreException;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -16,19 +24,9 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
-
-import dev.lockwarden.LocalPoolBusyException;
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockLostEvent;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockNotAcquiredException;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.LockStoreException;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * A Redis host that never answers — a redis-server frozen with SIGSTOP (the kernel still accepts
@@ -40,6 +38,7 @@ import dev.lockwarden.testing.RedisServerExtension;
 class SilentHostTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
     private static final Duration TIMEOUT = Duration.ofMillis(500);
     /** Generous for a loaded 2-core machine, yet far below "hangs". */
     private static final long SLACK_MS = 2_000;
@@ -58,28 +57,42 @@ class SilentHostTest {
     @Test
     void frozenRedisFailsCallsWithinTimeoutsLosesLocksAfterValidityAndRecovers() throws Exception {
         REDIS.flushAll();
-        try (LockManager locks = LockManager.builder().redis(REDIS.uri()).application("silent").timeout(TIMEOUT)
-                .shutdownHook(false).build()) {
+        try (LockManager locks = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("silent")
+                .timeout(TIMEOUT)
+                .shutdownHook(false)
+                .build()) {
             Duration ttl = Duration.ofMillis(2_000);
             long acquiredAt = System.nanoTime();
             LockHandle auto = locks.acquire("silent:auto", LockOptions.ttl(ttl));
-            LockHandle manual = locks.acquire("silent:manual", LockOptions.ttl(ttl).autoRefresh(false));
+            LockHandle manual =
+                    locks.acquire("silent:manual", LockOptions.ttl(ttl).autoRefresh(false));
             BlockingQueue<LockLostEvent> lost = new ArrayBlockingQueue<>(2);
             auto.onLost(lost::add);
             long fenceBefore = auto.fencingToken();
 
             REDIS.node(0).pause();
             try {
-                failsWithStoreError(() -> manual.extend(Duration.ofSeconds(5)), TIMEOUT.toMillis() + SLACK_MS, "extend");
-                failsWithStoreError(() -> locks.tryAcquire("silent:new", LockOptions.ttl(Duration.ofSeconds(5))),
-                        TIMEOUT.toMillis() + SLACK_MS, "tryAcquire");
-                failsWithStoreError(() -> locks.acquire("silent:new", LockOptions.ttl(Duration.ofSeconds(5))
-                        .waitUpTo(Duration.ofSeconds(1))), 1_000 + TIMEOUT.toMillis() + SLACK_MS, "acquire waiting up to 1 s");
+                failsWithStoreError(
+                        () -> manual.extend(Duration.ofSeconds(5)), TIMEOUT.toMillis() + SLACK_MS, "extend");
+                failsWithStoreError(
+                        () -> locks.tryAcquire("silent:new", LockOptions.ttl(Duration.ofSeconds(5))),
+                        TIMEOUT.toMillis() + SLACK_MS,
+                        "tryAcquire");
+                failsWithStoreError(
+                        () -> locks.acquire(
+                                "silent:new",
+                                LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(1))),
+                        1_000 + TIMEOUT.toMillis() + SLACK_MS,
+                        "acquire waiting up to 1 s");
                 // the watchdog cannot refresh: the lock is reported lost when its validity passes, not before
                 LockLostEvent e = lost.poll(ttl.toMillis() + SLACK_MS, TimeUnit.MILLISECONDS);
                 long lostAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - acquiredAt);
                 assertNotNull(e, "held lock not reported lost within its TTL + " + SLACK_MS + " ms");
-                assertTrue(lostAfter >= ttl.toMillis() - 100, "reported lost after " + lostAfter + " ms, before its validity");
+                assertTrue(
+                        lostAfter >= ttl.toMillis() - 100,
+                        "reported lost after " + lostAfter + " ms, before its validity");
                 assertTrue(e.reason().contains("TTL passed before Redis confirmed a refresh"), e.reason());
                 assertFalse(auto.isHeld());
                 assertFalse(manual.isHeld(), "validity passed without a confirmed extend");
@@ -92,7 +105,9 @@ class SilentHostTest {
             LockHandle again = null;
             while (again == null && System.nanoTime() < until) {
                 try {
-                    again = locks.acquire("silent:auto", LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(1)));
+                    again = locks.acquire(
+                            "silent:auto",
+                            LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(1)));
                 } catch (LockStoreException stillRecovering) {
                     Thread.sleep(100);
                 }
@@ -111,30 +126,51 @@ class SilentHostTest {
     void socketThatAcceptsButNeverRepliesFailsEveryCallWithinTheTimeout() throws Exception {
         List<Socket> accepted = new CopyOnWriteArrayList<>();
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            Thread acceptor = new Thread(() -> {
-                while (!silent.isClosed()) {
-                    try {
-                        accepted.add(silent.accept()); // reads nothing, writes nothing
-                    } catch (IOException closed) {
-                        return;
-                    }
-                }
-            }, "silent-acceptor");
+            Thread acceptor = new Thread(
+                    () -> {
+                        while (!silent.isClosed()) {
+                            try {
+                                accepted.add(silent.accept()); // reads nothing, writes nothing
+                            } catch (IOException closed) {
+                                return;
+                            }
+                        }
+                    },
+                    "silent-acceptor");
             acceptor.setDaemon(true);
             acceptor.start();
             String uri = "redis://127.0.0.1:" + silent.getLocalPort();
 
             // verifyOnBuild: build() itself fails loudly instead of handing out a manager that cannot lock
-            failsWithStoreError(() -> LockManager.builder().redis(uri).application("silent-socket").timeout(TIMEOUT)
-                    .shutdownHook(false).build().close(), TIMEOUT.toMillis() * 2 + SLACK_MS, "build");
+            failsWithStoreError(
+                    () -> LockManager.builder()
+                            .redis(uri)
+                            .application("silent-socket")
+                            .timeout(TIMEOUT)
+                            .shutdownHook(false)
+                            .build()
+                            .close(),
+                    TIMEOUT.toMillis() * 2 + SLACK_MS,
+                    "build");
 
-            LockManager locks = LockManager.builder().redis(uri).application("silent-socket").timeout(TIMEOUT)
-                    .verifyOnBuild(false).shutdownHook(false).build();
+            LockManager locks = LockManager.builder()
+                    .redis(uri)
+                    .application("silent-socket")
+                    .timeout(TIMEOUT)
+                    .verifyOnBuild(false)
+                    .shutdownHook(false)
+                    .build();
             try {
-                failsWithStoreError(() -> locks.tryAcquire("quiet:1", LockOptions.ttl(Duration.ofSeconds(5))),
-                        TIMEOUT.toMillis() + SLACK_MS, "tryAcquire");
-                failsWithStoreError(() -> locks.acquire("quiet:1", LockOptions.ttl(Duration.ofSeconds(5))
-                        .waitUpTo(Duration.ofSeconds(1))), 1_000 + TIMEOUT.toMillis() + SLACK_MS, "acquire waiting up to 1 s");
+                failsWithStoreError(
+                        () -> locks.tryAcquire("quiet:1", LockOptions.ttl(Duration.ofSeconds(5))),
+                        TIMEOUT.toMillis() + SLACK_MS,
+                        "tryAcquire");
+                failsWithStoreError(
+                        () -> locks.acquire(
+                                "quiet:1",
+                                LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(1))),
+                        1_000 + TIMEOUT.toMillis() + SLACK_MS,
+                        "acquire waiting up to 1 s");
                 assertTrue(accepted.size() >= 1, "the client did connect: the host accepts, it just never answers");
             } finally {
                 long t0 = System.nanoTime();

@@ -2,13 +2,6 @@ package dev.lockwarden.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.ActivityCount;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
@@ -16,6 +9,11 @@ import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.config.Settings;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The dashboard's activity counts are the manager's lock metrics, flushed: one count per event, the
@@ -30,16 +28,30 @@ class ActivityFromMetricsTest {
     void activityFlushEqualsMetricsTotals() throws Exception {
         REDIS.flushAll();
         LockStats total;
-        try (LockManager reader = LockManager.builder().redis(REDIS.uri()).application("afm-reader").shutdownHook(false).build()) {
-            try (LockManager m = LockManager.builder().redis(REDIS.uri()).application("afm").shutdownHook(false)
-                    .settings(new Settings(Map.of(MetricsConfig.MAX_GROUPS, "2")::get, Map.of())).build()) {
+        try (LockManager reader = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("afm-reader")
+                .shutdownHook(false)
+                .build()) {
+            try (LockManager m = LockManager.builder()
+                    .redis(REDIS.uri())
+                    .application("afm")
+                    .shutdownHook(false)
+                    .settings(new Settings(Map.of(MetricsConfig.MAX_GROUPS, "2")::get, Map.of()))
+                    .build()) {
                 LockOptions ttl = LockOptions.ttl(Duration.ofSeconds(10));
-                LockHandle held = m.acquire("a:held", LockOptions.ttl(Duration.ofMillis(600)).autoRefresh(false));
+                LockHandle held = m.acquire(
+                        "a:held", LockOptions.ttl(Duration.ofMillis(600)).autoRefresh(false));
                 m.acquire("a:held", ttl).release(); // nested: no Redis call, counted nowhere
                 for (int i = 0; i < 7; i++) {
-                    m.acquire("g" + i + ":x", ttl.source(i % 2 == 0 ? LockSource.CDI : LockSource.AGENT, "M.m")).release();
+                    m.acquire("g" + i + ":x", ttl.source(i % 2 == 0 ? LockSource.CDI : LockSource.AGENT, "M.m"))
+                            .release();
                 }
-                try (LockManager other = LockManager.builder().redis(REDIS.uri()).application("afm-other").shutdownHook(false).build()) {
+                try (LockManager other = LockManager.builder()
+                        .redis(REDIS.uri())
+                        .application("afm-other")
+                        .shutdownHook(false)
+                        .build()) {
                     other.acquire("b:held", ttl);
                     for (int i = 0; i < 9; i++) {
                         m.tryAcquire("b:held", ttl);

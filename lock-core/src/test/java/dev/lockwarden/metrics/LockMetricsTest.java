@@ -5,21 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
-import java.time.Duration;
-
-import javax.management.MBeanServer;
-import javax.management.openmbean.CompositeData;
-import javax.management.openmbean.TabularData;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import javax.management.MBeanServer;
+import javax.management.openmbean.CompositeData;
+import javax.management.openmbean.TabularData;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Counters are exported over JMX per name group and in total. */
 class LockMetricsTest {
@@ -28,8 +25,14 @@ class LockMetricsTest {
 
     @Test
     void countsAttemptsBusyHoldsRefreshesLossAndForceRelease() throws Exception {
-        try (LockManager a = LockManager.builder().redis(REDIS.uri()).application("metrics-a").build();
-             LockManager b = LockManager.builder().redis(REDIS.uri()).application("metrics-b").build()) {
+        try (LockManager a = LockManager.builder()
+                        .redis(REDIS.uri())
+                        .application("metrics-a")
+                        .build();
+                LockManager b = LockManager.builder()
+                        .redis(REDIS.uri())
+                        .application("metrics-b")
+                        .build()) {
             LockOptions opts = LockOptions.ttl(Duration.ofMillis(300));
             LockHandle h = a.acquire("payment:1", opts);
             a.acquire("payment:1", opts).release(); // reentrant: a nested handle, no Redis call
@@ -51,13 +54,17 @@ class LockMetricsTest {
             assertEquals(1, MxBeans.of("metrics-b").getTotal().getBusy());
 
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            CompositeData total = (CompositeData) server.getAttribute(MxBeans.names("metrics-a").get(0), "Total");
+            CompositeData total = (CompositeData)
+                    server.getAttribute(MxBeans.names("metrics-a").get(0), "Total");
             assertEquals(2L, total.get("acquired"));
-            TabularData byGroup = (TabularData) server.getAttribute(MxBeans.names("metrics-a").get(0), "ByGroup");
+            TabularData byGroup =
+                    (TabularData) server.getAttribute(MxBeans.names("metrics-a").get(0), "ByGroup");
             assertNotNull(byGroup.get(new Object[] {"payment"}));
-            assertTrue((Long) server.getAttribute(MxBeans.names("metrics-a").get(0), "WatchdogBatches") >= 1,
+            assertTrue(
+                    (Long) server.getAttribute(MxBeans.names("metrics-a").get(0), "WatchdogBatches") >= 1,
                     "the watchdog's refresh round trips");
-            assertEquals(0L, server.getAttribute(MxBeans.names("metrics-b").get(0), "WatchdogBatches"), "b held nothing");
+            assertEquals(
+                    0L, server.getAttribute(MxBeans.names("metrics-b").get(0), "WatchdogBatches"), "b held nothing");
         }
     }
 }

@@ -5,21 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
-
 import javax.management.JMX;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 
 /** A manager's counters as JMX shows them: its MXBean, found by the application's name. */
 final class MxBeans {
-    private MxBeans() {
-    }
+    private MxBeans() {}
 
     /** The names of the MXBeans of {@code application}'s open managers, sorted. */
     static List<ObjectName> names(String application) {
         try {
-            ObjectName pattern = new ObjectName("dev.lockwarden:type=LockManager,application=" + ObjectName.quote(application) + ",*");
-            List<ObjectName> names = new ArrayList<>(ManagementFactory.getPlatformMBeanServer().queryNames(pattern, null));
+            ObjectName pattern = new ObjectName(
+                    "dev.lockwarden:type=LockManager,application=" + ObjectName.quote(application) + ",*");
+            List<ObjectName> names =
+                    new ArrayList<>(ManagementFactory.getPlatformMBeanServer().queryNames(pattern, null));
             names.sort(null);
             return names;
         } catch (MalformedObjectNameException e) {

@@ -2,16 +2,14 @@ package dev.lockwarden.redlock;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.store.Drift;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The clock-drift allowance is taken off a Redlock lock's validity once: right after acquiring a
@@ -25,13 +23,16 @@ class RedlockDriftTest {
 
     @Test
     void driftIsSubtractedOnce() {
-        try (LockManager locks = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).build();
-             LockHandle lock = locks.acquire("drift:once", LockOptions.ttl(Duration.ofMillis(TTL)))) {
+        try (LockManager locks = LockManager.builder()
+                        .redlock(REDIS.uris().toArray(String[]::new))
+                        .build();
+                LockHandle lock = locks.acquire("drift:once", LockOptions.ttl(Duration.ofMillis(TTL)))) {
             long remaining = lock.remainingTtl().toMillis();
             long drift = Drift.millis(TTL);
             assertTrue(remaining <= TTL - drift, "validity must not exceed ttl − drift: " + remaining);
             // twice the drift would leave at most TTL − 1204; the attempt itself takes a few ms
-            assertTrue(remaining > TTL - drift - drift / 2, "drift taken off more than once: " + remaining + " ms left");
+            assertTrue(
+                    remaining > TTL - drift - drift / 2, "drift taken off more than once: " + remaining + " ms left");
         }
     }
 }

@@ -4,23 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Redlock under node faults on 5 real redis-server processes: SIGKILL, SIGSTOP and restarts with
@@ -53,8 +51,11 @@ class RedlockFaultTest {
     }
 
     private LockManager manager(String app) {
-        LockManager m = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).application(app)
-                .timeout(Duration.ofSeconds(1)).build();
+        LockManager m = LockManager.builder()
+                .redlock(REDIS.uris().toArray(String[]::new))
+                .application(app)
+                .timeout(Duration.ofSeconds(1))
+                .build();
         managers.add(m);
         return m;
     }

@@ -3,16 +3,14 @@ package dev.lockwarden.redlock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Redlock's phase 2 (raise the fence on a majority) runs only when the nodes' phase-1 fences do not
@@ -23,14 +21,18 @@ import dev.lockwarden.testing.RedisServerExtension;
 class RedlockFenceAgreementTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(5);
+
     private static final LockOptions TTL = LockOptions.ttl(Duration.ofSeconds(10));
     private static final int CYCLES = 40;
 
     @Test
     void aNameTakenAgainWithinASecondSkipsPhaseTwo() {
         REDIS.flushAll();
-        try (LockManager locks = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).application("agree")
-                .shutdownHook(false).build()) {
+        try (LockManager locks = LockManager.builder()
+                .redlock(REDIS.uris().toArray(String[]::new))
+                .application("agree")
+                .shutdownHook(false)
+                .build()) {
             locks.acquire("agree:warm-up", TTL).release(); // scripts loaded, connections open
             long[] before = settledScriptCalls();
             long allBefore = allCalls();
@@ -44,16 +46,22 @@ class RedlockFenceAgreementTest {
             }
             long seconds = System.currentTimeMillis() / 1000 - firstSecond + 1;
             long[] after = settledScriptCalls();
-            System.out.printf("Redlock, one name, %d cycles over %d s: node 0 ran %.2f script calls and %.2f commands"
-                    + " (inner ones included, INFO commandstats) per cycle%n", CYCLES, seconds,
-                    (after[0] - before[0]) / (double) CYCLES, (allCalls() - allBefore - 2) / (double) CYCLES);
+            System.out.printf(
+                    "Redlock, one name, %d cycles over %d s: node 0 ran %.2f script calls and %.2f commands"
+                            + " (inner ones included, INFO commandstats) per cycle%n",
+                    CYCLES,
+                    seconds,
+                    (after[0] - before[0]) / (double) CYCLES,
+                    (allCalls() - allBefore - 2) / (double) CYCLES);
             // acquire + release per cycle; phase 2 for the first (no counter yet) and at most once per
             // second boundary; +2 slack for a repeated (idempotent) attempt. Phase 2 on every acquire: 3 per cycle.
             long bound = 2L * CYCLES + 1 + seconds + 2;
             for (int n = 0; n < after.length; n++) {
                 long calls = after[n] - before[n];
-                assertTrue(calls >= 2L * CYCLES && calls <= bound, "node " + n + ": " + calls + " script calls for "
-                        + CYCLES + " cycles over " + seconds + " s (bound " + bound + ", " + 3 * CYCLES + " with phase 2 each time)");
+                assertTrue(
+                        calls >= 2L * CYCLES && calls <= bound,
+                        "node " + n + ": " + calls + " script calls for " + CYCLES + " cycles over " + seconds
+                                + " s (bound " + bound + ", " + 3 * CYCLES + " with phase 2 each time)");
             }
             assertEquals(last, locks.inspector().fenceOf("agree:x"), "the counter is the last token handed out");
         }
@@ -62,8 +70,11 @@ class RedlockFenceAgreementTest {
     @Test
     void aNewNameStillTakesPhaseTwo() {
         REDIS.flushAll();
-        try (LockManager locks = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).application("agree")
-                .shutdownHook(false).build()) {
+        try (LockManager locks = LockManager.builder()
+                .redlock(REDIS.uris().toArray(String[]::new))
+                .application("agree")
+                .shutdownHook(false)
+                .build()) {
             locks.acquire("agree:warm-up", TTL).release();
             long[] before = settledScriptCalls();
             long allBefore = allCalls();
@@ -71,12 +82,14 @@ class RedlockFenceAgreementTest {
                 locks.acquire("agree:new:" + i, TTL).release();
             }
             long[] after = settledScriptCalls();
-            System.out.printf("Redlock, %d new names: node 0 ran %.2f script calls and %.2f commands per cycle%n", CYCLES,
-                    (after[0] - before[0]) / (double) CYCLES, (allCalls() - allBefore - 2) / (double) CYCLES);
+            System.out.printf(
+                    "Redlock, %d new names: node 0 ran %.2f script calls and %.2f commands per cycle%n",
+                    CYCLES, (after[0] - before[0]) / (double) CYCLES, (allCalls() - allBefore - 2) / (double) CYCLES);
             // no counter yet: the nodes' microsecond floors differ, so phase 2 agrees on their maximum
             for (int n = 0; n < after.length; n++) {
                 long calls = after[n] - before[n];
-                assertTrue(calls >= 3L * CYCLES && calls <= 3L * CYCLES + 2, "node " + n + ": " + calls + " script calls");
+                assertTrue(
+                        calls >= 3L * CYCLES && calls <= 3L * CYCLES + 2, "node " + n + ": " + calls + " script calls");
             }
         }
     }

@@ -4,26 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.HashSet;
-import java.util.List;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.ForceReleaseResult;
+import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockFilter;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockManager;
-import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.PageRequest;
 import dev.lockwarden.testing.RedisNode;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The inspector over Redlock: which nodes hold a lock, each lock listed once, force-release on every node. */
 class RedlockInspectorTest {
@@ -36,7 +34,10 @@ class RedlockInspectorTest {
     @BeforeEach
     void setUp() {
         REDIS.flushAll();
-        locks = LockManager.builder().redlock(REDIS.uris().toArray(String[]::new)).timeout(Duration.ofSeconds(1)).build();
+        locks = LockManager.builder()
+                .redlock(REDIS.uris().toArray(String[]::new))
+                .timeout(Duration.ofSeconds(1))
+                .build();
     }
 
     @AfterEach
@@ -46,12 +47,15 @@ class RedlockInspectorTest {
 
     @Test
     void showsTheNodesHoldingEachLockAndListsItOnce() {
-        try (LockHandle h = locks.acquire("insp:a", TEN_SECONDS); LockHandle g = locks.acquire("insp:b", TEN_SECONDS)) {
+        try (LockHandle h = locks.acquire("insp:a", TEN_SECONDS);
+                LockHandle g = locks.acquire("insp:b", TEN_SECONDS)) {
             settledOnEveryNode("insp:a");
             LockInfo info = locks.inspector().get("insp:a").orElseThrow();
             assertEquals(new HashSet<>(REDIS.uris()), new HashSet<>(info.nodes()));
             assertEquals(h.fencingToken(), info.fencingToken());
-            List<LockInfo> listed = locks.inspector().list(LockFilter.prefix("insp:"), PageRequest.first(100)).locks();
+            List<LockInfo> listed = locks.inspector()
+                    .list(LockFilter.prefix("insp:"), PageRequest.first(100))
+                    .locks();
             assertEquals(2, listed.size(), "each lock once, not once per node: " + listed);
 
             REDIS.node(2).kill();
@@ -99,13 +103,20 @@ class RedlockInspectorTest {
             settledOnEveryNode("insp:first-down");
             REDIS.node(0).kill();
             List<LockEvent> events = locks.inspector().events("insp:first-down");
-            assertTrue(events.stream().anyMatch(e -> e.type().equals("acquire")), "the current holder's acquire: " + events);
+            assertTrue(
+                    events.stream().anyMatch(e -> e.type().equals("acquire")),
+                    "the current holder's acquire: " + events);
             locks.inspector().activity(Duration.ofMinutes(5)); // node 1 answers; node 0's error is not the outcome
         }
         REDIS.nodes().forEach(RedisNode::kill);
-        LockStoreException none = assertThrows(LockStoreException.class, () -> locks.inspector().activity(Duration.ofMinutes(5)));
-        assertTrue(none.getMessage().contains(REDIS.node(0).host() + ":" + REDIS.node(0).port()), none.getMessage());
-        assertEquals(4, none.getSuppressed().length, "every other node's failure is kept: " + List.of(none.getSuppressed()));
+        LockStoreException none =
+                assertThrows(LockStoreException.class, () -> locks.inspector().activity(Duration.ofMinutes(5)));
+        assertTrue(
+                none.getMessage()
+                        .contains(REDIS.node(0).host() + ":" + REDIS.node(0).port()),
+                none.getMessage());
+        assertEquals(
+                4, none.getSuppressed().length, "every other node's failure is kept: " + List.of(none.getSuppressed()));
     }
 
     /**

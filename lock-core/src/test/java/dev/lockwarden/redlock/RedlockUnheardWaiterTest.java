@@ -2,15 +2,13 @@ package dev.lockwarden.redlock;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.contract.WakeLatency;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A waiter whose subscription Redis has not confirmed never sleeps through a release: it looks
@@ -24,12 +22,26 @@ class RedlockUnheardWaiterTest {
     void aWaiterNotListeningYetLooksAgainSoonInsteadOfSleepingThroughARelease() throws Exception {
         String[] uris = REDIS.uris().toArray(String[]::new);
         Duration nodeTimeout = Duration.ofMillis(300);
-        try (LockManager a = LockManager.builder().redlock(uris).timeout(nodeTimeout).application("a").build();
-             LockManager b = LockManager.builder().redlock(uris).timeout(nodeTimeout).application("b").build()) {
+        try (LockManager a = LockManager.builder()
+                        .redlock(uris)
+                        .timeout(nodeTimeout)
+                        .application("a")
+                        .build();
+                LockManager b = LockManager.builder()
+                        .redlock(uris)
+                        .timeout(nodeTimeout)
+                        .application("b")
+                        .build()) {
             // b's wake-up connection listens on node 0 (the first node) and works: a release wakes b at once
             LockOptions quick = LockOptions.ttl(Duration.ofSeconds(10));
-            long baseline = WakeLatency.afterRelease(a, b, "unheard:baseline", quick,
-                    quick.waitUpTo(Duration.ofSeconds(20)).retryInterval(Duration.ofSeconds(5)), 300, Duration.ofSeconds(40));
+            long baseline = WakeLatency.afterRelease(
+                    a,
+                    b,
+                    "unheard:baseline",
+                    quick,
+                    quick.waitUpTo(Duration.ofSeconds(20)).retryInterval(Duration.ofSeconds(5)),
+                    300,
+                    Duration.ofSeconds(40));
             assertTrue(baseline < 2_000, "baseline wake-up took " + baseline + " ms");
             // Node 0 frozen: acquires and releases still reach the quorum on nodes 1 and 2, but b's SUBSCRIBE
             // for a new name goes out on its connection to node 0 and is never confirmed, and no release
@@ -39,8 +51,10 @@ class RedlockUnheardWaiterTest {
                 LockOptions holding = LockOptions.ttl(Duration.ofSeconds(60));
                 LockOptions waiting = holding.waitUpTo(Duration.ofSeconds(40)).retryInterval(Duration.ofSeconds(60));
                 long ms = WakeLatency.afterRelease(a, b, "unheard:x", holding, waiting, 2_500, Duration.ofSeconds(40));
-                assertTrue(ms < 4_000, "waiter got the lock " + ms + " ms after the release while its subscription was"
-                        + " unconfirmed (bound 4,000 ms; sleeping out the fallback interval takes >= 11,250 ms)");
+                assertTrue(
+                        ms < 4_000,
+                        "waiter got the lock " + ms + " ms after the release while its subscription was"
+                                + " unconfirmed (bound 4,000 ms; sleeping out the fallback interval takes >= 11,250 ms)");
             } finally {
                 REDIS.node(0).resume();
             }

@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.Test;
-
 import dev.lockwarden.LocalPoolBusyException;
 import dev.lockwarden.LockStoreException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 
 /** Waiting for a local connection uses the caller's budget (at least the timeout) and is never a store error. */
 class ConnectionGateTest {
@@ -19,7 +17,8 @@ class ConnectionGateTest {
         ConnectionGate gate = new ConnectionGate(1, 100, "127.0.0.1:1");
         gate.enter(0, "first");
         long t0 = System.nanoTime();
-        LocalPoolBusyException e = assertThrows(LocalPoolBusyException.class,
+        LocalPoolBusyException e = assertThrows(
+                LocalPoolBusyException.class,
                 () -> gate.enter(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(400), "acquire 'x'"));
         long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         assertTrue(waited >= 380 && waited < 2_000, "waited " + waited + " ms for a 400 ms budget");

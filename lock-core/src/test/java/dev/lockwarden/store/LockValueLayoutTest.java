@@ -5,14 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.Map;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockInfo;
@@ -20,6 +12,12 @@ import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The data model of a held lock: one key whose value is token, fence and packed holder
@@ -35,7 +33,11 @@ class LockValueLayoutTest {
     @BeforeEach
     void setUp() {
         REDIS.flushAll();
-        locks = LockManager.builder().redis(REDIS.uri()).application("layout").shutdownHook(false).build();
+        locks = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("layout")
+                .shutdownHook(false)
+                .build();
     }
 
     @AfterEach
@@ -54,7 +56,8 @@ class LockValueLayoutTest {
             assertEquals("0", cmd("EXISTS", "lock:{layout:one}:info"), "no second key per lock");
             LockValue v = LockValue.parse(cmd("GET", "lock:{layout:one}"));
             assertEquals(Long.toString(h.fencingToken()), v.fence());
-            assertEquals(Long.toString(h.fencingToken()), cmd("GET", "lock:{layout:one}:fence"), "the counter is the token");
+            assertEquals(
+                    Long.toString(h.fencingToken()), cmd("GET", "lock:{layout:one}:fence"), "the counter is the token");
             LockHolder holder = LockHolder.decode(v.packed());
             assertEquals(Thread.currentThread().getName(), holder.thread());
             assertEquals(LockSource.CDI, holder.source());
@@ -71,11 +74,18 @@ class LockValueLayoutTest {
 
     @Test
     void aLockOfTheOlderLayoutIsReadRefreshedAndForceReleased() {
-        RedisNodeClient node = new RedisNodeClient(redis.clients.jedis.RedisClient.create(REDIS.node(0).host(),
-                REDIS.node(0).port()), REDIS.uri(), new KeySpace("lock:"), 60_000, null);
+        RedisNodeClient node = new RedisNodeClient(
+                redis.clients.jedis.RedisClient.create(
+                        REDIS.node(0).host(), REDIS.node(0).port()),
+                REDIS.uri(),
+                new KeySpace("lock:"),
+                60_000,
+                null,
+                null);
         try (node) {
             Lease lease = new Lease("layout:old", "old-token", 5_000);
-            long fence = acquireAsOlderClient(node, lease, Map.of("thread", "old-thread", "source", "AGENT", "method", "Legacy#run"));
+            long fence = acquireAsOlderClient(
+                    node, lease, Map.of("thread", "old-thread", "source", "AGENT", "method", "Legacy#run"));
             assertTrue(fence > 0, "acquired");
             assertEquals("old-token", cmd("GET", "lock:{layout:old}"), "the older layout: the token alone");
             assertEquals(Long.toString(fence), cmd("HGET", "lock:{layout:old}:info", "fence"));
@@ -104,14 +114,17 @@ class LockValueLayoutTest {
      */
     private static long acquireAsOlderClient(RedisNodeClient node, Lease lease, Map<String, String> info) {
         KeySpace keys = node.keySpace();
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(lease.token(),
-                Long.toString(lease.ttlMillis()), "60000", "1"));
+        java.util.List<String> args = new java.util.ArrayList<>(
+                java.util.List.of(lease.token(), Long.toString(lease.ttlMillis()), "60000", "1"));
         info.forEach((k, v) -> {
             args.add(k);
             args.add(v);
         });
-        Object reply = LuaScript.load(RedisNodeClient.class, "acquire.lua").run(node.redis(),
-                java.util.List.of(keys.lock(lease.name()), keys.info(lease.name()), keys.fence(lease.name())), args);
+        Object reply = LuaScript.load(RedisNodeClient.class, "acquire.lua")
+                .run(
+                        node.redis(),
+                        java.util.List.of(keys.lock(lease.name()), keys.info(lease.name()), keys.fence(lease.name())),
+                        args);
         return reply instanceof java.util.List<?> l ? (Long) l.get(1) : (Long) reply;
     }
 }

@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import dev.lockwarden.LockStoreException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** The quorum rule, written once for the store, the reader, the inspector and force-release. */
 class RedisDeploymentTest {
@@ -25,7 +23,8 @@ class RedisDeploymentTest {
         RedisDeployment one = deployment(1, StoreFactory.Topology.SINGLE);
         assertFalse(one.tooManyFailures(0));
         assertTrue(one.tooManyFailures(1));
-        LockStoreException e = assertThrows(LockStoreException.class, () -> one.requireQuorum("read locks", List.of("down")));
+        LockStoreException e =
+                assertThrows(LockStoreException.class, () -> one.requireQuorum("read locks", List.of("down")));
         assertEquals("cannot read locks: 1 of 1 Redis nodes failed: down", e.getMessage());
     }
 
@@ -47,8 +46,15 @@ class RedisDeploymentTest {
         KeySpace keys = new KeySpace("lock:");
         List<RedisNodeClient> nodes = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) {
-            nodes.add(new RedisNodeClient(redis.clients.jedis.RedisClient.builder().hostAndPort("127.0.0.1", 1).build(),
-                    "node-" + i, keys, 60_000, null));
+            nodes.add(new RedisNodeClient(
+                    redis.clients.jedis.RedisClient.builder()
+                            .hostAndPort("127.0.0.1", 1)
+                            .build(),
+                    "node-" + i,
+                    keys,
+                    60_000,
+                    null,
+                    null));
         }
         return new RedisDeployment(t, nodes, keys, 1);
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.testing.RedisServerExtension;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,11 +13,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.testing.RedisServerExtension;
 import redis.clients.jedis.BuilderFactory;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.CommandObject;
@@ -34,12 +32,17 @@ import redis.clients.jedis.exceptions.JedisDataException;
 class SharedConnectionTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
     private static final int TIMEOUT_MS = 500;
 
     private static SharedConnection connect() {
-        return SharedConnection.to(new HostAndPort(REDIS.node(0).host(), REDIS.node(0).port()),
-                DefaultJedisClientConfig.builder().socketTimeoutMillis(TIMEOUT_MS).connectionTimeoutMillis(TIMEOUT_MS)
-                        .clientName("shared-test").build());
+        return SharedConnection.to(
+                new HostAndPort(REDIS.node(0).host(), REDIS.node(0).port()),
+                DefaultJedisClientConfig.builder()
+                        .socketTimeoutMillis(TIMEOUT_MS)
+                        .connectionTimeoutMillis(TIMEOUT_MS)
+                        .clientName("shared-test")
+                        .build());
     }
 
     private static CommandObject<String> echo(String text) {
@@ -77,7 +80,10 @@ class SharedConnectionTest {
             assertEquals(Integer.toString(threads * calls), REDIS.node(0).command("GET", "shared:count"));
             // one connection served them all (the test's own redis-cli is another client)
             String clients = REDIS.node(0).command("CLIENT", "LIST");
-            assertEquals(1, clients.lines().filter(l -> l.contains("name=shared-test")).count(), clients);
+            assertEquals(
+                    1,
+                    clients.lines().filter(l -> l.contains("name=shared-test")).count(),
+                    clients);
         } finally {
             pool.shutdownNow();
         }

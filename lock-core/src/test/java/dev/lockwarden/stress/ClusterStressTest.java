@@ -2,13 +2,11 @@ package dev.lockwarden.stress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Mutual exclusion across processes on a 3-master Redis Cluster: 2 JVMs × 8 threads of non-atomic
@@ -29,8 +27,15 @@ class ClusterStressTest {
     void exactCountNoOverlapIncreasingFences() throws Exception {
         CLUSTER.flushAll();
         MultiJvmStress.StressResult r = MultiJvmStress.start(
-                Map.of("lockwarden.cluster", String.join(",", CLUSTER.uris())), DATA.uri(),
-                "stress:cluster", JVMS, THREADS, ITERATIONS, true, Duration.ofMinutes(4)).await();
+                        Map.of("lockwarden.cluster", String.join(",", CLUSTER.uris())),
+                        DATA.uri(),
+                        "stress:cluster",
+                        JVMS,
+                        THREADS,
+                        ITERATIONS,
+                        true,
+                        Duration.ofMinutes(4))
+                .await();
         long expected = (long) JVMS * THREADS * ITERATIONS;
         assertEquals(0, r.errors(), r.logs());
         assertEquals(expected, r.sections(), r.logs());

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -18,8 +17,8 @@ import redis.clients.jedis.RedisClient;
  * then reads the shared counter. Use {@link #start} to act (kill nodes...) while it runs.
  */
 public final class MultiJvmStress {
-    private static final Pattern RESULT = Pattern.compile(
-            "RESULT sections=(\\d+) maxOverlap=(\\d+) fenceViolations=(\\d+) errors=(\\d+)");
+    private static final Pattern RESULT =
+            Pattern.compile("RESULT sections=(\\d+) maxOverlap=(\\d+) fenceViolations=(\\d+) errors=(\\d+)");
 
     private final List<Process> processes = new ArrayList<>();
     private final List<File> outputs = new ArrayList<>();
@@ -37,8 +36,16 @@ public final class MultiJvmStress {
      * @param lockSettings {@code lockwarden.*} system properties for the workers (topology)
      * @param dataUri      the Redis holding the counter (a standalone node)
      */
-    public static MultiJvmStress start(Map<String, String> lockSettings, String dataUri, String lockName, int jvms,
-                                       int threads, int iterations, boolean useLock, Duration timeout) throws IOException {
+    public static MultiJvmStress start(
+            Map<String, String> lockSettings,
+            String dataUri,
+            String lockName,
+            int jvms,
+            int threads,
+            int iterations,
+            boolean useLock,
+            Duration timeout)
+            throws IOException {
         try (RedisClient data = RedisClient.create(java.net.URI.create(dataUri))) {
             data.del(StressWorker.COUNTER, StressWorker.LAST_FENCE, StressWorker.INSIDE);
         }
@@ -52,12 +59,20 @@ public final class MultiJvmStress {
             cmd.add("-cp");
             cmd.add(System.getProperty("java.class.path"));
             cmd.add(StressWorker.class.getName());
-            cmd.addAll(List.of(dataUri, lockName, Integer.toString(threads), Integer.toString(iterations),
-                    Boolean.toString(useLock), Long.toString(timeout.toSeconds())));
+            cmd.addAll(List.of(
+                    dataUri,
+                    lockName,
+                    Integer.toString(threads),
+                    Integer.toString(iterations),
+                    Boolean.toString(useLock),
+                    Long.toString(timeout.toSeconds())));
             File out = File.createTempFile("stress-jvm" + j + "-", ".log");
             out.deleteOnExit();
             run.outputs.add(out);
-            run.processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out).start());
+            run.processes.add(new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(out)
+                    .start());
         }
         return run;
     }
@@ -79,7 +94,8 @@ public final class MultiJvmStress {
             logs.append("--- JVM ").append(j).append(" ---\n").append(log);
             Matcher m = RESULT.matcher(log);
             if (!m.find()) {
-                throw new AssertionError("stress JVM " + j + " printed no RESULT (exit " + p.exitValue() + "):\n" + log);
+                throw new AssertionError(
+                        "stress JVM " + j + " printed no RESULT (exit " + p.exitValue() + "):\n" + log);
             }
             sections += Long.parseLong(m.group(1));
             maxOverlap = Math.max(maxOverlap, Long.parseLong(m.group(2)));
@@ -109,7 +125,8 @@ public final class MultiJvmStress {
      * @param errors          sections that failed (e.g. lock not acquired)
      * @param logs            the workers' output, for assertion messages
      */
-    public record StressResult(long sections, long counter, long maxOverlap, long fenceViolations, long errors, String logs) {
+    public record StressResult(
+            long sections, long counter, long maxOverlap, long fenceViolations, long errors, String logs) {
         public long lostUpdates() {
             return sections - counter;
         }

@@ -1,16 +1,13 @@
 package dev.lockwarden.stress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.testing.RedisServerExtension;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -31,8 +28,15 @@ class RedlockStressTest {
         REDIS.flushAll();
         String redlock = REDIS.nodes().subList(0, 5).stream().map(n -> n.uri()).collect(Collectors.joining(","));
         String data = REDIS.node(5).uri();
-        MultiJvmStress run = MultiJvmStress.start(Map.of("lockwarden.redlock", redlock), data,
-                "stress:redlock", JVMS, THREADS, ITERATIONS, true, Duration.ofMinutes(4));
+        MultiJvmStress run = MultiJvmStress.start(
+                Map.of("lockwarden.redlock", redlock),
+                data,
+                "stress:redlock",
+                JVMS,
+                THREADS,
+                ITERATIONS,
+                true,
+                Duration.ofMinutes(4));
         long expected = (long) JVMS * THREADS * ITERATIONS;
         try {
             awaitCounter(data, expected / 3);

@@ -3,13 +3,11 @@ package dev.lockwarden.stress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Mutual exclusion across processes: 2 JVMs × 8 threads × 1,250 non-atomic read-modify-writes of
@@ -25,8 +23,16 @@ class SingleNodeMultiJvmStressTest {
     @Test
     void lockGivesExactCountAndNoOverlapAcrossJvms() throws Exception {
         int iterations = 1_250;
-        MultiJvmStress.StressResult r = MultiJvmStress.start(Map.of("lockwarden.redis", REDIS.node(0).uri()),
-                REDIS.node(1).uri(), "stress:counter-lock", JVMS, THREADS, iterations, true, Duration.ofMinutes(4)).await();
+        MultiJvmStress.StressResult r = MultiJvmStress.start(
+                        Map.of("lockwarden.redis", REDIS.node(0).uri()),
+                        REDIS.node(1).uri(),
+                        "stress:counter-lock",
+                        JVMS,
+                        THREADS,
+                        iterations,
+                        true,
+                        Duration.ofMinutes(4))
+                .await();
         long expected = (long) JVMS * THREADS * iterations;
         assertEquals(0, r.errors(), r.logs());
         assertEquals(expected, r.sections(), r.logs());
@@ -38,8 +44,16 @@ class SingleNodeMultiJvmStressTest {
     @Test
     void withoutTheLockTheSameWorkloadLosesUpdates() throws Exception {
         int iterations = 300;
-        MultiJvmStress.StressResult r = MultiJvmStress.start(Map.of("lockwarden.redis", REDIS.node(0).uri()),
-                REDIS.node(1).uri(), "unused", JVMS, THREADS, iterations, false, Duration.ofMinutes(2)).await();
+        MultiJvmStress.StressResult r = MultiJvmStress.start(
+                        Map.of("lockwarden.redis", REDIS.node(0).uri()),
+                        REDIS.node(1).uri(),
+                        "unused",
+                        JVMS,
+                        THREADS,
+                        iterations,
+                        false,
+                        Duration.ofMinutes(2))
+                .await();
         assertEquals((long) JVMS * THREADS * iterations, r.sections(), r.logs());
         assertTrue(r.lostUpdates() > 0, "the unlocked workload must lose updates, else the locked test proves nothing");
         assertTrue(r.maxOverlap() > 1, "the unlocked workload must overlap");

@@ -1,14 +1,13 @@
 package dev.lockwarden.stress;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -39,21 +38,24 @@ public final class StressWorker {
         AtomicLong errors = new AtomicLong();
         LockOptions opts = LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(30));
         try (RedisClient data = RedisClient.create(java.net.URI.create(dataUri));
-             LockManager locks = useLock ? LockManager.builder().application("stress").build() : null) {
+                LockManager locks =
+                        useLock ? LockManager.builder().application("stress").build() : null) {
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
-                Thread w = new Thread(() -> {
-                    for (int i = 0; i < iterations && System.nanoTime() < deadline; i++) {
-                        try {
-                            section(data, locks, lockName, opts, maxOverlap, fenceViolations);
-                            sections.incrementAndGet();
-                        } catch (RuntimeException e) {
-                            if (errors.incrementAndGet() <= 5) {
-                                System.err.println("section failed: " + e);
+                Thread w = new Thread(
+                        () -> {
+                            for (int i = 0; i < iterations && System.nanoTime() < deadline; i++) {
+                                try {
+                                    section(data, locks, lockName, opts, maxOverlap, fenceViolations);
+                                    sections.incrementAndGet();
+                                } catch (RuntimeException e) {
+                                    if (errors.incrementAndGet() <= 5) {
+                                        System.err.println("section failed: " + e);
+                                    }
+                                }
                             }
-                        }
-                    }
-                }, "stress-" + t);
+                        },
+                        "stress-" + t);
                 workers.add(w);
                 w.start();
             }
@@ -66,8 +68,13 @@ public final class StressWorker {
         System.exit(0);
     }
 
-    private static void section(RedisClient data, LockManager locks, String name, LockOptions opts,
-                                AtomicLong maxOverlap, AtomicLong fenceViolations) {
+    private static void section(
+            RedisClient data,
+            LockManager locks,
+            String name,
+            LockOptions opts,
+            AtomicLong maxOverlap,
+            AtomicLong fenceViolations) {
         LockHandle lock = locks == null ? null : locks.acquire(name, opts);
         try {
             long inside = data.incr(INSIDE);

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,16 +18,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * 10,000 virtual threads (JDK 21+; CI runs it on Java 25) contend for 50 lock names with
@@ -57,10 +55,13 @@ class VirtualThreadContentionTest {
 
     private static ExecutorService virtualThreads() {
         try {
-            return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+            return (ExecutorService)
+                    Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
         } catch (NoSuchMethodException e) {
-            assumeTrue(false, "needs JDK 21+ for virtual threads (running on " + Runtime.version()
-                    + "); run with JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64");
+            assumeTrue(
+                    false,
+                    "needs JDK 21+ for virtual threads (running on " + Runtime.version()
+                            + "); run with JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64");
             throw new AssertionError(e);
         } catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
@@ -122,8 +123,10 @@ class VirtualThreadContentionTest {
                             lastFence[n] = h.fencingToken();
                             s.run(n);
                         } catch (RuntimeException e) {
-                            errors.computeIfAbsent(e.getClass().getSimpleName() + ": " + e.getMessage(),
-                                    k -> new AtomicInteger()).incrementAndGet();
+                            errors.computeIfAbsent(
+                                            e.getClass().getSimpleName() + ": " + e.getMessage(),
+                                            k -> new AtomicInteger())
+                                    .incrementAndGet();
                         }
                     }
                 });
@@ -134,7 +137,8 @@ class VirtualThreadContentionTest {
             vts.shutdownNow();
         }
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        System.out.println("10,000 virtual threads, 30,000 acquisitions on 50 names: " + millis + " ms, errors " + errors);
+        System.out.println(
+                "10,000 virtual threads, 30,000 acquisitions on 50 names: " + millis + " ms, errors " + errors);
         assertEquals(Map.of(), toCounts(errors), "acquisitions that failed");
         assertEquals(THREADS * ROUNDS, acquired.get());
         assertEquals(THREADS * ROUNDS, s.total(), "lost updates");
@@ -149,7 +153,11 @@ class VirtualThreadContentionTest {
     @Test
     void platformThreadsFarBeyondThePoolSizeOnlyWait() throws Exception {
         // the JDK 17 variant: 400 threads through a pool of 4 connections
-        try (LockManager small = LockManager.builder().redis(REDIS.uri()).application("pool").maxConnections(4).build()) {
+        try (LockManager small = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("pool")
+                .maxConnections(4)
+                .build()) {
             ExecutorService threads = Executors.newFixedThreadPool(400);
             Sections s = new Sections();
             AtomicInteger failures = new AtomicInteger();
@@ -198,8 +206,10 @@ class VirtualThreadContentionTest {
         } finally {
             vts.shutdownNow();
         }
-        assertTrue(s.overlaps.get() > 0 && s.total() < THREADS * ROUNDS,
-                "the unlocked control should overlap and lose updates: overlaps " + s.overlaps.get() + ", total " + s.total());
+        assertTrue(
+                s.overlaps.get() > 0 && s.total() < THREADS * ROUNDS,
+                "the unlocked control should overlap and lose updates: overlaps " + s.overlaps.get() + ", total "
+                        + s.total());
     }
 
     private static Map<String, Integer> toCounts(Map<String, AtomicInteger> m) {

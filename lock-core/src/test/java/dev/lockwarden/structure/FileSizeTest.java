@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,13 +32,17 @@ class FileSizeTest {
                     tooLong.add(name + " (" + lines.size() + ")");
                 }
                 String top = String.join("\n", lines.subList(0, Math.min(lines.size(), 60)));
-                if (lines.size() > 200 && !top.toLowerCase(java.util.Locale.ROOT).contains("over 200 lines")) {
+                if (lines.size() > 200
+                        && !top.toLowerCase(java.util.Locale.ROOT).contains("over 200 lines")) {
                     unexplained.add(name + " (" + lines.size() + ")");
                 }
             }
         }
         assertTrue(files > 50, "sources not found: " + files);
         assertEquals(List.of(), tooLong, "main files over 300 lines");
-        assertEquals(List.of(), unexplained, "main files over 200 lines that do not say at their top why they are over 200 lines");
+        assertEquals(
+                List.of(),
+                unexplained,
+                "main files over 200 lines that do not say at their top why they are over 200 lines");
     }
 }

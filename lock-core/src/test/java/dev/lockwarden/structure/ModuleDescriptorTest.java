@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-
 import org.junit.jupiter.api.Test;
 
 /** lock-core's module exports its API, fencing, config and SPI only: the machinery stays sealed. */
@@ -27,12 +26,14 @@ class ModuleDescriptorTest {
         for (ModuleDescriptor.Exports e : d.exports()) {
             exports.put(e.source(), new TreeSet<>(e.targets()));
         }
-        assertEquals(Map.of(
-                "dev.lockwarden", Set.of(),
-                "dev.lockwarden.fencing", Set.of(),
-                "dev.lockwarden.config", Set.of(),
-                "dev.lockwarden.spi", Set.of(),
-                "dev.lockwarden.metrics", Set.of("java.management")), exports);
+        assertEquals(
+                Map.of(
+                        "dev.lockwarden", Set.of(),
+                        "dev.lockwarden.fencing", Set.of(),
+                        "dev.lockwarden.config", Set.of(),
+                        "dev.lockwarden.spi", Set.of(),
+                        "dev.lockwarden.metrics", Set.of("java.management")),
+                exports);
         for (String sealed : new String[] {"internal", "store", "inspect"}) { // exist, yet are not exported
             assertEquals(true, Files.isDirectory(Path.of("target/classes/dev/lockwarden/" + sealed)), sealed);
         }

@@ -15,7 +15,6 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,13 +60,15 @@ class PackageCycleTest {
             for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
                 Matcher m = REFERENCE.matcher(Files.readString(f));
                 while (m.find()) {
-                    if (MACHINERY.contains(m.group(1)) && !f.getFileName().toString().equals("LockManager.java")) {
+                    if (MACHINERY.contains(m.group(1))
+                            && !f.getFileName().toString().equals("LockManager.java")) {
                         others.add(f.getFileName() + " -> " + m.group(1));
                     }
                 }
             }
         }
-        assertEquals(List.of(), others, "API classes other than LockManager (the composition root) name machinery packages");
+        assertEquals(
+                List.of(), others, "API classes other than LockManager (the composition root) name machinery packages");
     }
 
     @Test
@@ -102,7 +103,9 @@ class PackageCycleTest {
                 String target = packageOf(to);
                 boolean allowed = target.equals(layer)
                         || (layer.equals("store") && target.equals("config"))
-                        || (layer.equals("store") && target.isEmpty() && (to.endsWith("Exception") || to.equals("LockSource")));
+                        || (layer.equals("store")
+                                && target.isEmpty()
+                                && (to.endsWith("Exception") || to.equals("LockSource")));
                 if (!allowed) {
                     upward.add(from + " -> " + to);
                 }
@@ -113,7 +116,8 @@ class PackageCycleTest {
 
     @Test
     void theCheckSeesACycleOfClasses() {
-        Map<String, Set<String>> uses = Map.of("A", Set.of("x.B"), "x.B", Set.of("x.C"), "x.C", Set.of("A"), "x.D", Set.of("A"));
+        Map<String, Set<String>> uses =
+                Map.of("A", Set.of("x.B"), "x.B", Set.of("x.C"), "x.C", Set.of("A"), "x.D", Set.of("A"));
         assertEquals(List.of(Set.of("A", "x.B", "x.C")), cycles(uses));
         assertEquals(List.of(), cycles(Map.of("A", Set.of("x.B"), "x.B", Set.of())));
     }
@@ -196,7 +200,9 @@ class PackageCycleTest {
                 if (file.equals("package-info.java")) {
                     continue;
                 }
-                String pkg = SOURCES.relativize(f).getParent() == null ? "" : SOURCES.relativize(f).getParent().toString().replace('/', '.');
+                String pkg = SOURCES.relativize(f).getParent() == null
+                        ? ""
+                        : SOURCES.relativize(f).getParent().toString().replace('/', '.');
                 String code = codeOnly(Files.readString(f));
                 sources.put((pkg.isEmpty() ? "" : pkg + ".") + file.substring(0, file.length() - 5), code);
             }
@@ -255,7 +261,9 @@ class PackageCycleTest {
 
     @Test
     void commentsAndLiteralsAreNoReferences() {
-        assertEquals("a \"\" b '' c\n  d", codeOnly("a \"redis://x\\\" dev.lockwarden.A\" b '\\'' c// dev.lockwarden.B\n /* C */d"));
+        assertEquals(
+                "a \"\" b '' c\n  d",
+                codeOnly("a \"redis://x\\\" dev.lockwarden.A\" b '\\'' c// dev.lockwarden.B\n /* C */d"));
     }
 
     private static Map<String, Set<String>> dependencies() throws IOException {

@@ -1,13 +1,12 @@
 package dev.lockwarden.cdi;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.spi.LockedBody;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The lock of a method returning {@code CompletionStage}: held until the stage completes, then
@@ -16,8 +15,7 @@ import dev.lockwarden.spi.LockedBody;
 final class AsyncHold {
     private static final System.Logger LOG = System.getLogger(AsyncHold.class.getName());
 
-    private AsyncHold() {
-    }
+    private AsyncHold() {}
 
     /**
      * Acquires on a fresh thread that takes no other lock: the handle then belongs to no application
@@ -27,13 +25,15 @@ final class AsyncHold {
      */
     static LockHandle acquire(LockManager locks, String name, LockOptions options) {
         CompletableFuture<LockHandle> taken = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try {
-                taken.complete(locks.acquire(name, options));
-            } catch (Throwable e) {
-                taken.completeExceptionally(e);
-            }
-        }, "lockwarden-async-acquire");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        taken.complete(locks.acquire(name, options));
+                    } catch (Throwable e) {
+                        taken.completeExceptionally(e);
+                    }
+                },
+                "lockwarden-async-acquire");
         t.setDaemon(true);
         t.start();
         try {
@@ -58,12 +58,17 @@ final class AsyncHold {
     static CompletableFuture<Object> follow(CompletionStage<?> stage, LockHandle handle, LockLoss loss) {
         CompletableFuture<Object> result = new CompletableFuture<>();
         stage.whenComplete((value, failure) -> {
-            Throwable thrown = failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure;
-            Throwable outcome = LockedBody.afterBody(handle, thrown, h -> loss.report(LockLostEvent.Outcome.STAGE_FAILED));
+            Throwable thrown =
+                    failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure;
+            Throwable outcome =
+                    LockedBody.afterBody(handle, thrown, h -> loss.report(LockLostEvent.Outcome.STAGE_FAILED));
             try {
                 handle.release();
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "release of lock '" + handle.name() + "' failed; it expires with its TTL", e);
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "release of lock '" + handle.name() + "' failed; it expires with its TTL",
+                        e);
             }
             if (outcome != null) {
                 result.completeExceptionally(outcome);

@@ -1,8 +1,7 @@
 package dev.lockwarden.cdi;
 
-import java.lang.reflect.Method;
-
 import jakarta.interceptor.InvocationContext;
+import java.lang.reflect.Method;
 
 /**
  * Finds the {@link Locked} binding of an invocation on any Jakarta Interceptors version:
@@ -12,15 +11,15 @@ import jakarta.interceptor.InvocationContext;
 final class Bindings {
     private static final boolean HAS_BINDING_API = hasBindingApi();
 
-    private Bindings() {
-    }
+    private Bindings() {}
 
     /** The method's {@code @Locked}, else its class's (inherited), else the container's binding; null if none. */
     static Locked locked(InvocationContext ctx) {
         Method method = ctx.getMethod();
         Locked locked = method.getAnnotation(Locked.class);
         if (locked == null && ctx.getTarget() != null) {
-            locked = ctx.getTarget().getClass().getAnnotation(Locked.class); // @Inherited: also through proxy subclasses
+            locked =
+                    ctx.getTarget().getClass().getAnnotation(Locked.class); // @Inherited: also through proxy subclasses
         }
         if (locked == null) {
             locked = method.getDeclaringClass().getAnnotation(Locked.class);

@@ -1,8 +1,7 @@
 package dev.lockwarden.cdi;
 
-import java.time.Duration;
-
 import dev.lockwarden.LockLostException;
+import java.time.Duration;
 
 /**
  * The lock held by the current {@link Locked @Locked} invocation, read-only: the interceptor owns

@@ -1,8 +1,7 @@
 package dev.lockwarden.cdi;
 
-import java.time.Duration;
-
 import dev.lockwarden.LockHandle;
+import java.time.Duration;
 
 /** {@link CurrentLock} over the interceptor's handle, hiding release/close from application code. */
 record HeldLock(LockHandle handle) implements CurrentLock {

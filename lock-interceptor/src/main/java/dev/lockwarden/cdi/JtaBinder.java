@@ -1,9 +1,5 @@
 package dev.lockwarden.cdi;
 
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
-import javax.naming.NoInitialContextException;
-
 import dev.lockwarden.LockException;
 import dev.lockwarden.LockHandle;
 import jakarta.enterprise.inject.spi.Bean;
@@ -11,6 +7,9 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.naming.NoInitialContextException;
 
 /**
  * {@link TxBinder} over the JTA {@code TransactionSynchronizationRegistry}. Loaded only when the
@@ -46,8 +45,8 @@ final class JtaBinder implements TxBinder {
         }
         Bean<?> bean = beans.resolve(beans.getBeans(TransactionSynchronizationRegistry.class));
         if (bean != null) {
-            return new JtaBinder((TransactionSynchronizationRegistry) beans.getReference(bean,
-                    TransactionSynchronizationRegistry.class, beans.createCreationalContext(bean)));
+            return new JtaBinder((TransactionSynchronizationRegistry) beans.getReference(
+                    bean, TransactionSynchronizationRegistry.class, beans.createCreationalContext(bean)));
         }
         return noJndi ? NONE : null;
     }
@@ -61,8 +60,10 @@ final class JtaBinder implements TxBinder {
             registry.registerInterposedSynchronization(new ReleaseAfterCompletion(handle, loss));
         } catch (RuntimeException e) {
             handle.release();
-            throw new LockException("@Locked could not tie lock '" + handle.name() + "' to the active JTA transaction, so it"
-                    + " cannot be held until commit; the method was not run", e);
+            throw new LockException(
+                    "@Locked could not tie lock '" + handle.name() + "' to the active JTA transaction, so it"
+                            + " cannot be held until commit; the method was not run",
+                    e);
         }
         return registry::setRollbackOnly;
     }
@@ -90,8 +91,11 @@ final class JtaBinder implements TxBinder {
             try {
                 handle.release();
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "release of lock '" + handle.name() + "' after its transaction failed;"
-                        + " it expires with its TTL", e);
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "release of lock '" + handle.name() + "' after its transaction failed;"
+                                + " it expires with its TTL",
+                        e);
             }
         }
     }

@@ -1,11 +1,10 @@
 package dev.lockwarden.cdi;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockLostException;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockLostException;
 
 /**
  * Reports that one invocation's lock was lost: builds the {@link LockLostException} naming the
@@ -27,10 +26,14 @@ final class LockLoss {
 
     /** Fires the event (once) and returns the exception to throw or to complete a stage with. */
     LockLostException report(LockLostEvent.Outcome outcome) {
-        LockLostException e = new LockedLostException(handle.name(), "it was lost while @Locked method " + method
-                + " ran (expired, force-released or a refresh failed), so the method may have overlapped another holder"
-                + (outcome == LockLostEvent.Outcome.ROLLED_BACK ? "; its transaction was marked rollback-only" : "")
-                + ". Guard its writes with LockContext.current().fencingToken(), keep autoRefresh on, or raise @Locked(ttl)");
+        LockLostException e = new LockedLostException(
+                handle.name(),
+                "it was lost while @Locked method " + method
+                        + " ran (expired, force-released or a refresh failed), so the method may have overlapped another holder"
+                        + (outcome == LockLostEvent.Outcome.ROLLED_BACK
+                                ? "; its transaction was marked rollback-only"
+                                : "")
+                        + ". Guard its writes with LockContext.current().fencingToken(), keep autoRefresh on, or raise @Locked(ttl)");
         String reason = "lost";
         try {
             handle.checkHeld();
@@ -40,9 +43,13 @@ final class LockLoss {
         }
         if (fired.compareAndSet(false, true)) {
             try {
-                events.accept(new LockLostEvent(handle.name(), handle.fencingToken(), method, outcome, reason, Instant.now()));
+                events.accept(new LockLostEvent(
+                        handle.name(), handle.fencingToken(), method, outcome, reason, Instant.now()));
             } catch (RuntimeException observer) {
-                LOG.log(System.Logger.Level.WARNING, "an observer of LockLostEvent for lock '" + handle.name() + "' threw", observer);
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "an observer of LockLostEvent for lock '" + handle.name() + "' threw",
+                        observer);
             }
         }
         return e;

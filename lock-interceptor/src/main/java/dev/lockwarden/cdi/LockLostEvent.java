@@ -21,7 +21,8 @@ import java.time.Instant;
  * @param reason       why the lock is no longer held
  * @param at           when the interceptor noticed
  */
-public record LockLostEvent(String lockName, long fencingToken, String method, Outcome outcome, String reason, Instant at) {
+public record LockLostEvent(
+        String lockName, long fencingToken, String method, Outcome outcome, String reason, Instant at) {
 
     /** What the interceptor did when it found the lock lost. */
     public enum Outcome {

@@ -41,9 +41,11 @@ public class LockManagerProducer {
         try {
             return LockManager.builder().settings(settings).build();
         } catch (LockStoreException down) {
-            LOG.log(System.Logger.Level.WARNING, "Lockwarden: Redis does not answer at start-up (" + down.getMessage()
-                    + "). The application starts anyway; @Locked methods throw LockStoreException (and do not run)"
-                    + " until Redis answers. Check lockwarden.redis / LOCKWARDEN_REDIS");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Lockwarden: Redis does not answer at start-up (" + down.getMessage()
+                            + "). The application starts anyway; @Locked methods throw LockStoreException (and do not run)"
+                            + " until Redis answers. Check lockwarden.redis / LOCKWARDEN_REDIS");
             return LockManager.builder().settings(settings).verifyOnBuild(false).build();
         }
     }

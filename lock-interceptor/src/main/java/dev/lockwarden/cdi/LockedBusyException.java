@@ -1,9 +1,8 @@
 package dev.lockwarden.cdi;
 
-import java.time.Duration;
-
 import dev.lockwarden.LockNotAcquiredException;
 import jakarta.ejb.ApplicationException;
+import java.time.Duration;
 
 /**
  * {@link LockNotAcquiredException} thrown by a {@code @Locked(onBusy = FAIL)} method: the same
@@ -22,7 +21,9 @@ final class LockedBusyException extends LockNotAcquiredException {
         super(busy.lockName(), waited, busy.holderRemainingTtl().orElse(null));
         initCause(busy);
         this.message = "@Locked on " + method + ": lock '" + busy.lockName() + "' is held by another owner"
-                + busy.holderRemainingTtl().map(ttl -> " (expires in " + ttl.toMillis() + " ms)").orElse("")
+                + busy.holderRemainingTtl()
+                        .map(ttl -> " (expires in " + ttl.toMillis() + " ms)")
+                        .orElse("")
                 + "; waited " + waited.toMillis() + " ms. Raise @Locked(waitUpTo = ...) to wait longer,"
                 + " or use onBusy = OnBusy.SKIP to skip the call";
     }

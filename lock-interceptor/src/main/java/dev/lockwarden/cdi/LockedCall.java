@@ -1,10 +1,9 @@
 package dev.lockwarden.cdi;
 
-import java.util.concurrent.CompletionStage;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.spi.LockedBody;
 import jakarta.interceptor.InvocationContext;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Runs one intercepted call whose lock is already taken, and decides when the lock ends: at
@@ -13,8 +12,7 @@ import jakarta.interceptor.InvocationContext;
  */
 final class LockedCall {
 
-    private LockedCall() {
-    }
+    private LockedCall() {}
 
     /** The transaction releases the lock after it completes, so others never see uncommitted work. */
     static Object inTransaction(InvocationContext ctx, LockHandle handle, LockLoss loss, TxBinder.Tx tx)
@@ -44,7 +42,8 @@ final class LockedCall {
             try {
                 result = proceed(ctx, handle);
             } catch (Exception | Error e) {
-                LockedBody.afterBody(handle, e, h -> loss.report(LockLostEvent.Outcome.THROWN)); // e stays the one thrown
+                LockedBody.afterBody(
+                        handle, e, h -> loss.report(LockLostEvent.Outcome.THROWN)); // e stays the one thrown
                 throw e;
             }
             Throwable lost = LockedBody.afterBody(handle, null, h -> loss.report(LockLostEvent.Outcome.THROWN));

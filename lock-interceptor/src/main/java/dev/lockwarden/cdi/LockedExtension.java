@@ -1,13 +1,5 @@
 package dev.lockwarden.cdi;
 
-import java.lang.reflect.Method;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
-
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.AnnotatedType;
@@ -19,6 +11,13 @@ import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
 import jakarta.enterprise.inject.spi.ProcessSyntheticAnnotatedType;
 import jakarta.interceptor.Interceptor;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * Portable extension behind {@link Locked @Locked}: registers the interceptor, {@link LockContext}
@@ -29,10 +28,10 @@ import jakarta.interceptor.Interceptor;
  */
 public class LockedExtension implements Extension {
     private static final System.Logger LOG = System.getLogger(LockedExtension.class.getName());
-    private static final List<Class<?>> OWN_BEANS = List.of(LockedInterceptor.class, LockContext.class, LockManagerProducer.class);
+    private static final List<Class<?>> OWN_BEANS =
+            List.of(LockedInterceptor.class, LockContext.class, LockManagerProducer.class);
 
-    private record Key(Class<?> beanClass, Method method) {
-    }
+    private record Key(Class<?> beanClass, Method method) {}
 
     private final Map<Key, LockedMethod> methods = new ConcurrentHashMap<>();
     private final Set<Key> unlocked = ConcurrentHashMap.newKeySet();
@@ -40,7 +39,9 @@ public class LockedExtension implements Extension {
 
     void registerOwnBeans(@Observes BeforeBeanDiscovery event, BeanManager beanManager) {
         for (Class<?> type : OWN_BEANS) {
-            event.addAnnotatedType(beanManager.createAnnotatedType(type), LockedExtension.class.getName() + "#" + type.getSimpleName());
+            event.addAnnotatedType(
+                    beanManager.createAnnotatedType(type),
+                    LockedExtension.class.getName() + "#" + type.getSimpleName());
         }
     }
 
@@ -82,9 +83,14 @@ public class LockedExtension implements Extension {
                 locked = onType; // a type-level @Locked covers every business method
             }
             if (locked != null) {
-                String origin = fromType ? " (from the @Locked on class " + type.getJavaClass().getName()
-                        + ": give this method its own @Locked, or make the class-level one fit every method)" : "";
-                LockedMethod meta = LockedMethod.create(beanClass, method, locked,
+                String origin = fromType
+                        ? " (from the @Locked on class " + type.getJavaClass().getName()
+                                + ": give this method its own @Locked, or make the class-level one fit every method)"
+                        : "";
+                LockedMethod meta = LockedMethod.create(
+                        beanClass,
+                        method,
+                        locked,
                         problem -> event.addDefinitionError(new DefinitionException(problem + origin)));
                 if (meta != null) {
                     methods.put(new Key(beanClass, method), meta);
@@ -112,8 +118,9 @@ public class LockedExtension implements Extension {
         return methods.computeIfAbsent(id, key -> {
             Locked locked = binding.get();
             if (locked == null) {
-                throw new IllegalStateException("no @Locked binding found for " + LockedMethod.signature(beanClass, method)
-                        + ": annotate the method or its class with @Locked");
+                throw new IllegalStateException(
+                        "no @Locked binding found for " + LockedMethod.signature(beanClass, method)
+                                + ": annotate the method or its class with @Locked");
             }
             List<String> problems = new ArrayList<>();
             LockedMethod created = LockedMethod.create(beanClass, method, locked, problems::add);
@@ -131,13 +138,19 @@ public class LockedExtension implements Extension {
     TxBinder transactions(BeanManager beans) {
         TxBinder found = transactions;
         if (found == null) {
-            found = isPresent("jakarta.transaction.TransactionSynchronizationRegistry") ? JtaBinder.find(beans) : TxBinder.NONE;
+            found = isPresent("jakarta.transaction.TransactionSynchronizationRegistry")
+                    ? JtaBinder.find(beans)
+                    : TxBinder.NONE;
             if (found == null) {
-                return TxBinder.NONE; // JNDI, but no registry visible from this thread (no component context): ask again next call
+                return TxBinder
+                        .NONE; // JNDI, but no registry visible from this thread (no component context): ask again next
+                // call
             }
-            LOG.log(System.Logger.Level.INFO, found == TxBinder.NONE
-                    ? "@Locked: no JTA TransactionSynchronizationRegistry found; locks are released when their method returns"
-                    : "@Locked: JTA found; a lock taken inside a transaction is released after the transaction completes");
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    found == TxBinder.NONE
+                            ? "@Locked: no JTA TransactionSynchronizationRegistry found; locks are released when their method returns"
+                            : "@Locked: JTA found; a lock taken inside a transaction is released after the transaction completes");
             transactions = found;
         }
         return found;

@@ -37,12 +37,16 @@ public class LockedInterceptor {
     // and re-declare the constructor with raw types, which Weld then rejects for Event<...>/Bean<?>.
     @Inject
     LockManager locks;
+
     @Inject
     LockedExtension extension;
+
     @Inject
     Event<LockLostEvent> lostEvents;
+
     @Inject
     BeanManager beans;
+
     @Inject
     @Intercepted
     Bean<?> bean;
@@ -83,8 +87,10 @@ public class LockedInterceptor {
         try {
             return meta.key().render(args);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("@Locked on " + meta.id() + ": " + e.getMessage()
-                    + ". Pass a non-null value or change the template", e);
+            throw new IllegalArgumentException(
+                    "@Locked on " + meta.id() + ": " + e.getMessage()
+                            + ". Pass a non-null value or change the template",
+                    e);
         }
     }
 }

@@ -1,5 +1,11 @@
 package dev.lockwarden.cdi;
 
+import dev.lockwarden.KeyTemplate;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.OnBusy;
+import dev.lockwarden.config.Durations;
+import dev.lockwarden.spi.LockPolicy;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
@@ -10,13 +16,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-
-import dev.lockwarden.KeyTemplate;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.LockSource;
-import dev.lockwarden.OnBusy;
-import dev.lockwarden.config.Durations;
-import dev.lockwarden.spi.LockPolicy;
 
 /**
  * What the interceptor needs for one {@code @Locked} method, parsed and validated once.
@@ -29,21 +28,33 @@ import dev.lockwarden.spi.LockPolicy;
  * @param shape     sync or async (CompletionStage), and what SKIP returns
  * @param holdAtLeast minimum time the lock stays taken after acquisition (zero = release at once)
  */
-record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo, boolean autoRefresh,
-                    OnBusy onBusy, ReturnShape shape, Duration holdAtLeast) {
+record LockedMethod(
+        String id,
+        KeyTemplate key,
+        Duration ttl,
+        Duration waitUpTo,
+        boolean autoRefresh,
+        OnBusy onBusy,
+        ReturnShape shape,
+        Duration holdAtLeast) {
 
     /** The policy as lock-core's SPI describes it for every declarative entry point (the agent's rules too). */
     LockPolicy policy() {
-        return new LockPolicy(key, Optional.ofNullable(ttl), Optional.ofNullable(waitUpTo), onBusy, autoRefresh, holdAtLeast);
+        return new LockPolicy(
+                key, Optional.ofNullable(ttl), Optional.ofNullable(waitUpTo), onBusy, autoRefresh, holdAtLeast);
     }
 
     /** Options for one call, on top of the manager's defaults (lockwarden.ttl / lockwarden.wait). */
     LockOptions options(LockOptions defaults) {
         try {
             return policy().options(defaults, LockSource.CDI, id);
-        } catch (IllegalArgumentException e) { // holdAtLeast against the manager's default TTL: checked before the body runs
-            throw new IllegalArgumentException("@Locked on " + id + ": " + e.getMessage() + " (the TTL is the LockManager's"
-                    + " default; set @Locked(ttl) explicitly)", e);
+        } catch (
+                IllegalArgumentException
+                        e) { // holdAtLeast against the manager's default TTL: checked before the body runs
+            throw new IllegalArgumentException(
+                    "@Locked on " + id + ": " + e.getMessage() + " (the TTL is the LockManager's"
+                            + " default; set @Locked(ttl) explicitly)",
+                    e);
         }
     }
 
@@ -63,12 +74,14 @@ record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo,
                     + " method of the bean, or remove @Locked");
         }
         if (Modifier.isFinal(mods)) {
-            problems.accept("@Locked on " + where + ": the container cannot intercept a final method. Remove 'final' from it,"
-                    + " or remove @Locked");
+            problems.accept(
+                    "@Locked on " + where + ": the container cannot intercept a final method. Remove 'final' from it,"
+                            + " or remove @Locked");
         }
         if (Modifier.isFinal(beanClass.getModifiers())) {
-            problems.accept("@Locked on " + where + ": class " + beanClass.getName() + " is final, so the container cannot"
-                    + " intercept it. Remove 'final' from the class, or remove @Locked");
+            problems.accept(
+                    "@Locked on " + where + ": class " + beanClass.getName() + " is final, so the container cannot"
+                            + " intercept it. Remove 'final' from the class, or remove @Locked");
         }
         KeyTemplate key = null;
         String template = locked.value().isEmpty() ? defaultName(beanClass, method) : locked.value();
@@ -98,14 +111,16 @@ record LockedMethod(String id, KeyTemplate key, Duration ttl, Duration waitUpTo,
             return null;
         }
         String id = beanClass.getName() + "#" + method.getName();
-        return new LockedMethod(id, key, ttl, wait, locked.autoRefresh(), locked.onBusy(), shape,
-                hold == null ? Duration.ZERO : hold);
+        return new LockedMethod(
+                id, key, ttl, wait, locked.autoRefresh(), locked.onBusy(), shape, hold == null ? Duration.ZERO : hold);
     }
 
     /** {@code com.x.Billing#charge(String, long)}. */
     static String signature(Class<?> beanClass, Method method) {
-        return beanClass.getName() + "#" + method.getName() + Arrays.stream(method.getParameterTypes())
-                .map(Class::getSimpleName).collect(Collectors.joining(", ", "(", ")"));
+        return beanClass.getName() + "#" + method.getName()
+                + Arrays.stream(method.getParameterTypes())
+                        .map(Class::getSimpleName)
+                        .collect(Collectors.joining(", ", "(", ")"));
     }
 
     private static Duration duration(String text, String where, Consumer<String> problems) {

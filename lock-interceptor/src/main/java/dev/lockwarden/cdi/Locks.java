@@ -13,8 +13,7 @@ import java.util.ArrayDeque;
 public final class Locks {
     private static final ThreadLocal<ArrayDeque<CurrentLock>> STACK = new ThreadLocal<>();
 
-    private Locks() {
-    }
+    private Locks() {}
 
     /**
      * The innermost lock held by a {@code @Locked} method running on this thread. An asynchronous
@@ -27,7 +26,8 @@ public final class Locks {
     public static CurrentLock current() {
         ArrayDeque<CurrentLock> stack = STACK.get();
         if (stack == null || stack.isEmpty()) {
-            throw new IllegalStateException("no @Locked method is running on thread '" + Thread.currentThread().getName()
+            throw new IllegalStateException("no @Locked method is running on thread '"
+                    + Thread.currentThread().getName()
                     + "': call LockContext.current() / Locks.current() only inside a @Locked method (or code it calls on"
                     + " the same thread), or take the lock yourself with LockManager.acquire(...)");
         }

@@ -1,9 +1,8 @@
 package dev.lockwarden.cdi;
 
+import dev.lockwarden.config.Settings;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
-
-import dev.lockwarden.config.Settings;
 
 /**
  * {@code lockwarden.*} from MicroProfile Config (which itself covers system properties and the
@@ -12,8 +11,7 @@ import dev.lockwarden.config.Settings;
  */
 final class MicroProfileSettings {
 
-    private MicroProfileSettings() {
-    }
+    private MicroProfileSettings() {}
 
     static Settings create() {
         Config config = ConfigProvider.getConfig();

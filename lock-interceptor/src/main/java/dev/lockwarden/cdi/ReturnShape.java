@@ -1,5 +1,6 @@
 package dev.lockwarden.cdi;
 
+import dev.lockwarden.OnBusy;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
@@ -14,8 +15,6 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-
-import dev.lockwarden.OnBusy;
 
 /**
  * What a {@code @Locked} method returns, decided once at deployment: whether the lock must follow
@@ -35,14 +34,16 @@ record ReturnShape(boolean async, Supplier<Object> skipValue) {
             return new ReturnShape(true, () -> CompletableFuture.completedFuture(inner));
         }
         if (CompletionStage.class.isAssignableFrom(type)) {
-            problems.accept("@Locked on " + where + " returns " + type.getName() + ": the lock follows a stage only when the"
-                    + " declared type is CompletionStage or CompletableFuture. Declare one of those as the return type");
+            problems.accept(
+                    "@Locked on " + where + " returns " + type.getName() + ": the lock follows a stage only when the"
+                            + " declared type is CompletionStage or CompletableFuture. Declare one of those as the return type");
             return null;
         }
         if (Future.class.isAssignableFrom(type) || Flow.Publisher.class.isAssignableFrom(type) || isReactive(type)) {
-            problems.accept("@Locked on " + where + " returns " + type.getName() + ": the lock would be released when the"
-                    + " method returns, while the asynchronous work still runs unlocked. Return CompletionStage or"
-                    + " CompletableFuture (the lock is then held until it completes), or lock inside the asynchronous work");
+            problems.accept(
+                    "@Locked on " + where + " returns " + type.getName() + ": the lock would be released when the"
+                            + " method returns, while the asynchronous work still runs unlocked. Return CompletionStage or"
+                            + " CompletableFuture (the lock is then held until it completes), or lock inside the asynchronous work");
             return null;
         }
         Supplier<Object> skip = syncDefault(type);

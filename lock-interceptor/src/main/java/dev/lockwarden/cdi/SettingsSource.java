@@ -10,8 +10,7 @@ import dev.lockwarden.config.Settings;
 final class SettingsSource {
     private static final String MP_CONFIG = "org.eclipse.microprofile.config.ConfigProvider";
 
-    private SettingsSource() {
-    }
+    private SettingsSource() {}
 
     static Settings discover() {
         if (isPresent(MP_CONFIG)) {

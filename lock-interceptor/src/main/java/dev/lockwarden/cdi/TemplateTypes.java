@@ -17,15 +17,16 @@ import java.util.regex.Pattern;
 final class TemplateTypes {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
 
-    private TemplateTypes() {
-    }
+    private TemplateTypes() {}
 
     static void check(String template, Method method, List<String> names, String where, Consumer<String> problems) {
         Matcher m = PLACEHOLDER.matcher(template);
         while (m.find()) {
             String expr = m.group(1).trim();
             String[] segments = expr.split("\\.");
-            int index = segments[0].chars().allMatch(Character::isDigit) ? Integer.parseInt(segments[0]) : names.indexOf(segments[0]);
+            int index = segments[0].chars().allMatch(Character::isDigit)
+                    ? Integer.parseInt(segments[0])
+                    : names.indexOf(segments[0]);
             Class<?> type = method.getParameterTypes()[index];
             for (int i = 1; i < segments.length && type != null; i++) {
                 Class<?> next = propertyType(type, segments[i]);
@@ -40,7 +41,8 @@ final class TemplateTypes {
             if (type != null && !hasOwnToString(type)) {
                 problems.accept("@Locked(\"" + template + "\") on " + where + ": {" + expr + "} is a " + type.getName()
                         + ", which does not override toString(): every call would get a lock name of its own and no two"
-                        + " calls would exclude each other. Name a property instead (e.g. {" + expr + ".id}) or override"
+                        + " calls would exclude each other. Name a property instead (e.g. {" + expr
+                        + ".id}) or override"
                         + " toString() in " + type.getSimpleName());
             }
         }

@@ -1,13 +1,12 @@
 package dev.lockwarden.cdi;
 
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Set;
-
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.PreDestroy;
-import jakarta.inject.Inject;
 
 /**
  * Which methods a class-level {@code @Locked} leaves alone: what is not a business method. A
@@ -15,16 +14,20 @@ import jakarta.inject.Inject;
  * lock (and failing when Redis is down, or blocking a debugger) would surprise everyone.
  */
 final class TypeLevel {
-    private static final Set<String> OBJECT_METHODS = Set.of("toString()", "hashCode()", "equals(Object)", "clone()", "finalize()");
-    private static final Set<Class<? extends Annotation>> CONTAINER_CALLED = Set.of(PostConstruct.class, PreDestroy.class, Inject.class);
+    private static final Set<String> OBJECT_METHODS =
+            Set.of("toString()", "hashCode()", "equals(Object)", "clone()", "finalize()");
+    private static final Set<Class<? extends Annotation>> CONTAINER_CALLED =
+            Set.of(PostConstruct.class, PreDestroy.class, Inject.class);
 
-    private TypeLevel() {
-    }
+    private TypeLevel() {}
 
     /** True if a {@code @Locked} on the class must not apply to {@code m}. */
     static boolean exempt(Method m) {
         int mods = m.getModifiers();
-        if (Modifier.isStatic(mods) || Modifier.isPrivate(mods) || m.isSynthetic() || m.isBridge()
+        if (Modifier.isStatic(mods)
+                || Modifier.isPrivate(mods)
+                || m.isSynthetic()
+                || m.isBridge()
                 || m.getDeclaringClass() == Object.class) {
             return true;
         }

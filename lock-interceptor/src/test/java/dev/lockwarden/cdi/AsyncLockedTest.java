@@ -7,18 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.shrinkwrap.api.spec.JavaArchive;
-import org.junit.jupiter.api.Test;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockLostException;
@@ -30,6 +18,16 @@ import dev.lockwarden.cdi.beans.AsyncService;
 import dev.lockwarden.cdi.beans.LostEvents;
 import dev.lockwarden.cdi.beans.Probe;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code @Locked} methods returning {@code CompletionStage}/{@code CompletableFuture} in Weld (through
@@ -39,10 +37,13 @@ class AsyncLockedTest extends WeldOnRedisTest {
 
     @Inject
     AsyncService async;
+
     @Inject
     Probe probe;
+
     @Inject
     LostEvents lostEvents;
+
     @Inject
     LockManager locks;
 
@@ -64,12 +65,17 @@ class AsyncLockedTest extends WeldOnRedisTest {
         CompletableFuture<String> stage = async.work("A", gate);
 
         assertFalse(stage.isDone(), "the stage is still pending");
-        assertThrows(IllegalStateException.class, Locks::current, "the LockContext was popped when the method returned");
+        assertThrows(
+                IllegalStateException.class, Locks::current, "the LockContext was popped when the method returned");
         LockInfo info = locks.inspector().get("async:A").orElseThrow(() -> new AssertionError("released at return"));
         assertEquals(LockSource.CDI, info.source());
-        assertTrue(otherJvm.tryAcquire("async:A", LockOptions.ttl(Duration.ofSeconds(5))).isEmpty(),
+        assertTrue(
+                otherJvm.tryAcquire("async:A", LockOptions.ttl(Duration.ofSeconds(5)))
+                        .isEmpty(),
                 "another instance finds the lock busy while the stage is pending");
-        var busy = assertThrows(LockNotAcquiredException.class, () -> async.work("A", new CompletableFuture<>()),
+        var busy = assertThrows(
+                LockNotAcquiredException.class,
+                () -> async.work("A", new CompletableFuture<>()),
                 "a second caller on the same thread is busy too: no reentrancy across the async boundary");
         assertEquals("async:A", busy.lockName());
         assertEquals(1, probe.runs(), "the busy caller did not run the body");
@@ -78,7 +84,8 @@ class AsyncLockedTest extends WeldOnRedisTest {
         completer.start();
         assertEquals("done@" + info.fencingToken(), stage.get(5, TimeUnit.SECONDS));
         assertTrue(locks.inspector().get("async:A").isEmpty(), "released once the stage completed");
-        try (LockHandle again = otherJvm.tryAcquire("async:A", LockOptions.ttl(Duration.ofSeconds(5))).orElseThrow()) {
+        try (LockHandle again = otherJvm.tryAcquire("async:A", LockOptions.ttl(Duration.ofSeconds(5)))
+                .orElseThrow()) {
             assertTrue(again.isHeld());
         }
     }
@@ -105,7 +112,9 @@ class AsyncLockedTest extends WeldOnRedisTest {
 
         var thrown = assertThrows(IllegalStateException.class, () -> async.failsBeforeReturning("B"));
         assertEquals("no stage for B", thrown.getMessage());
-        assertTrue(locks.inspector().get("async:B").isEmpty(), "released when the method threw instead of returning a stage");
+        assertTrue(
+                locks.inspector().get("async:B").isEmpty(),
+                "released when the method threw instead of returning a stage");
     }
 
     @Test
@@ -117,10 +126,12 @@ class AsyncLockedTest extends WeldOnRedisTest {
         Thread.sleep(600); // the watchdog's next refresh (every ttl/3) finds the lock gone
         gate.complete("too late");
 
-        var failure = assertThrows(ExecutionException.class, () -> stage.toCompletableFuture().get(5, TimeUnit.SECONDS));
+        var failure = assertThrows(
+                ExecutionException.class, () -> stage.toCompletableFuture().get(5, TimeUnit.SECONDS));
         var lost = assertInstanceOf(LockLostException.class, failure.getCause());
         assertEquals("async:C", lost.lockName());
-        assertTrue(lost.getMessage().contains("while @Locked method " + AsyncService.class.getName() + "#shortLease ran"),
+        assertTrue(
+                lost.getMessage().contains("while @Locked method " + AsyncService.class.getName() + "#shortLease ran"),
                 lost.getMessage());
         List<LockLostEvent> events = lostEvents.seen();
         assertEquals(1, events.size(), "one event per lost invocation: " + events);
@@ -139,7 +150,8 @@ class AsyncLockedTest extends WeldOnRedisTest {
         IllegalStateException own = new IllegalStateException("the stage's own failure");
         gate.completeExceptionally(own);
 
-        var failure = assertThrows(ExecutionException.class, () -> stage.toCompletableFuture().get(5, TimeUnit.SECONDS));
+        var failure = assertThrows(
+                ExecutionException.class, () -> stage.toCompletableFuture().get(5, TimeUnit.SECONDS));
         assertEquals(own, failure.getCause(), "the stage's own failure stays the one reported");
         assertEquals(1, own.getSuppressed().length, "the loss is added to it");
         var lost = assertInstanceOf(LockLostException.class, own.getSuppressed()[0]);
@@ -162,7 +174,8 @@ class AsyncLockedTest extends WeldOnRedisTest {
             assertEquals(Optional.empty(), optional.get(), "a stage of Optional completes with Optional.empty()");
         }
         assertEquals(0, probe.runs(), "skipped calls never run the method");
-        assertEquals("ran", async.skipIfBusy("D").toCompletableFuture().get(5, TimeUnit.SECONDS), "free again: it runs");
+        assertEquals(
+                "ran", async.skipIfBusy("D").toCompletableFuture().get(5, TimeUnit.SECONDS), "free again: it runs");
         assertEquals(1, probe.runs());
     }
 }

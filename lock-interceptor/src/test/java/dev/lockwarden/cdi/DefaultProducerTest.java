@@ -3,9 +3,13 @@ package dev.lockwarden.cdi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.cdi.broken.ValidBean;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
@@ -13,12 +17,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.cdi.broken.ValidBean;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * The default producer in plain Weld SE: reads {@code lockwarden.*}, is used by the interceptor, and
@@ -45,9 +43,13 @@ class DefaultProducerTest {
 
     @Test
     void defaultManagerReadsSettingsIsUsedByTheInterceptorAndIsClosedAtShutdown() {
-        try (LockManager other = LockManager.builder().redis(redis.uri()).application("other").build()) {
-            WeldContainer container = new Weld("default-producer").disableDiscovery()
-                    .addBeanClasses(ValidBean.class).addExtension(new LockedExtension()).initialize();
+        try (LockManager other =
+                LockManager.builder().redis(redis.uri()).application("other").build()) {
+            WeldContainer container = new Weld("default-producer")
+                    .disableDiscovery()
+                    .addBeanClasses(ValidBean.class)
+                    .addExtension(new LockedExtension())
+                    .initialize();
             LockHandle leftOpen;
             try {
                 LockManager locks = container.select(LockManager.class).get();

@@ -6,20 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.shrinkwrap.api.spec.JavaArchive;
-import org.junit.jupiter.api.Test;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockLostException;
@@ -33,6 +19,18 @@ import dev.lockwarden.cdi.beans.Order;
 import dev.lockwarden.cdi.beans.PaymentService;
 import dev.lockwarden.cdi.beans.Probe;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code @Locked} in a real CDI container (Weld through Arquillian) against a real redis-server. The
@@ -43,16 +41,22 @@ class LockedInterceptorTest extends WeldOnRedisTest {
 
     @Inject
     PaymentService payments;
+
     @Inject
     NightlyJobs jobs;
+
     @Inject
     dev.lockwarden.cdi.beans.Audited audited;
+
     @Inject
     Probe probe;
+
     @Inject
     LockContext lockContext;
+
     @Inject
     LockManager locks;
+
     @Inject
     dev.lockwarden.cdi.beans.LostEvents lostEvents;
 
@@ -108,9 +112,12 @@ class LockedInterceptorTest extends WeldOnRedisTest {
     void skipReturnsNullOrThePrimitiveDefaultWithoutRunningTheBody() {
         fresh();
         try (LockHandle held = otherJvm.acquire("slot:A", LockOptions.ttl(Duration.ofSeconds(10)));
-             LockHandle held2 = otherJvm.acquire("payment:TX-3", LockOptions.ttl(Duration.ofSeconds(10)))) {
+                LockHandle held2 = otherJvm.acquire("payment:TX-3", LockOptions.ttl(Duration.ofSeconds(10)))) {
             assertEquals(0, payments.countIfFree("A"));
-            assertEquals(java.util.Optional.empty(), payments.describeIfFree("TX-3"), "SKIP returns Optional.empty() for Optional");
+            assertEquals(
+                    java.util.Optional.empty(),
+                    payments.describeIfFree("TX-3"),
+                    "SKIP returns Optional.empty() for Optional");
             assertFalse(payments.chargeIfFree("TX-3"));
         }
         assertEquals(0, probe.runs());
@@ -124,11 +131,15 @@ class LockedInterceptorTest extends WeldOnRedisTest {
             var busy = assertThrows(LockNotAcquiredException.class, () -> payments.failFast("TX-4"));
             assertEquals("payment:TX-4", busy.lockName());
             assertTrue(busy.holderRemainingTtl().isPresent());
-            assertTrue(busy.getMessage().startsWith("@Locked on " + PaymentService.class.getName() + "#failFast: lock 'payment:TX-4'"
-                    + " is held by another owner"), busy.getMessage());
+            assertTrue(
+                    busy.getMessage()
+                            .startsWith("@Locked on " + PaymentService.class.getName()
+                                    + "#failFast: lock 'payment:TX-4'" + " is held by another owner"),
+                    busy.getMessage());
             assertTrue(busy.getMessage().contains("Raise @Locked(waitUpTo = ...)"), busy.getMessage());
             var ejb = busy.getClass().getAnnotation(jakarta.ejb.ApplicationException.class);
-            assertTrue(ejb != null && !ejb.rollback() && ejb.inherited(),
+            assertTrue(
+                    ejb != null && !ejb.rollback() && ejb.inherited(),
                     "EJB containers pass busy to the caller unwrapped and leave its transaction alone");
         }
         assertEquals(0, probe.runs());
@@ -182,7 +193,9 @@ class LockedInterceptorTest extends WeldOnRedisTest {
         assertEquals(APPLICATION, info.holder().application(), "the default producer read lockwarden.application");
         assertEquals(inside.thread(), info.holder().thread());
         assertEquals(inside.fenceInside(), info.fencingToken());
-        assertTrue(info.remainingTtl().compareTo(Duration.ofSeconds(10)) > 0, "ttl = \"20s\" applied: " + info.remainingTtl());
+        assertTrue(
+                info.remainingTtl().compareTo(Duration.ofSeconds(10)) > 0,
+                "ttl = \"20s\" applied: " + info.remainingTtl());
     }
 
     @Test
@@ -217,14 +230,18 @@ class LockedInterceptorTest extends WeldOnRedisTest {
         long start = System.nanoTime();
         payments.onceAPeriod("nightly");
         assertTrue(locks.inspector().get("cron:nightly").isPresent(), "still held after the method returned");
-        assertTrue(otherJvm.tryAcquire("cron:nightly", LockOptions.ttl(Duration.ofSeconds(5))).isEmpty(),
+        assertTrue(
+                otherJvm.tryAcquire("cron:nightly", LockOptions.ttl(Duration.ofSeconds(5)))
+                        .isEmpty(),
                 "another node whose timer fires a little later finds it taken");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (locks.inspector().get("cron:nightly").isPresent() && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
         long heldMillis = (System.nanoTime() - start) / 1_000_000;
-        assertTrue(heldMillis >= 950 && heldMillis < 4000, "held ~1s (holdAtLeast), not the 10s TTL: " + heldMillis + " ms");
+        assertTrue(
+                heldMillis >= 950 && heldMillis < 4000,
+                "held ~1s (holdAtLeast), not the 10s TTL: " + heldMillis + " ms");
         assertEquals(1, probe.runs());
     }
 
@@ -265,7 +282,10 @@ class LockedInterceptorTest extends WeldOnRedisTest {
     void sameKeyOnTheSameThreadIsReentrant() {
         fresh();
         long[] fences = payments.reenter("R-1");
-        assertEquals(fences[0], fences[1], "the nested call for the same name reuses the outer lock (no wait, no new fence)");
+        assertEquals(
+                fences[0],
+                fences[1],
+                "the nested call for the same name reuses the outer lock (no wait, no new fence)");
         assertTrue(locks.inspector().get("re:R-1").isEmpty(), "released when the outer call ended");
     }
 
@@ -284,13 +304,17 @@ class LockedInterceptorTest extends WeldOnRedisTest {
         assertEquals("lease:L-1", lost.lockName());
         var ejb = lost.getClass().getAnnotation(jakarta.ejb.ApplicationException.class);
         assertTrue(ejb != null && ejb.rollback(), "EJB containers pass lost to the caller unwrapped and roll back");
-        assertTrue(lost.getMessage().contains("while @Locked method " + PaymentService.class.getName() + "#loseLockWhileRunning ran"),
+        assertTrue(
+                lost.getMessage()
+                        .contains(
+                                "while @Locked method " + PaymentService.class.getName() + "#loseLockWhileRunning ran"),
                 lost.getMessage());
         var events = lostEvents.seen();
         assertEquals(1, events.size(), "@Observes LockLostEvent saw the loss once: " + events);
         assertEquals(LockLostEvent.Outcome.THROWN, events.get(0).outcome());
         assertEquals("lease:L-1", events.get(0).lockName());
-        assertTrue(events.get(0).reason().contains("force-released"), events.get(0).reason());
+        assertTrue(
+                events.get(0).reason().contains("force-released"), events.get(0).reason());
     }
 
     private void assertReleased(String name) {

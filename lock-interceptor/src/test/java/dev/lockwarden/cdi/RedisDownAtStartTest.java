@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockStoreException;
+import dev.lockwarden.cdi.broken.ValidBean;
+import dev.lockwarden.testing.RedisNode;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -11,15 +14,10 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import dev.lockwarden.LockStoreException;
-import dev.lockwarden.cdi.broken.ValidBean;
-import dev.lockwarden.testing.RedisNode;
 
 /**
  * Redis stopped while the application starts: it deploys with a WARNING, {@code @Locked} calls
@@ -33,8 +31,14 @@ class RedisDownAtStartTest {
     void invalidSettingsFailTheDeployment() {
         System.setProperty("lockwarden.ttl", "soon");
         try {
-            RuntimeException e = assertThrows(RuntimeException.class, () -> new Weld("bad-settings").disableDiscovery()
-                    .addBeanClasses(ValidBean.class).addExtension(new LockedExtension()).initialize().close());
+            RuntimeException e = assertThrows(
+                    RuntimeException.class,
+                    () -> new Weld("bad-settings")
+                            .disableDiscovery()
+                            .addBeanClasses(ValidBean.class)
+                            .addExtension(new LockedExtension())
+                            .initialize()
+                            .close());
             StringBuilder all = new StringBuilder();
             for (Throwable t = e; t != null; t = t.getCause()) {
                 all.append(t.getMessage()).append('\n');
@@ -59,24 +63,29 @@ class RedisDownAtStartTest {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         Logger producerLog = Logger.getLogger(LockManagerProducer.class.getName());
         producerLog.addHandler(capture);
         System.setProperty("lockwarden.redis", redis.uri());
-        try (WeldContainer container = new Weld("redis-down").disableDiscovery().addBeanClasses(ValidBean.class)
-                .addExtension(new LockedExtension()).initialize()) {
+        try (WeldContainer container = new Weld("redis-down")
+                .disableDiscovery()
+                .addBeanClasses(ValidBean.class)
+                .addExtension(new LockedExtension())
+                .initialize()) {
             assertEquals(1, warnings.size(), "one WARNING at start-up");
             String warning = warnings.get(0).getMessage();
-            assertTrue(warning.contains("Redis does not answer at start-up") && warning.contains("LockStoreException"), warning);
+            assertTrue(
+                    warning.contains("Redis does not answer at start-up") && warning.contains("LockStoreException"),
+                    warning);
 
             ValidBean bean = container.select(ValidBean.class).get();
-            var down = assertThrows(LockStoreException.class, () -> bean.count("A"),
+            var down = assertThrows(
+                    LockStoreException.class,
+                    () -> bean.count("A"),
                     "onBusy = SKIP, yet an unreachable Redis is an error, not a skip");
             assertTrue(down.getMessage() != null && !down.getMessage().isBlank());
 

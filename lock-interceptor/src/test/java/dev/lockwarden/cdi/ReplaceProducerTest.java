@@ -3,25 +3,23 @@ package dev.lockwarden.cdi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import java.util.concurrent.TimeUnit;
-
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.EmptyAsset;
-import org.jboss.shrinkwrap.api.spec.JavaArchive;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.cdi.alt.ReplacingProducer;
 import dev.lockwarden.cdi.beans.PaymentService;
 import dev.lockwarden.testing.RedisServerExtension;
 import jakarta.inject.Inject;
+import java.util.concurrent.TimeUnit;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.EmptyAsset;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An application's {@code @Produces @Alternative @Priority} LockManager replaces the default one,
@@ -48,6 +46,7 @@ class ReplaceProducerTest {
 
     @Inject
     LockManager locks;
+
     @Inject
     PaymentService payments;
 
@@ -65,6 +64,7 @@ class ReplaceProducerTest {
         assertEquals("replaced-app", locks.application());
 
         LockInfo info = payments.inside("TX-ALT").info().orElseThrow();
-        assertEquals("replaced-app", info.holder().application(), "the interceptor took the lock through the alternative");
+        assertEquals(
+                "replaced-app", info.holder().application(), "the interceptor took the lock through the alternative");
     }
 }

@@ -4,16 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.List;
-
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.EmptyAsset;
-import org.jboss.shrinkwrap.api.spec.JavaArchive;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostException;
 import dev.lockwarden.LockManager;
@@ -25,6 +15,14 @@ import jakarta.inject.Inject;
 import jakarta.transaction.RollbackException;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionManager;
+import java.time.Duration;
+import java.util.List;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.EmptyAsset;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code @Locked} inside a caller's JTA transaction (Narayana, a real transaction manager, in Weld
@@ -34,12 +32,16 @@ class TransactionTest extends WeldOnRedisTest {
 
     @Inject
     Ledger ledger;
+
     @Inject
     TransactionManager tm;
+
     @Inject
     LostEvents lostEvents;
+
     @Inject
     LockManager locks;
+
     @Inject
     Checkout checkout;
 
@@ -72,14 +74,17 @@ class TransactionTest extends WeldOnRedisTest {
         tm.begin();
         long fence = ledger.write("A");
 
-        assertTrue(otherJvm.tryAcquire("ledger:A", LockOptions.ttl(Duration.ofSeconds(5))).isEmpty(),
+        assertTrue(
+                otherJvm.tryAcquire("ledger:A", LockOptions.ttl(Duration.ofSeconds(5)))
+                        .isEmpty(),
                 "between return and commit another instance must not get the lock (it would read uncommitted state)");
         assertEquals(fence, locks.inspector().get("ledger:A").orElseThrow().fencingToken());
         tm.commit();
 
         assertEquals(Status.STATUS_COMMITTED, ledger.lastStatus());
         assertTrue(locks.inspector().get("ledger:A").isEmpty(), "released after commit");
-        try (LockHandle again = otherJvm.tryAcquire("ledger:A", LockOptions.ttl(Duration.ofSeconds(5))).orElseThrow()) {
+        try (LockHandle again = otherJvm.tryAcquire("ledger:A", LockOptions.ttl(Duration.ofSeconds(5)))
+                .orElseThrow()) {
             assertTrue(again.isHeld());
         }
         assertEquals(List.of(), lostEvents.seen());
@@ -122,13 +127,18 @@ class TransactionTest extends WeldOnRedisTest {
         assertEquals(Status.STATUS_MARKED_ROLLBACK, tm.getStatus());
         assertThrows(RollbackException.class, tm::commit);
         assertEquals(Status.STATUS_ROLLEDBACK, ledger.lastStatus());
-        assertEquals(1, lostEvents.seen().size(), "one event, although both the method end and beforeCompletion saw the loss");
+        assertEquals(
+                1,
+                lostEvents.seen().size(),
+                "one event, although both the method end and beforeCompletion saw the loss");
     }
 
     @Test
     void aTransactionalCallerCommitsBeforeTheLockIsReleased() throws Exception {
         fresh();
-        assertEquals(false, checkout.otherCouldLockBeforeCommit("F"),
+        assertEquals(
+                false,
+                checkout.otherCouldLockBeforeCommit("F"),
                 "inside the @Transactional caller, after the @Locked method returned, the lock is still held");
         assertEquals(Status.STATUS_COMMITTED, ledger.lastStatus());
         assertTrue(locks.inspector().get("ledger:F").isEmpty(), "released once the caller's transaction committed");
@@ -137,7 +147,10 @@ class TransactionTest extends WeldOnRedisTest {
     @Test
     void lockedAndTransactionalOnOneMethodRunTheTransactionInsideTheLock() throws Exception {
         fresh();
-        assertEquals(Status.STATUS_ACTIVE, checkout.bothOnOneMethod("G"), "@Transactional (+200) runs inside @Locked (+100)");
+        assertEquals(
+                Status.STATUS_ACTIVE,
+                checkout.bothOnOneMethod("G"),
+                "@Transactional (+200) runs inside @Locked (+100)");
         assertTrue(locks.inspector().get("ledger:G").isEmpty());
     }
 

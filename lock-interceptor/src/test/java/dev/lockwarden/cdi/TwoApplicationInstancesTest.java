@@ -3,6 +3,9 @@ package dev.lockwarden.cdi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockManager;
+import dev.lockwarden.cdi.twoapps.Ledger;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -10,7 +13,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
@@ -19,10 +21,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockManager;
-import dev.lockwarden.cdi.twoapps.Ledger;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Two application instances — two independent Weld containers, each with its own default
@@ -53,7 +51,11 @@ class TwoApplicationInstancesTest {
 
     private static WeldContainer instance(String name) {
         System.setProperty("lockwarden.application", name); // read when the container starts
-        return new Weld(name).disableDiscovery().addBeanClasses(Ledger.class).addExtension(new LockedExtension()).initialize();
+        return new Weld(name)
+                .disableDiscovery()
+                .addBeanClasses(Ledger.class)
+                .addExtension(new LockedExtension())
+                .initialize();
     }
 
     @AfterAll
@@ -82,7 +84,9 @@ class TwoApplicationInstancesTest {
 
         assertEquals(1, Ledger.MAX_SAME_KEY_OVERLAP.get(), "two bodies for one key overlapped");
         assertEquals(TOTAL, Ledger.BALANCES.get("acct-1"), "lost updates under the lock");
-        assertTrue(Ledger.RUNS_BY_INSTANCE.get("instance-1").get() > 0 && Ledger.RUNS_BY_INSTANCE.get("instance-2").get() > 0,
+        assertTrue(
+                Ledger.RUNS_BY_INSTANCE.get("instance-1").get() > 0
+                        && Ledger.RUNS_BY_INSTANCE.get("instance-2").get() > 0,
                 "both instances took part: " + Ledger.RUNS_BY_INSTANCE);
     }
 
@@ -91,7 +95,9 @@ class TwoApplicationInstancesTest {
         run((ledger, thread) -> ledger.add("acct-" + thread));
 
         assertEquals(1, Ledger.MAX_SAME_KEY_OVERLAP.get());
-        assertTrue(Ledger.MAX_ACTIVE_ANY.get() > 1, "distinct keys must not serialize: max parallel " + Ledger.MAX_ACTIVE_ANY);
+        assertTrue(
+                Ledger.MAX_ACTIVE_ANY.get() > 1,
+                "distinct keys must not serialize: max parallel " + Ledger.MAX_ACTIVE_ANY);
         int sum = Ledger.BALANCES.values().stream().mapToInt(Integer::intValue).sum();
         assertEquals(TOTAL, sum);
     }
@@ -101,7 +107,9 @@ class TwoApplicationInstancesTest {
         run((ledger, thread) -> ledger.addUnlocked("acct-1"));
 
         assertTrue(Ledger.MAX_SAME_KEY_OVERLAP.get() > 1, "the control must overlap, or the other tests prove nothing");
-        assertTrue(Ledger.BALANCES.get("acct-1") < TOTAL, "the control must lose updates: " + Ledger.BALANCES.get("acct-1"));
+        assertTrue(
+                Ledger.BALANCES.get("acct-1") < TOTAL,
+                "the control must lose updates: " + Ledger.BALANCES.get("acct-1"));
     }
 
     private interface Call {
@@ -110,7 +118,8 @@ class TwoApplicationInstancesTest {
 
     /** {@link #THREADS_PER_INSTANCE} threads per instance, released together, {@link #CALLS_PER_THREAD} calls each. */
     private static void run(Call call) throws Exception {
-        List<Ledger> ledgers = List.of(first.select(Ledger.class).get(), second.select(Ledger.class).get());
+        List<Ledger> ledgers = List.of(
+                first.select(Ledger.class).get(), second.select(Ledger.class).get());
         int threads = 2 * THREADS_PER_INSTANCE;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {

@@ -1,7 +1,9 @@
 package dev.lockwarden.cdi;
 
+import dev.lockwarden.LockManager;
+import dev.lockwarden.cdi.beans.PaymentService;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.util.concurrent.TimeUnit;
-
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
@@ -12,10 +14,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockManager;
-import dev.lockwarden.cdi.beans.PaymentService;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Base of the tests that run {@code @Locked} beans in Weld (through Arquillian) against one real
@@ -47,7 +45,10 @@ abstract class WeldOnRedisTest {
 
     @BeforeAll
     static void startOtherJvm() {
-        otherJvm = LockManager.builder().redis(redis.uri()).application("other-jvm").build();
+        otherJvm = LockManager.builder()
+                .redis(redis.uri())
+                .application("other-jvm")
+                .build();
     }
 
     /** A bean archive of the test beans ({@code dev.lockwarden.cdi.beans}), for a {@code @Deployment}. */

@@ -1,11 +1,5 @@
 package dev.lockwarden.ee;
 
-import java.io.IOException;
-import java.sql.Connection;
-import java.sql.Statement;
-
-import javax.sql.DataSource;
-
 import dev.lockwarden.LockLostException;
 import dev.lockwarden.LockNotAcquiredException;
 import jakarta.annotation.Resource;
@@ -14,6 +8,10 @@ import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.Statement;
+import javax.sql.DataSource;
 
 /** The test's remote control: calls the EJB as a client would and reports what it got, as text. */
 @WebServlet("/op")
@@ -22,6 +20,7 @@ public class LockServlet extends HttpServlet {
 
     @EJB
     Transfers transfers;
+
     @Resource(lookup = "java:comp/DefaultDataSource")
     DataSource db;
 
@@ -32,8 +31,9 @@ public class LockServlet extends HttpServlet {
         try {
             answer = switch (req.getParameter("op")) {
                 case "setup" -> setup();
-                case "deposit" -> "fence=" + transfers.deposit(account, Long.parseLong(req.getParameter("pause")))
-                        + " lockedAtCommit=" + Transfers.lockedAtCommit;
+                case "deposit" ->
+                    "fence=" + transfers.deposit(account, Long.parseLong(req.getParameter("pause")))
+                            + " lockedAtCommit=" + Transfers.lockedAtCommit;
                 case "deposit-unlocked" -> {
                     transfers.depositUnlocked(account, Long.parseLong(req.getParameter("pause")));
                     yield "done";
@@ -63,7 +63,8 @@ public class LockServlet extends HttpServlet {
     }
 
     private String setup() throws Exception {
-        try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = db.getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS balance (account VARCHAR(64) PRIMARY KEY, amount BIGINT)");
         }
         return "ok";

@@ -3,6 +3,13 @@ package dev.lockwarden.ee;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.testing.PayaraMicroServer;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,7 +25,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
@@ -28,14 +34,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockInfo;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.LockSource;
-import dev.lockwarden.testing.PayaraMicroServer;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * {@code @Locked} on a {@code @Stateless} EJB with container-managed transactions in a real Jakarta
@@ -52,7 +50,8 @@ class PayaraMicroIT {
 
     private static PayaraMicroServer payara;
     private static String base;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static LockManager outside;
 
     @BeforeAll
@@ -68,11 +67,18 @@ class PayaraMicroIT {
         }
         archive.as(ZipExporter.class).exportTo(war, true);
 
-        payara = PayaraMicroServer.start(Path.of(System.getProperty("it.payara.jar")), war.toPath(), "app", target,
-                "payara-micro.log", "-Dlockwarden.redis=" + redis.uri(), "-Dlockwarden.application=payara-it");
+        payara = PayaraMicroServer.start(
+                Path.of(System.getProperty("it.payara.jar")),
+                war.toPath(),
+                "app",
+                target,
+                "payara-micro.log",
+                "-Dlockwarden.redis=" + redis.uri(),
+                "-Dlockwarden.application=payara-it");
         base = payara.url() + "op?";
         assertEquals("ok", payara.awaitServing("op?op=setup", BOOT_LIMIT));
-        outside = LockManager.builder().redis(redis.uri()).application("outside").build();
+        outside =
+                LockManager.builder().redis(redis.uri()).application("outside").build();
     }
 
     @AfterAll
@@ -94,7 +100,8 @@ class PayaraMicroIT {
         assertEquals("payara-it", info.holder().application());
 
         String busy = call("op=hold&account=K1&millis=0");
-        assertTrue(busy.startsWith("busy dev.lockwarden.cdi.") && busy.endsWith("lock=hold:K1"),
+        assertTrue(
+                busy.startsWith("busy dev.lockwarden.cdi.") && busy.endsWith("lock=hold:K1"),
                 "the EJB's caller must get LockNotAcquiredException itself, not an EJBException: " + busy);
         assertEquals("held K1", holding.get(30, TimeUnit.SECONDS));
 
@@ -102,7 +109,8 @@ class PayaraMicroIT {
             String busyAgainstOtherInstance = call("op=hold&account=K2&millis=0");
             assertTrue(busyAgainstOtherInstance.startsWith("busy "), busyAgainstOtherInstance);
         }
-        assertEquals("held K2", call("op=hold&account=K2&millis=0"), "the same bean instance pool keeps serving after busy");
+        assertEquals(
+                "held K2", call("op=hold&account=K2&millis=0"), "the same bean instance pool keeps serving after busy");
     }
 
     @Test
@@ -116,7 +124,8 @@ class PayaraMicroIT {
         Set<String> fences = new HashSet<>();
         for (CompletableFuture<String> a : answers) {
             String answer = a.get(60, TimeUnit.SECONDS);
-            assertTrue(answer.startsWith("fence=") && answer.endsWith("lockedAtCommit=true"),
+            assertTrue(
+                    answer.startsWith("fence=") && answer.endsWith("lockedAtCommit=true"),
                     "the lock must still be held at commit (beforeCompletion): " + answer);
             fences.add(answer.substring(0, answer.indexOf(' ')));
         }
@@ -137,7 +146,8 @@ class PayaraMicroIT {
         for (CompletableFuture<String> a : answers) {
             a.get(60, TimeUnit.SECONDS);
         }
-        assertTrue(Integer.parseInt(call("op=overlap")) > 1, "the control must overlap, or the locked run proves nothing");
+        assertTrue(
+                Integer.parseInt(call("op=overlap")) > 1, "the control must overlap, or the locked run proves nothing");
         assertTrue(Long.parseLong(call("op=balance&account=U")) < calls, "the control must lose deposits");
     }
 
@@ -147,7 +157,8 @@ class PayaraMicroIT {
         assertEquals("1", call("op=balance&account=B"));
 
         String answer = call("op=lose&account=B");
-        assertTrue(answer.startsWith("lost dev.lockwarden.cdi.") && answer.endsWith("lock=account:B"),
+        assertTrue(
+                answer.startsWith("lost dev.lockwarden.cdi.") && answer.endsWith("lock=account:B"),
                 "LockLostException reaches the caller unwrapped: " + answer);
         assertEquals("1", call("op=balance&account=B"), "the +1000 written under the lost lock was rolled back");
     }
@@ -170,8 +181,12 @@ class PayaraMicroIT {
     }
 
     private static CompletableFuture<String> callAsync(String query) {
-        return HTTP.sendAsync(HttpRequest.newBuilder(URI.create(base + query)).timeout(Duration.ofSeconds(60)).build(),
-                HttpResponse.BodyHandlers.ofString()).thenApply(r -> {
+        return HTTP.sendAsync(
+                        HttpRequest.newBuilder(URI.create(base + query))
+                                .timeout(Duration.ofSeconds(60))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .thenApply(r -> {
                     if (r.statusCode() != 200) {
                         throw new AssertionError("HTTP " + r.statusCode() + " for " + query + ": " + r.body());
                     }

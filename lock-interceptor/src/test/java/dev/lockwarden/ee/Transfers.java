@@ -1,13 +1,5 @@
 package dev.lockwarden.ee;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import javax.sql.DataSource;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.cdi.Locked;
 import dev.lockwarden.cdi.Locks;
@@ -16,6 +8,12 @@ import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 
 /**
  * A {@code @Stateless} EJB with container-managed transactions (REQUIRED) whose {@code @Locked}
@@ -30,8 +28,10 @@ public class Transfers {
 
     @Resource(lookup = "java:comp/DefaultDataSource")
     DataSource db;
+
     @Resource
     TransactionSynchronizationRegistry registry;
+
     @Inject
     LockManager locks;
 
@@ -48,8 +48,7 @@ public class Transfers {
                 }
 
                 @Override
-                public void afterCompletion(int status) {
-                }
+                public void afterCompletion(int status) {}
             });
             long balance = balance(account);
             Thread.sleep(pauseMillis);
@@ -89,7 +88,7 @@ public class Transfers {
 
     public long balance(String account) throws SQLException {
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT amount FROM balance WHERE account = ?")) {
+                PreparedStatement ps = c.prepareStatement("SELECT amount FROM balance WHERE account = ?")) {
             ps.setString(1, account);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : 0;
@@ -99,11 +98,12 @@ public class Transfers {
 
     private void write(String account, long amount) throws SQLException {
         try (Connection c = db.getConnection();
-             PreparedStatement update = c.prepareStatement("UPDATE balance SET amount = ? WHERE account = ?")) {
+                PreparedStatement update = c.prepareStatement("UPDATE balance SET amount = ? WHERE account = ?")) {
             update.setLong(1, amount);
             update.setString(2, account);
             if (update.executeUpdate() == 0) {
-                try (PreparedStatement insert = c.prepareStatement("INSERT INTO balance (account, amount) VALUES (?, ?)")) {
+                try (PreparedStatement insert =
+                        c.prepareStatement("INSERT INTO balance (account, amount) VALUES (?, ?)")) {
                     insert.setString(1, account);
                     insert.setLong(2, amount);
                     insert.executeUpdate();

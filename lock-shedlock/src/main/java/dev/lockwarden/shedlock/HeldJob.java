@@ -1,8 +1,7 @@
 package dev.lockwarden.shedlock;
 
-import java.time.Duration;
-
 import dev.lockwarden.LockHandle;
+import java.time.Duration;
 
 /** One acquisition by the provider: the handle, shared by the lock ShedLock got and every lock extend returned. */
 final class HeldJob implements JobLock {

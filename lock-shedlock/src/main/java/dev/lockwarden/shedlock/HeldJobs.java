@@ -1,13 +1,12 @@
 package dev.lockwarden.shedlock;
 
+import dev.lockwarden.LockManager;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
-
-import dev.lockwarden.LockManager;
 
 /**
  * What the providers of this JVM hold: per {@link LockManager}, the live job lock of each name (so a
@@ -17,6 +16,7 @@ import dev.lockwarden.LockManager;
 final class HeldJobs {
     /** Weak keys: a closed and dropped manager takes its entry with it. Identity keys (LockManager keeps Object's equals). */
     private static final Map<LockManager, HeldJobs> BY_MANAGER = Collections.synchronizedMap(new WeakHashMap<>());
+
     private static final ThreadLocal<Deque<HeldJob>> RUNNING = new ThreadLocal<>();
 
     private final Map<String, HeldJob> byName = new ConcurrentHashMap<>();

@@ -1,8 +1,7 @@
 package dev.lockwarden.shedlock;
 
-import java.time.Duration;
-
 import dev.lockwarden.LockLostException;
+import java.time.Duration;
 
 /**
  * The Lockwarden lock a running ShedLock job holds, read-only (ShedLock owns its unlock and extend):

@@ -1,9 +1,8 @@
 package dev.lockwarden.shedlock;
 
+import dev.lockwarden.LockOptions;
 import java.time.Duration;
 import java.time.Instant;
-
-import dev.lockwarden.LockOptions;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 
@@ -21,14 +20,18 @@ record JobTimes(Duration ttl, Duration holdAtLeast) {
         Instant now = ClockProvider.now();
         Duration ttl = ceilMillis(Duration.between(now, config.getLockAtMostUntil()));
         if (ttl.isNegative() || ttl.isZero()) {
-            throw new IllegalArgumentException("ShedLock lock '" + ShedLockNames.shown(config.getName()) + "': lockAtMostFor "
-                    + config.getLockAtMostFor() + " has already run out, so the lock would expire at once; set lockAtMostFor"
-                    + " (@SchedulerLock or defaultLockAtMostFor of @EnableSchedulerLock) to how long the job may run, e.g. PT10M");
+            throw new IllegalArgumentException(
+                    "ShedLock lock '" + ShedLockNames.shown(config.getName()) + "': lockAtMostFor "
+                            + config.getLockAtMostFor()
+                            + " has already run out, so the lock would expire at once; set lockAtMostFor"
+                            + " (@SchedulerLock or defaultLockAtMostFor of @EnableSchedulerLock) to how long the job may run, e.g. PT10M");
         }
         if (ttl.compareTo(LockOptions.MAX_TTL) > 0) {
-            throw new IllegalArgumentException("ShedLock lock '" + ShedLockNames.shown(config.getName()) + "': lockAtMostFor "
-                    + config.getLockAtMostFor() + " is longer than " + LockOptions.MAX_TTL + ", Lockwarden's longest TTL;"
-                    + " set lockAtMostFor to at most PT24H (and lockAtLeastFor to at most that)");
+            throw new IllegalArgumentException(
+                    "ShedLock lock '" + ShedLockNames.shown(config.getName()) + "': lockAtMostFor "
+                            + config.getLockAtMostFor() + " is longer than " + LockOptions.MAX_TTL
+                            + ", Lockwarden's longest TTL;"
+                            + " set lockAtMostFor to at most PT24H (and lockAtLeastFor to at most that)");
         }
         Duration hold = ceilMillis(Duration.between(now, config.getLockAtLeastUntil()));
         hold = hold.isNegative() ? Duration.ZERO : hold.compareTo(ttl) > 0 ? ttl : hold;

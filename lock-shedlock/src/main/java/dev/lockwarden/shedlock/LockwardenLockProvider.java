@@ -1,13 +1,12 @@
 package dev.lockwarden.shedlock;
 
-import java.util.Objects;
-import java.util.Optional;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.LockStoreException;
+import java.util.Objects;
+import java.util.Optional;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
@@ -39,7 +38,8 @@ public final class LockwardenLockProvider implements ExtensibleLockProvider {
      * @param locks the manager whose locks the jobs take (the provider does not close it)
      */
     public LockwardenLockProvider(LockManager locks) {
-        this.locks = Objects.requireNonNull(locks, "LockwardenLockProvider needs a LockManager: pass LockManager.builder()...build()");
+        this.locks = Objects.requireNonNull(
+                locks, "LockwardenLockProvider needs a LockManager: pass LockManager.builder()...build()");
         this.held = HeldJobs.of(locks);
     }
 
@@ -99,8 +99,9 @@ public final class LockwardenLockProvider implements ExtensibleLockProvider {
     public static JobLock currentLock() {
         HeldJob job = HeldJobs.current();
         if (job == null) {
-            throw new IllegalStateException("no ShedLock job holds a Lockwarden lock on this thread: call this inside a"
-                    + " @SchedulerLock method (or LockingTaskExecutor task) whose LockProvider is a LockwardenLockProvider");
+            throw new IllegalStateException(
+                    "no ShedLock job holds a Lockwarden lock on this thread: call this inside a"
+                            + " @SchedulerLock method (or LockingTaskExecutor task) whose LockProvider is a LockwardenLockProvider");
         }
         return job;
     }

@@ -1,7 +1,6 @@
 package dev.lockwarden.shedlock;
 
 import java.util.Optional;
-
 import net.javacrumbs.shedlock.core.AbstractSimpleLock;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;

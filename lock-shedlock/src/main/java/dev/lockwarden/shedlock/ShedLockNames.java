@@ -18,8 +18,7 @@ final class ShedLockNames {
     /** Bytes of a long name kept in front of its hash: readable on the dashboard, room for "~" + 64 hex digits. */
     private static final int KEPT_BYTES = 440;
 
-    private ShedLockNames() {
-    }
+    private ShedLockNames() {}
 
     static String lockName(String shedLockName) {
         boolean blank = shedLockName.isBlank();
@@ -65,7 +64,8 @@ final class ShedLockNames {
 
     private static String sha256(String s) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("this JVM has no SHA-256", e); // every Java SE has it
         }
@@ -74,6 +74,8 @@ final class ShedLockNames {
     /** The job name as the holder's method on the dashboard: control characters as '?', at most 200 characters. */
     static String shown(String shedLockName) {
         String s = shedLockName.replaceAll("\\p{Cntrl}", "?");
-        return s.length() <= 200 ? s : s.substring(0, s.offsetByCodePoints(0, Math.min(199, s.codePointCount(0, s.length())))) + "…";
+        return s.length() <= 200
+                ? s
+                : s.substring(0, s.offsetByCodePoints(0, Math.min(199, s.codePointCount(0, s.length())))) + "…";
     }
 }

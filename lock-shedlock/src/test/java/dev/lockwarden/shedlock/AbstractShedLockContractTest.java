@@ -5,26 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockInfo;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockSource;
-import dev.lockwarden.testing.RedisServerExtension;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What ShedLock's own provider tests ask of a lock provider, run unchanged against every Lockwarden
@@ -125,7 +123,9 @@ abstract class AbstractShedLockContractTest {
         assertEquals(Thread.currentThread().getName(), info.holder().thread());
         assertFalse(info.holder().host().isEmpty());
         assertEquals(LockwardenLockProvider.currentFence(), info.fencingToken());
-        assertTrue(info.remainingTtl().compareTo(Duration.ofMinutes(4)) > 0, "TTL is lockAtMostFor: " + info.remainingTtl());
+        assertTrue(
+                info.remainingTtl().compareTo(Duration.ofMinutes(4)) > 0,
+                "TTL is lockAtMostFor: " + info.remainingTtl());
         lock.unlock();
     }
 
@@ -134,8 +134,16 @@ abstract class AbstractShedLockContractTest {
         SimpleLock lock = provider.lock(config(NAME)).orElseThrow();
         assertTrue(provider.lock(config(NAME)).isEmpty(), "same thread: not reentrant");
         assertTrue(new LockwardenLockProvider(locks).lock(config(NAME)).isEmpty(), "another provider, same manager");
-        assertTrue(CompletableFuture.supplyAsync(() -> provider.lock(config(NAME))).get().isEmpty(), "another thread");
-        assertTrue(new LockwardenLockProvider(manager("other-instance")).lock(config(NAME)).isEmpty(), "another instance");
+        assertTrue(
+                CompletableFuture.supplyAsync(() -> provider.lock(config(NAME)))
+                        .get()
+                        .isEmpty(),
+                "another thread");
+        assertTrue(
+                new LockwardenLockProvider(manager("other-instance"))
+                        .lock(config(NAME))
+                        .isEmpty(),
+                "another instance");
         lock.unlock();
         assertTrue(provider.lock(config(NAME)).isPresent());
     }
@@ -158,21 +166,26 @@ abstract class AbstractShedLockContractTest {
 
     @Test
     void lockAtMostForIsTheTtlWithoutWatchdog() throws Exception {
-        assertTrue(provider.lock(config(NAME, Duration.ofMillis(300), Duration.ZERO)).isPresent());
+        assertTrue(provider.lock(config(NAME, Duration.ofMillis(300), Duration.ZERO))
+                .isPresent());
         assertTrue(provider.lock(config(NAME)).isEmpty());
         // a watchdog would renew it every 100 ms; without one Redis drops it after 300 ms
         awaitUnlocked(NAME, Duration.ofMillis(1_000));
         SimpleLock next = new LockwardenLockProvider(manager("other-instance"))
-                .lock(config(NAME, Duration.ofMillis(300), Duration.ZERO)).orElseThrow();
+                .lock(config(NAME, Duration.ofMillis(300), Duration.ZERO))
+                .orElseThrow();
         next.unlock();
     }
 
     @Test
     void shortLockAtMostForExpires() throws Exception {
-        assertTrue(provider.lock(config(NAME, Duration.ofMillis(50), Duration.ZERO)).isPresent());
+        assertTrue(provider.lock(config(NAME, Duration.ofMillis(50), Duration.ZERO))
+                .isPresent());
         Thread.sleep(55);
         awaitUnlocked(NAME, Duration.ofMillis(200));
-        provider.lock(config(NAME, Duration.ofMillis(50), Duration.ZERO)).orElseThrow().unlock();
+        provider.lock(config(NAME, Duration.ofMillis(50), Duration.ZERO))
+                .orElseThrow()
+                .unlock();
     }
 
     @Test
@@ -188,11 +201,16 @@ abstract class AbstractShedLockContractTest {
     @Test
     void lockAtLeastForKeepsTheLockAfterAnEarlyUnlock() throws Exception {
         Duration atLeast = Duration.ofSeconds(1);
-        provider.lock(config(NAME, atLeast.multipliedBy(4), atLeast)).orElseThrow().unlock();
+        provider.lock(config(NAME, atLeast.multipliedBy(4), atLeast))
+                .orElseThrow()
+                .unlock();
         assertTrue(provider.lock(config(NAME)).isEmpty(), "held for lockAtLeastFor after unlock");
-        assertTrue(new LockwardenLockProvider(manager("other-instance")).lock(config(NAME)).isEmpty());
+        assertTrue(new LockwardenLockProvider(manager("other-instance"))
+                .lock(config(NAME))
+                .isEmpty());
         Duration left = inRedis(NAME).orElseThrow().remainingTtl();
-        assertTrue(left.compareTo(Duration.ofMillis(500)) > 0 && left.compareTo(atLeast) <= 0,
+        assertTrue(
+                left.compareTo(Duration.ofMillis(500)) > 0 && left.compareTo(atLeast) <= 0,
                 "kept until lockAtLeastUntil, not lockAtMostUntil: " + left);
         awaitUnlocked(NAME, Duration.ofSeconds(2));
         provider.lock(config(NAME)).orElseThrow().unlock();
@@ -200,7 +218,8 @@ abstract class AbstractShedLockContractTest {
 
     @Test
     void extendKeepsTheLockPastItsFirstTtl() throws Exception {
-        SimpleLock lock = provider.lock(config(NAME, Duration.ofMillis(1_000), Duration.ZERO)).orElseThrow();
+        SimpleLock lock = provider.lock(config(NAME, Duration.ofMillis(1_000), Duration.ZERO))
+                .orElseThrow();
         SimpleLock extended = lock.extend(Duration.ofSeconds(10), Duration.ZERO).orElseThrow();
         Thread.sleep(1_100);
         assertLocked(NAME);
@@ -211,18 +230,23 @@ abstract class AbstractShedLockContractTest {
 
     @Test
     void extendWithLockAtLeastForKeepsTheLockAfterUnlock() {
-        SimpleLock lock = provider.lock(config(NAME, Duration.ofSeconds(10), Duration.ZERO)).orElseThrow();
-        SimpleLock extended = lock.extend(Duration.ofSeconds(10), Duration.ofSeconds(9)).orElseThrow();
+        SimpleLock lock = provider.lock(config(NAME, Duration.ofSeconds(10), Duration.ZERO))
+                .orElseThrow();
+        SimpleLock extended =
+                lock.extend(Duration.ofSeconds(10), Duration.ofSeconds(9)).orElseThrow();
         extended.unlock();
         assertLocked(NAME);
         Duration left = inRedis(NAME).orElseThrow().remainingTtl();
-        assertTrue(left.compareTo(Duration.ofSeconds(8)) > 0 && left.compareTo(Duration.ofSeconds(9)) <= 0, "kept " + left);
+        assertTrue(
+                left.compareTo(Duration.ofSeconds(8)) > 0 && left.compareTo(Duration.ofSeconds(9)) <= 0,
+                "kept " + left);
         assertTrue(provider.lock(config(NAME)).isEmpty());
     }
 
     @Test
     void unlockedLockCannotBeExtendedOrUnlockedAgain() {
-        SimpleLock lock = provider.lock(config(NAME, Duration.ofSeconds(1), Duration.ZERO)).orElseThrow();
+        SimpleLock lock = provider.lock(config(NAME, Duration.ofSeconds(1), Duration.ZERO))
+                .orElseThrow();
         lock.unlock();
         assertUnlocked(NAME);
         assertThrows(IllegalStateException.class, () -> lock.extend(Duration.ofSeconds(10), Duration.ZERO));
@@ -232,8 +256,10 @@ abstract class AbstractShedLockContractTest {
 
     @Test
     void extendedLockCannotBeExtendedOrUnlockedAgain() {
-        SimpleLock lock = provider.lock(config(NAME, Duration.ofSeconds(10), Duration.ZERO)).orElseThrow();
-        SimpleLock extended = lock.extend(Duration.ofSeconds(10), Duration.ofSeconds(9)).orElseThrow();
+        SimpleLock lock = provider.lock(config(NAME, Duration.ofSeconds(10), Duration.ZERO))
+                .orElseThrow();
+        SimpleLock extended =
+                lock.extend(Duration.ofSeconds(10), Duration.ofSeconds(9)).orElseThrow();
         assertThrows(IllegalStateException.class, () -> lock.extend(Duration.ofSeconds(10), Duration.ofSeconds(9)));
         assertThrows(IllegalStateException.class, lock::unlock);
         assertLocked(NAME);
@@ -243,7 +269,8 @@ abstract class AbstractShedLockContractTest {
 
     @Test
     void expiredLockCannotBeExtended() throws Exception {
-        SimpleLock lock = provider.lock(config(NAME, Duration.ofMillis(100), Duration.ZERO)).orElseThrow();
+        SimpleLock lock = provider.lock(config(NAME, Duration.ofMillis(100), Duration.ZERO))
+                .orElseThrow();
         awaitUnlocked(NAME, Duration.ofSeconds(1));
         assertTrue(lock.extend(Duration.ofSeconds(10), Duration.ZERO).isEmpty());
         assertUnlocked(NAME);
@@ -252,8 +279,10 @@ abstract class AbstractShedLockContractTest {
 
     @Test
     void unlockAndExtendAfterExpiryNeverTouchTheNextHoldersLock() throws Exception {
-        SimpleLock old = provider.lock(config(NAME, Duration.ofMillis(100), Duration.ZERO)).orElseThrow();
-        SimpleLock older = provider.lock(config("name2", Duration.ofMillis(100), Duration.ZERO)).orElseThrow();
+        SimpleLock old = provider.lock(config(NAME, Duration.ofMillis(100), Duration.ZERO))
+                .orElseThrow();
+        SimpleLock older = provider.lock(config("name2", Duration.ofMillis(100), Duration.ZERO))
+                .orElseThrow();
         awaitUnlocked(NAME, Duration.ofSeconds(1));
         awaitUnlocked("name2", Duration.ofSeconds(1));
         LockwardenLockProvider other = new LockwardenLockProvider(manager("other-instance"));
@@ -270,8 +299,8 @@ abstract class AbstractShedLockContractTest {
 
     @Test
     void lockAtMostForLongerThanADayFailsBeforeAnyLock() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> provider.lock(config(NAME, Duration.ofDays(2), Duration.ZERO)));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> provider.lock(config(NAME, Duration.ofDays(2), Duration.ZERO)));
         assertTrue(e.getMessage().contains("'name'") && e.getMessage().contains("PT24H"), e.getMessage());
         assertUnlocked(NAME);
     }
@@ -286,7 +315,8 @@ abstract class AbstractShedLockContractTest {
     @Test
     void fuzzWithThreadsWithoutTheLockLosesUpdates() throws Exception {
         ShedLockFuzz.Totals totals = ShedLockFuzz.threads(provider, 8, 25, false);
-        System.out.println("control without lock, threads: " + totals + " of " + ShedLockFuzz.expected(8, 25) + " each");
+        System.out.println(
+                "control without lock, threads: " + totals + " of " + ShedLockFuzz.expected(8, 25) + " each");
         assertTrue(totals.job1() < ShedLockFuzz.expected(8, 25), "control run lost no update: " + totals);
     }
 

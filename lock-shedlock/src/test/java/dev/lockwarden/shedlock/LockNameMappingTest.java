@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 /** ShedLock names Lockwarden does not take as they are, and how they map. */
@@ -40,14 +39,16 @@ class LockNameMappingTest {
         assertNotEquals(LockwardenLockProvider.lockNameOf("a{b"), LockwardenLockProvider.lockNameOf("a%7Bb"));
         assertNotEquals(LockwardenLockProvider.lockNameOf(" "), LockwardenLockProvider.lockNameOf("%20"));
         String common = "x".repeat(600);
-        assertNotEquals(LockwardenLockProvider.lockNameOf(common + "1"), LockwardenLockProvider.lockNameOf(common + "2"));
+        assertNotEquals(
+                LockwardenLockProvider.lockNameOf(common + "1"), LockwardenLockProvider.lockNameOf(common + "2"));
     }
 
     @Test
     void longNamesKeepTheirStartAndEndInTheHashOfTheWholeName() throws Exception {
         String name = "é".repeat(400); // 800 bytes
         String mapped = LockwardenLockProvider.lockNameOf(name);
-        String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8)));
+        String hash = HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8)));
         assertEquals("é".repeat(220) + "~" + hash, mapped);
         assertTrue(mapped.getBytes(StandardCharsets.UTF_8).length <= 512);
     }

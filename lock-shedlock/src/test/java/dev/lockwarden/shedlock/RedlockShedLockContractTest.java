@@ -1,10 +1,8 @@
 package dev.lockwarden.shedlock;
 
-import java.util.Map;
-
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.testing.RedisServerExtension;
+import java.util.Map;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The ShedLock provider contract on Redlock over 5 independent nodes. */
 class RedlockShedLockContractTest extends AbstractShedLockContractTest {

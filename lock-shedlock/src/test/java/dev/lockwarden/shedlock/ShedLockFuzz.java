@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
@@ -27,12 +26,10 @@ import redis.clients.jedis.RedisClient;
 final class ShedLockFuzz {
     static final Duration BOUND = Duration.ofSeconds(90);
 
-    private ShedLockFuzz() {
-    }
+    private ShedLockFuzz() {}
 
     /** @param job1 lock1's counter, @param job2 lock2's counter */
-    record Totals(int job1, int job2) {
-    }
+    record Totals(int job1, int job2) {}
 
     /** Each job is counted by half of the threads, {@code iterations} times each. */
     static int expected(int threads, int iterations) {
@@ -48,7 +45,13 @@ final class ShedLockFuzz {
             for (int t = 0; t < threads; t++) {
                 int job = t % 2;
                 done.add(pool.submit(() -> {
-                    count(provider, "lock" + (job + 1), iterations, useLock, deadline, () -> counters[job][0],
+                    count(
+                            provider,
+                            "lock" + (job + 1),
+                            iterations,
+                            useLock,
+                            deadline,
+                            () -> counters[job][0],
                             v -> counters[job][0] = v);
                     return null;
                 }));
@@ -71,9 +74,11 @@ final class ShedLockFuzz {
     }
 
     /** One worker: {@code iterations} increments, each under the lock when {@code useLock}. */
-    static void count(LockProvider provider, String name, int iterations, boolean useLock, long deadline, Counter get,
-                      Setter set) throws Exception {
-        LockConfiguration config = new LockConfiguration(ClockProvider.now(), name, Duration.ofMinutes(5), Duration.ofMillis(5));
+    static void count(
+            LockProvider provider, String name, int iterations, boolean useLock, long deadline, Counter get, Setter set)
+            throws Exception {
+        LockConfiguration config =
+                new LockConfiguration(ClockProvider.now(), name, Duration.ofMinutes(5), Duration.ofMillis(5));
         for (int i = 0; i < iterations; ) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError(name + ": " + i + " of " + iterations + " increments within " + BOUND);
@@ -101,7 +106,8 @@ final class ShedLockFuzz {
      * {@code jvms} child JVMs, each with {@code threads} threads counting {@code iterations} times on one
      * counter in the data Redis; returns that counter.
      */
-    static long jvms(Map<String, String> settings, String dataUri, int jvms, int threads, int iterations, boolean useLock)
+    static long jvms(
+            Map<String, String> settings, String dataUri, int jvms, int threads, int iterations, boolean useLock)
             throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<Process> processes = new ArrayList<>();
@@ -110,19 +116,29 @@ final class ShedLockFuzz {
             for (int j = 0; j < jvms; j++) {
                 List<String> cmd = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1"));
                 settings.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
-                cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ShedLockFuzzWorker.class.getName(),
-                        dataUri, Integer.toString(threads), Integer.toString(iterations), Boolean.toString(useLock)));
+                cmd.addAll(List.of(
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        ShedLockFuzzWorker.class.getName(),
+                        dataUri,
+                        Integer.toString(threads),
+                        Integer.toString(iterations),
+                        Boolean.toString(useLock)));
                 File out = File.createTempFile("shedlock-fuzz-" + j + "-", ".log");
                 out.deleteOnExit();
                 outputs.add(out);
-                processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out).start());
+                processes.add(new ProcessBuilder(cmd)
+                        .redirectErrorStream(true)
+                        .redirectOutput(out)
+                        .start());
             }
             for (int j = 0; j < jvms; j++) {
                 Process p = processes.get(j);
                 boolean ended = p.waitFor(BOUND.toSeconds() + 30, TimeUnit.SECONDS);
                 String log = Files.readString(outputs.get(j).toPath(), StandardCharsets.UTF_8);
                 if (!ended || p.exitValue() != 0 || !log.contains("RESULT done=" + threads * iterations)) {
-                    throw new AssertionError("fuzz JVM " + j + (ended ? " exited " + p.exitValue() : " did not finish") + ":\n" + log);
+                    throw new AssertionError(
+                            "fuzz JVM " + j + (ended ? " exited " + p.exitValue() : " did not finish") + ":\n" + log);
                 }
             }
         } finally {

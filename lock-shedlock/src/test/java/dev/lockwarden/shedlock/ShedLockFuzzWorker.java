@@ -1,5 +1,6 @@
 package dev.lockwarden.shedlock;
 
+import dev.lockwarden.LockManager;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,8 +8,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import dev.lockwarden.LockManager;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -18,8 +17,7 @@ import redis.clients.jedis.RedisClient;
 public final class ShedLockFuzzWorker {
     static final String COUNTER = "shedlock-fuzz:counter";
 
-    private ShedLockFuzzWorker() {
-    }
+    private ShedLockFuzzWorker() {}
 
     public static void main(String[] args) throws Exception {
         String dataUri = args[0];
@@ -27,17 +25,25 @@ public final class ShedLockFuzzWorker {
         int iterations = Integer.parseInt(args[2]);
         boolean useLock = Boolean.parseBoolean(args[3]);
         long deadline = System.nanoTime() + ShedLockFuzz.BOUND.toNanos();
-        try (LockManager locks = LockManager.builder().application("shedlock-fuzz").build();
-             RedisClient data = RedisClient.create(URI.create(dataUri))) {
+        try (LockManager locks =
+                        LockManager.builder().application("shedlock-fuzz").build();
+                RedisClient data = RedisClient.create(URI.create(dataUri))) {
             LockwardenLockProvider provider = new LockwardenLockProvider(locks);
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             List<Future<?>> done = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 done.add(pool.submit(() -> {
-                    ShedLockFuzz.count(provider, "fuzz", iterations, useLock, deadline, () -> {
-                        String v = data.get(COUNTER);
-                        return v == null ? 0 : Integer.parseInt(v);
-                    }, v -> data.set(COUNTER, Integer.toString(v)));
+                    ShedLockFuzz.count(
+                            provider,
+                            "fuzz",
+                            iterations,
+                            useLock,
+                            deadline,
+                            () -> {
+                                String v = data.get(COUNTER);
+                                return v == null ? 0 : Integer.parseInt(v);
+                            },
+                            v -> data.set(COUNTER, Integer.toString(v)));
                     return null;
                 }));
             }

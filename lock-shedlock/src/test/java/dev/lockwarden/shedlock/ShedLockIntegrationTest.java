@@ -5,22 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockAssert;
@@ -28,6 +22,10 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockExtender;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The provider under ShedLock's own executor (what {@code @SchedulerLock} runs through): the job's
@@ -44,7 +42,11 @@ class ShedLockIntegrationTest {
     @BeforeEach
     void start() {
         REDIS.flushAll();
-        locks = LockManager.builder().redis(REDIS.uri()).application("jobs").shutdownHook(false).build();
+        locks = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("jobs")
+                .shutdownHook(false)
+                .build();
         provider = new LockwardenLockProvider(locks);
         executor = new DefaultLockingTaskExecutor(provider);
     }
@@ -66,14 +68,16 @@ class ShedLockIntegrationTest {
     private void threeRunsSeeRisingFences() {
         List<Long> fences = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            executor.executeWithLock((Runnable) () -> {
-                LockAssert.assertLocked();
-                JobLock lock = LockwardenLockProvider.currentLock();
-                assertEquals("report", lock.jobName());
-                assertTrue(lock.isHeld());
-                assertEquals(locks.inspector().fenceOf("report"), lock.fencingToken());
-                fences.add(LockwardenLockProvider.currentFence());
-            }, config("report"));
+            executor.executeWithLock(
+                    (Runnable) () -> {
+                        LockAssert.assertLocked();
+                        JobLock lock = LockwardenLockProvider.currentLock();
+                        assertEquals("report", lock.jobName());
+                        assertTrue(lock.isHeld());
+                        assertEquals(locks.inspector().fenceOf("report"), lock.fencingToken());
+                        fences.add(LockwardenLockProvider.currentFence());
+                    },
+                    config("report"));
         }
         assertTrue(fences.get(0) < fences.get(1) && fences.get(1) < fences.get(2), fences.toString());
         assertThrows(IllegalStateException.class, LockwardenLockProvider::currentFence, "after the job");
@@ -90,13 +94,15 @@ class ShedLockIntegrationTest {
     /** A thread of its own, as a scheduler's: no lock another test took directly (without unlock) on the test thread. */
     private static void onAFreshThread(Runnable body) throws Throwable {
         Throwable[] failed = new Throwable[1];
-        Thread t = new Thread(() -> {
-            try {
-                body.run();
-            } catch (Throwable e) {
-                failed[0] = e;
-            }
-        }, "scheduler-1");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        body.run();
+                    } catch (Throwable e) {
+                        failed[0] = e;
+                    }
+                },
+                "scheduler-1");
         t.start();
         t.join(30_000);
         assertFalse(t.isAlive(), "the job thread did not finish");
@@ -107,23 +113,35 @@ class ShedLockIntegrationTest {
 
     @Test
     void nestedJobsSeeTheirOwnLock() {
-        executor.executeWithLock((Runnable) () -> {
-            long outer = LockwardenLockProvider.currentFence();
-            executor.executeWithLock((Runnable) () -> assertEquals("inner", LockwardenLockProvider.currentLock().jobName()),
-                    config("inner"));
-            assertEquals(outer, LockwardenLockProvider.currentFence());
-            assertEquals("outer", LockwardenLockProvider.currentLock().jobName());
-        }, config("outer"));
+        executor.executeWithLock(
+                (Runnable) () -> {
+                    long outer = LockwardenLockProvider.currentFence();
+                    executor.executeWithLock(
+                            (Runnable) () -> assertEquals(
+                                    "inner",
+                                    LockwardenLockProvider.currentLock().jobName()),
+                            config("inner"));
+                    assertEquals(outer, LockwardenLockProvider.currentFence());
+                    assertEquals("outer", LockwardenLockProvider.currentLock().jobName());
+                },
+                config("outer"));
     }
 
     @Test
     void lockExtenderExtendsTheRunningJobsLock() {
-        executor.executeWithLock((Runnable) () -> {
-            long fence = LockwardenLockProvider.currentFence();
-            LockExtender.extendActiveLock(Duration.ofMinutes(10), Duration.ZERO);
-            assertTrue(locks.inspector().get("long-job").orElseThrow().remainingTtl().compareTo(Duration.ofMinutes(9)) > 0);
-            assertEquals(fence, LockwardenLockProvider.currentFence(), "the same lock, extended");
-        }, config("long-job"));
+        executor.executeWithLock(
+                (Runnable) () -> {
+                    long fence = LockwardenLockProvider.currentFence();
+                    LockExtender.extendActiveLock(Duration.ofMinutes(10), Duration.ZERO);
+                    assertTrue(locks.inspector()
+                                    .get("long-job")
+                                    .orElseThrow()
+                                    .remainingTtl()
+                                    .compareTo(Duration.ofMinutes(9))
+                            > 0);
+                    assertEquals(fence, LockwardenLockProvider.currentFence(), "the same lock, extended");
+                },
+                config("long-job"));
         assertTrue(locks.inspector().get("long-job").isEmpty());
     }
 
@@ -145,7 +163,9 @@ class ShedLockIntegrationTest {
     void redisDownIsAnErrorAndTheJobDoesNotRun() {
         REDIS.node(0).kill();
         AtomicBoolean ran = new AtomicBoolean();
-        assertThrows(LockStoreException.class, () -> executor.executeWithLock((Runnable) () -> ran.set(true), config("report")));
+        assertThrows(
+                LockStoreException.class,
+                () -> executor.executeWithLock((Runnable) () -> ran.set(true), config("report")));
         assertFalse(ran.get());
     }
 
@@ -154,22 +174,29 @@ class ShedLockIntegrationTest {
         SimpleLock stuck = provider.lock(config("stuck-job")).orElseThrow();
         long stuckFence = locks.inspector().fenceOf("stuck-job");
         locks.inspector().forceRelease("stuck-job", "ops@example.com");
-        LockManager other = LockManager.builder().redis(REDIS.uri()).application("jobs-2").shutdownHook(false).build();
+        LockManager other = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("jobs-2")
+                .shutdownHook(false)
+                .build();
         try (other) {
-            SimpleLock next = new LockwardenLockProvider(other).lock(config("stuck-job")).orElseThrow(
-                    () -> new AssertionError("free for the next run at once"));
+            SimpleLock next = new LockwardenLockProvider(other)
+                    .lock(config("stuck-job"))
+                    .orElseThrow(() -> new AssertionError("free for the next run at once"));
             LockInfo now = locks.inspector().get("stuck-job").orElseThrow();
             assertTrue(now.fencingToken() > stuckFence, "the stuck job's fence is stale: " + stuckFence + " vs " + now);
             stuck.unlock(); // the stuck job finishing late leaves the next holder's lock alone
-            assertEquals(now.fencingToken(), locks.inspector().get("stuck-job").orElseThrow().fencingToken());
+            assertEquals(
+                    now.fencingToken(),
+                    locks.inspector().get("stuck-job").orElseThrow().fencingToken());
             next.unlock();
         }
     }
 
     @Test
     void lockAtMostForThatHasRunOutFailsBeforeAnyLock() {
-        LockConfiguration old = new LockConfiguration(ClockProvider.now().minusSeconds(10), "late", Duration.ofSeconds(5),
-                Duration.ZERO);
+        LockConfiguration old = new LockConfiguration(
+                ClockProvider.now().minusSeconds(10), "late", Duration.ofSeconds(5), Duration.ZERO);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> provider.lock(old));
         assertTrue(e.getMessage().contains("'late'") && e.getMessage().contains("run out"), e.getMessage());
         assertTrue(locks.inspector().get("late").isEmpty());
@@ -180,9 +207,14 @@ class ShedLockIntegrationTest {
         try (LockHandle held = locks.acquire("shared", LockOptions.ttl(Duration.ofSeconds(30)))) {
             assertTrue(provider.lock(config("shared")).isPresent(), "the manager's per-thread reentrancy");
         }
-        LockManager plain = LockManager.builder().redis(REDIS.uri()).application("jobs").reentrant(false)
-                .shutdownHook(false).build();
-        try (plain; LockHandle held = plain.acquire("shared", LockOptions.ttl(Duration.ofSeconds(30)))) {
+        LockManager plain = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("jobs")
+                .reentrant(false)
+                .shutdownHook(false)
+                .build();
+        try (plain;
+                LockHandle held = plain.acquire("shared", LockOptions.ttl(Duration.ofSeconds(30)))) {
             assertTrue(new LockwardenLockProvider(plain).lock(config("shared")).isEmpty());
         }
     }

@@ -1,10 +1,8 @@
 package dev.lockwarden.shedlock;
 
-import java.util.Map;
-
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.testing.RedisServerExtension;
+import java.util.Map;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The ShedLock provider contract on one Redis node. */
 class SingleNodeShedLockContractTest extends AbstractShedLockContractTest {

@@ -51,10 +51,12 @@ public final class ClusterFailover {
     /** The running nodes that replicate {@code master}. */
     public List<RedisNode> replicasOf(RedisNode master) {
         String port = Integer.toString(master.port());
-        return running().stream().filter(n -> {
-            var info = Replication.info(n);
-            return "slave".equals(info.get("role")) && port.equals(info.get("master_port"));
-        }).collect(Collectors.toList());
+        return running().stream()
+                .filter(n -> {
+                    var info = Replication.info(n);
+                    return "slave".equals(info.get("role")) && port.equals(info.get("master_port"));
+                })
+                .collect(Collectors.toList());
     }
 
     /**
@@ -73,7 +75,8 @@ public final class ClusterFailover {
      */
     public RedisNode awaitPromotion(List<RedisNode> replicas, Duration timeout) {
         Replication.await(timeout, () -> {
-            Optional<RedisNode> promoted = replicas.stream().filter(Replication::isMaster).findFirst();
+            Optional<RedisNode> promoted =
+                    replicas.stream().filter(Replication::isMaster).findFirst();
             return promoted.isEmpty() ? "none of " + replicas + " is master yet" : clusterProblem();
         });
         return replicas.stream().filter(Replication::isMaster).findFirst().orElseThrow();
@@ -111,11 +114,14 @@ public final class ClusterFailover {
     }
 
     private List<RedisNode> running() {
-        return cluster.nodes().stream().filter(n -> n.isRunning() && !n.isPaused()).collect(Collectors.toList());
+        return cluster.nodes().stream()
+                .filter(n -> n.isRunning() && !n.isPaused())
+                .collect(Collectors.toList());
     }
 
     private RedisNode anyRunning() {
-        return running().stream().findFirst()
+        return running().stream()
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no node of " + cluster + " is running"));
     }
 }

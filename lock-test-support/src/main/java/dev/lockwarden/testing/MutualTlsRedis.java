@@ -3,7 +3,6 @@ package dev.lockwarden.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -42,9 +41,11 @@ public final class MutualTlsRedis implements BeforeAllCallback, AfterAllCallback
     @Override
     public synchronized void beforeAll(ExtensionContext context) throws IOException {
         RedisBinary binary = RedisBinary.detect();
-        Assumptions.assumeTrue(TestCertificates.canCreate(binary),
+        Assumptions.assumeTrue(
+                TestCertificates.canCreate(binary),
                 "needs Debian's TLS-enabled redis-server and openssl (.ci/run installs redis-server)");
-        certificates = TestCertificates.create(Files.createTempDirectory("lockwarden-mtls"), trustPassword, keyPassword);
+        certificates =
+                TestCertificates.create(Files.createTempDirectory("lockwarden-mtls"), trustPassword, keyPassword);
         tlsPort = TestCertificates.freePort();
         node = new RedisNode(binary, certificates.redisArgs(tlsPort)).start();
     }

@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * log file whose tail goes into every failure message. Tests reach it on 127.0.0.1 only.
  */
 public final class PayaraMicroServer implements AutoCloseable {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final Process process;
     private final Path log;
@@ -44,8 +45,9 @@ public final class PayaraMicroServer implements AutoCloseable {
      * @return the started server
      * @throws IOException when the work directory or the log cannot be made
      */
-    public static PayaraMicroServer start(Path payaraJar, Path war, String contextRoot, Path workDir, String logName,
-            String... systemProperties) throws IOException {
+    public static PayaraMicroServer start(
+            Path payaraJar, Path war, String contextRoot, Path workDir, String logName, String... systemProperties)
+            throws IOException {
         for (Path p : List.of(payaraJar, war)) {
             if (!Files.isRegularFile(p)) {
                 throw new IllegalStateException(p + " is missing: run mvn verify (package builds the WAR, "
@@ -59,10 +61,23 @@ public final class PayaraMicroServer implements AutoCloseable {
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("-Xmx512m");
         command.addAll(List.of(systemProperties));
-        command.addAll(List.of("-jar", payaraJar.toString(), "--nocluster", "--noHazelcast",
-                "--port", Integer.toString(port), "--rootdir", rootDir.toString(),
-                "--deploy", war.toString(), "--contextroot", contextRoot));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        command.addAll(List.of(
+                "-jar",
+                payaraJar.toString(),
+                "--nocluster",
+                "--noHazelcast",
+                "--port",
+                Integer.toString(port),
+                "--rootdir",
+                rootDir.toString(),
+                "--deploy",
+                war.toString(),
+                "--contextroot",
+                contextRoot));
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         return new PayaraMicroServer(process, log, "http://127.0.0.1:" + port + "/" + contextRoot + "/");
     }
 
@@ -84,8 +99,11 @@ public final class PayaraMicroServer implements AutoCloseable {
         long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline && process.isAlive()) {
             try {
-                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url + path))
-                        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = HTTP.send(
+                        HttpRequest.newBuilder(URI.create(url + path))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     return r.body();
                 }

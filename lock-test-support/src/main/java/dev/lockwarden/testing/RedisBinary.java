@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import redis.embedded.core.ExecutableProvider;
 import redis.embedded.model.OsArchitecture;
 
@@ -34,8 +33,9 @@ public final class RedisBinary {
     public static final String SERVER_PROPERTY = "lockwarden.redis.server";
 
     /** What the fallback to the embedded binary tells the user, once per JVM. */
-    static final String FALLBACK_NOTICE = "redis-server is not installed: using the Redis 6.2 binary inside embedded-redis"
-            + " (for the Redis your servers run, install it: sudo apt-get install -y redis-server)";
+    static final String FALLBACK_NOTICE =
+            "redis-server is not installed: using the Redis 6.2 binary inside embedded-redis"
+                    + " (for the Redis your servers run, install it: sudo apt-get install -y redis-server)";
 
     private static final System.Logger LOG = System.getLogger(RedisBinary.class.getName());
     private static final Pattern VERSION = Pattern.compile("v=(\\d+(?:\\.\\d+)*)");
@@ -118,7 +118,8 @@ public final class RedisBinary {
         OsArchitecture platform = OsArchitecture.detectOSandArchitecture();
         String resource = ExecutableProvider.newProvidedVersionsMap().get(platform);
         if (resource == null) {
-            throw new IllegalStateException("embedded-redis ships no redis-server for " + platform.os + "/" + platform.arch);
+            throw new IllegalStateException(
+                    "embedded-redis ships no redis-server for " + platform.os + "/" + platform.arch);
         }
         try (InputStream in = ExecutableProvider.class.getResourceAsStream(resource)) {
             if (in == null) {

@@ -47,8 +47,8 @@ public final class RedisCluster implements AutoCloseable {
      */
     public RedisCluster(int masters, int replicasPerMaster, RedisBinary binary, String... extraArgs) {
         if (masters < 1 || replicasPerMaster < 0) {
-            throw new IllegalArgumentException("need masters >= 1 and replicasPerMaster >= 0: " + masters
-                    + ", " + replicasPerMaster);
+            throw new IllegalArgumentException(
+                    "need masters >= 1 and replicasPerMaster >= 0: " + masters + ", " + replicasPerMaster);
         }
         this.masters = masters;
         List<String> args = new ArrayList<>(List.of("--cluster-enabled", "yes", "--cluster-node-timeout", "3000"));
@@ -88,7 +88,12 @@ public final class RedisCluster implements AutoCloseable {
                 node.command(cmd.toArray(String[]::new));
             }
             for (int i = 1; i < nodes.size(); i++) {
-                nodes.get(0).command("CLUSTER", "MEET", RedisNode.HOST, Integer.toString(nodes.get(i).port()));
+                nodes.get(0)
+                        .command(
+                                "CLUSTER",
+                                "MEET",
+                                RedisNode.HOST,
+                                Integer.toString(nodes.get(i).port()));
             }
             awaitClusterOk(FORM_TIMEOUT);
             if (nodes.size() > masters) {
@@ -133,7 +138,8 @@ public final class RedisCluster implements AutoCloseable {
         }
         awaitClusterOk(FORM_TIMEOUT);
         for (int r = masters; r < nodes.size(); r++) {
-            Replication.awaitLinkUp(nodes.get(r), nodes.get((r - masters) / perMaster).port(), SYNC_TIMEOUT);
+            Replication.awaitLinkUp(
+                    nodes.get(r), nodes.get((r - masters) / perMaster).port(), SYNC_TIMEOUT);
         }
     }
 
@@ -154,8 +160,11 @@ public final class RedisCluster implements AutoCloseable {
             } catch (UncheckedIOException | RedisReplyException e) {
                 return node + ": " + e.getMessage();
             }
-            for (String expected : List.of("cluster_state:ok", "cluster_slots_assigned:" + SLOTS,
-                    "cluster_slots_ok:" + SLOTS, "cluster_known_nodes:" + nodes.size())) {
+            for (String expected : List.of(
+                    "cluster_state:ok",
+                    "cluster_slots_assigned:" + SLOTS,
+                    "cluster_slots_ok:" + SLOTS,
+                    "cluster_known_nodes:" + nodes.size())) {
                 if (!info.contains(expected + "\r\n")) {
                     return node + " lacks " + expected + " in CLUSTER INFO:\n" + info;
                 }
@@ -168,12 +177,15 @@ public final class RedisCluster implements AutoCloseable {
                 // <id> <ip:port@cport[,hostname]> <flags> <master> <ping> <pong> <epoch> <link> <slot>...
                 String[] f = line.trim().split(" ");
                 String flags = f[2];
-                if (flags.contains("fail") || flags.contains("handshake") || flags.contains("noaddr")
+                if (flags.contains("fail")
+                        || flags.contains("handshake")
+                        || flags.contains("noaddr")
                         || !"connected".equals(f[7])) {
                     return node + " sees an unhealthy node: " + line;
                 }
                 String address = f[1].split(",")[0];
-                view.add(f[0] + " " + address + " " + String.join(" ", List.of(f).subList(8, f.length)));
+                view.add(
+                        f[0] + " " + address + " " + String.join(" ", List.of(f).subList(8, f.length)));
             }
             if (firstView == null) {
                 firstView = view;

@@ -157,12 +157,19 @@ public final class RedisNode implements AutoCloseable {
         if (configFile != null) {
             cmd.add(configFile.toString());
         }
-        cmd.addAll(List.of("--port", Integer.toString(port),
-                "--bind", HOST,
-                "--save", "",
-                "--appendonly", "no",
-                "--daemonize", "no",
-                "--dir", dir.toString()));
+        cmd.addAll(List.of(
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                HOST,
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+                "--dir",
+                dir.toString()));
         if (clusterEnabled && !extraArgs.contains("--cluster-config-file")) {
             cmd.addAll(List.of("--cluster-config-file", "nodes.conf")); // relative to --dir
         }
@@ -171,7 +178,8 @@ public final class RedisNode implements AutoCloseable {
             Process p = new ProcessBuilder(cmd)
                     .directory(dir.toFile())
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(LOG_FILE).toFile()))
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                            dir.resolve(LOG_FILE).toFile()))
                     .start();
             p.getOutputStream().close();
             return p;
@@ -206,8 +214,7 @@ public final class RedisNode implements AutoCloseable {
             }
             sleep(10);
         }
-        return "no answer within " + START_TIMEOUT.toSeconds() + " s (" + last + "), output:\n"
-                + logSince(logStart);
+        return "no answer within " + START_TIMEOUT.toSeconds() + " s (" + last + "), output:\n" + logSince(logStart);
     }
 
     private String logSince(long offset) {
@@ -401,7 +408,9 @@ public final class RedisNode implements AutoCloseable {
     private void signal(String name, Character expectState) {
         long pid = process.pid();
         try {
-            Process k = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).redirectErrorStream(true).start();
+            Process k = new ProcessBuilder("kill", "-" + name, Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .start();
             if (!k.waitFor(5, TimeUnit.SECONDS)) {
                 k.destroyForcibly();
                 throw new IllegalStateException("kill -" + name + " " + pid + " hung");
@@ -457,9 +466,10 @@ public final class RedisNode implements AutoCloseable {
         }
         try (Stream<Path> files = Files.list(dir)) {
             files.filter(f -> {
-                String name = f.getFileName().toString();
-                return name.endsWith(".rdb") || name.startsWith("appendonly");
-            }).forEach(RedisNode::deleteDir);
+                        String name = f.getFileName().toString();
+                        return name.endsWith(".rdb") || name.startsWith("appendonly");
+                    })
+                    .forEach(RedisNode::deleteDir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot clean " + dir, e);
         }

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -87,11 +86,15 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
     private RedisNode startSentinel(int index, int masterPort) throws IOException {
         Path conf = configDir.resolve("sentinel-" + index + ".conf");
-        Files.writeString(conf, String.join("\n",
-                "sentinel monitor " + MASTER_NAME + " " + RedisNode.HOST + " " + masterPort + " 2",
-                "sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
-                "sentinel failover-timeout " + MASTER_NAME + " 60000",
-                "sentinel parallel-syncs " + MASTER_NAME + " 2", ""));
+        Files.writeString(
+                conf,
+                String.join(
+                        "\n",
+                        "sentinel monitor " + MASTER_NAME + " " + RedisNode.HOST + " " + masterPort + " 2",
+                        "sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
+                        "sentinel failover-timeout " + MASTER_NAME + " 60000",
+                        "sentinel parallel-syncs " + MASTER_NAME + " 2",
+                        ""));
         RedisNode sentinel = new RedisNode(binary, conf, List.of("--sentinel"));
         try {
             sentinel.start();
@@ -119,8 +122,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
             if (!Replication.isMaster(master)) {
                 return "the sentinels' master " + master + " is not a running master";
             }
-            List<RedisNode> replicas = dataNodes.stream()
-                    .filter(n -> n != master && n.isRunning()).collect(Collectors.toList());
+            List<RedisNode> replicas =
+                    dataNodes.stream().filter(n -> n != master && n.isRunning()).collect(Collectors.toList());
             for (RedisNode replica : replicas) {
                 var info = Replication.info(replica);
                 if (!"slave".equals(info.get("role")) || !"up".equals(info.get("master_link_status"))) {
@@ -129,7 +132,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
             }
             for (RedisNode sentinel : runningSentinels()) {
                 SentinelView view = SentinelView.of(sentinel);
-                String problem = view.problem(master.port(), replicas.size(), runningSentinels().size() - 1);
+                String problem = view.problem(
+                        master.port(), replicas.size(), runningSentinels().size() - 1);
                 if (problem != null) {
                     return sentinel + ": " + problem;
                 }
@@ -237,7 +241,9 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
     /** The data node on {@code port}. */
     public RedisNode dataNode(int port) {
-        return dataNodes.stream().filter(n -> n.port() == port).findFirst()
+        return dataNodes.stream()
+                .filter(n -> n.port() == port)
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no data node on port " + port + " in " + this));
     }
 

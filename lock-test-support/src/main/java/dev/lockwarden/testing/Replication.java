@@ -15,8 +15,7 @@ public final class Replication {
     private static final Duration POLL_TIMEOUT = Duration.ofSeconds(1);
     private static final long POLL_MILLIS = 20;
 
-    private Replication() {
-    }
+    private Replication() {}
 
     /** The fields of {@code INFO replication} (e.g. {@code role}, {@code master_port}, {@code master_link_status}). */
     public static Map<String, String> info(RedisNode node) {
@@ -48,7 +47,8 @@ public final class Replication {
     public static void awaitLinkUp(RedisNode replica, int masterPort, Duration timeout) {
         await(timeout, () -> {
             Map<String, String> info = info(replica);
-            if (!"slave".equals(info.get("role")) || !Integer.toString(masterPort).equals(info.get("master_port"))
+            if (!"slave".equals(info.get("role"))
+                    || !Integer.toString(masterPort).equals(info.get("master_port"))
                     || !"up".equals(info.get("master_link_status"))) {
                 return replica + " is not a replica of port " + masterPort + " with its link up: " + info;
             }
@@ -64,7 +64,8 @@ public final class Replication {
         long target = Long.parseLong(info(master).get("master_repl_offset"));
         await(timeout, () -> {
             String offset = info(replica).get("slave_repl_offset");
-            return offset != null && Long.parseLong(offset) >= target ? null
+            return offset != null && Long.parseLong(offset) >= target
+                    ? null
                     : replica + " is at replication offset " + offset + ", master " + master.port() + " at " + target;
         });
     }

@@ -43,7 +43,8 @@ public final class ReplicationRelay implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open a relay port on " + RedisNode.HOST, e);
         }
-        daemon("lockwarden-relay-accept-" + server.getLocalPort(), this::acceptLoop).start();
+        daemon("lockwarden-relay-accept-" + server.getLocalPort(), this::acceptLoop)
+                .start();
     }
 
     /** Starts a relay forwarding to {@code 127.0.0.1:targetPort}, flowing. */
@@ -94,7 +95,8 @@ public final class ReplicationRelay implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "ReplicationRelay[" + RedisNode.HOST + ":" + port() + " -> " + targetPort + (isHeld() ? ", held" : "") + "]";
+        return "ReplicationRelay[" + RedisNode.HOST + ":" + port() + " -> " + targetPort + (isHeld() ? ", held" : "")
+                + "]";
     }
 
     private void acceptLoop() {

@@ -18,8 +18,7 @@ import java.util.List;
 /** Minimal RESP2 client: one command per connection, no dependency on Jedis. */
 final class Resp {
 
-    private Resp() {
-    }
+    private Resp() {}
 
     /**
      * Sends one command (after {@code AUTH password} when a password is given) and returns the reply.

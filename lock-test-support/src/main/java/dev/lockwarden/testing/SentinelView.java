@@ -46,10 +46,13 @@ final class SentinelView {
         if (!Integer.toString(otherSentinels).equals(peers)) {
             return "knows " + peers + " other sentinels, not " + otherSentinels;
         }
-        List<String> replicaFields = fields(sentinel.command(TIMEOUT, "SENTINEL", "REPLICAS", RedisSentinelGroup.MASTER_NAME));
-        long healthy = values(replicaFields, "flags").stream().filter("slave"::equals).count();
+        List<String> replicaFields =
+                fields(sentinel.command(TIMEOUT, "SENTINEL", "REPLICAS", RedisSentinelGroup.MASTER_NAME));
+        long healthy =
+                values(replicaFields, "flags").stream().filter("slave"::equals).count();
         if (healthy != replicas) {
-            return "sees " + healthy + " healthy replicas (flags " + values(replicaFields, "flags") + "), not " + replicas;
+            return "sees " + healthy + " healthy replicas (flags " + values(replicaFields, "flags") + "), not "
+                    + replicas;
         }
         try {
             sentinel.command(TIMEOUT, "SENTINEL", "CKQUORUM", RedisSentinelGroup.MASTER_NAME);

@@ -49,14 +49,54 @@ public record TestCertificates(Path dir, Path trustStore, Path clientKeyStore) {
      * @throws IllegalStateException a tool failed (its output is in the message) or did not finish within 30 s
      */
     public static TestCertificates create(Path dir, String trustPassword, String keyPassword) {
-        openssl(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=Lockwarden Test CA",
-                "-keyout", "ca.key", "-out", "ca.pem");
+        openssl(
+                dir,
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "1",
+                "-subj",
+                "/CN=Lockwarden Test CA",
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.pem");
         signed(dir, "server", "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1");
         signed(dir, "client", "/CN=lockwarden-client", "extendedKeyUsage=clientAuth");
-        openssl(dir, "pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-name", "client",
-                "-out", "client.p12", "-passout", "pass:" + keyPassword);
-        run(dir, List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-importcert", "-noprompt",
-                "-alias", "redis-ca", "-file", "ca.pem", "-keystore", "trust.p12", "-storetype", "PKCS12", "-storepass", trustPassword));
+        openssl(
+                dir,
+                "pkcs12",
+                "-export",
+                "-in",
+                "client.pem",
+                "-inkey",
+                "client.key",
+                "-name",
+                "client",
+                "-out",
+                "client.p12",
+                "-passout",
+                "pass:" + keyPassword);
+        run(
+                dir,
+                List.of(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-importcert",
+                        "-noprompt",
+                        "-alias",
+                        "redis-ca",
+                        "-file",
+                        "ca.pem",
+                        "-keystore",
+                        "trust.p12",
+                        "-storetype",
+                        "PKCS12",
+                        "-storepass",
+                        trustPassword));
         return new TestCertificates(dir, dir.resolve("trust.p12"), dir.resolve("client.p12"));
     }
 
@@ -82,9 +122,17 @@ public record TestCertificates(Path dir, Path trustStore, Path clientKeyStore) {
      * @param tlsPort the port the server listens on for TLS
      */
     public List<String> redisArgs(int tlsPort) {
-        return List.of("--tls-port", Integer.toString(tlsPort), "--tls-cert-file", serverCertificate().toString(),
-                "--tls-key-file", serverKey().toString(), "--tls-ca-cert-file", caCertificate().toString(),
-                "--tls-auth-clients", "yes");
+        return List.of(
+                "--tls-port",
+                Integer.toString(tlsPort),
+                "--tls-cert-file",
+                serverCertificate().toString(),
+                "--tls-key-file",
+                serverKey().toString(),
+                "--tls-ca-cert-file",
+                caCertificate().toString(),
+                "--tls-auth-clients",
+                "yes");
     }
 
     /** {@return a loopback port free at the time of the call (for the TLS port next to the node's own)} */
@@ -97,14 +145,40 @@ public record TestCertificates(Path dir, Path trustStore, Path clientKeyStore) {
     }
 
     private static void signed(Path dir, String name, String subject, String extension) {
-        openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", name + ".key", "-out", name + ".csr");
+        openssl(
+                dir,
+                "req",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-subj",
+                subject,
+                "-keyout",
+                name + ".key",
+                "-out",
+                name + ".csr");
         try {
             Files.writeString(dir.resolve(name + ".ext"), extension + "\n");
         } catch (IOException e) {
             throw new IllegalStateException("cannot write " + dir.resolve(name + ".ext") + ": " + e, e);
         }
-        openssl(dir, "x509", "-req", "-in", name + ".csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                "-days", "1", "-extfile", name + ".ext", "-out", name + ".pem");
+        openssl(
+                dir,
+                "x509",
+                "-req",
+                "-in",
+                name + ".csr",
+                "-CA",
+                "ca.pem",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-days",
+                "1",
+                "-extfile",
+                name + ".ext",
+                "-out",
+                name + ".pem");
     }
 
     private static void openssl(Path dir, String... args) {
@@ -117,13 +191,18 @@ public record TestCertificates(Path dir, Path trustStore, Path clientKeyStore) {
         Path log = dir.resolve("tool.log");
         String shown = shown(cmd);
         try {
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process p = new ProcessBuilder(cmd)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             if (!p.waitFor(TOOL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 throw new IllegalStateException(shown + " did not finish within " + TOOL_TIMEOUT_SECONDS + " s");
             }
             if (p.exitValue() != 0) {
-                throw new IllegalStateException(shown + " failed (exit " + p.exitValue() + "): " + Files.readString(log));
+                throw new IllegalStateException(
+                        shown + " failed (exit " + p.exitValue() + "): " + Files.readString(log));
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot run " + shown + ": " + e, e);
@@ -137,7 +216,8 @@ public record TestCertificates(Path dir, Path trustStore, Path clientKeyStore) {
     static String shown(List<String> cmd) {
         List<String> shown = new ArrayList<>();
         for (int i = 0; i < cmd.size(); i++) {
-            boolean password = i > 0 && cmd.get(i - 1).equals("-storepass") || cmd.get(i).startsWith("pass:");
+            boolean password =
+                    i > 0 && cmd.get(i - 1).equals("-storepass") || cmd.get(i).startsWith("pass:");
             shown.add(password ? "***" : cmd.get(i));
         }
         return String.join(" ", shown);

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,28 +28,36 @@ class FallbackWithoutRedisServerTest {
         public static void main(String[] args) {
             RedisBinary binary = RedisBinary.detect();
             try (RedisNode node = new RedisNode(binary).start()) {
-                System.out.println("embedded=" + binary.isEmbedded() + " version=" + binary.version() + " ping=" + node.command("PING"));
+                System.out.println("embedded=" + binary.isEmbedded() + " version=" + binary.version() + " ping="
+                        + node.command("PING"));
             }
         }
     }
 
     @Test
     void withoutRedisServerTheEmbeddedBinaryIsUsedAndTheUserIsTold() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/unshare")),
+        assumeTrue(
+                "root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/bin/unshare")),
                 "needs root and unshare(1) to hide /usr/bin/redis-server");
-        assumeTrue(!Files.exists(Path.of("/usr/local/bin/redis-server")), "a redis-server in /usr/local/bin cannot be hidden here");
+        assumeTrue(
+                !Files.exists(Path.of("/usr/local/bin/redis-server")),
+                "a redis-server in /usr/local/bin cannot be hidden here");
         Path up = Files.createDirectories(tmp.resolve("up"));
         Path work = Files.createDirectories(tmp.resolve("work"));
         String java = ProcessHandle.current().info().command().orElse("java");
         String sh = "set -e; mknod " + up.resolve("redis-server") + " c 0 0; "
                 + "mount -t overlay overlay -o lowerdir=/usr/bin,upperdir=" + up + ",workdir=" + work + " /usr/bin; "
-                + "exec " + java + " -cp '" + System.getProperty("java.class.path") + "' '" + Probe.class.getName() + "'";
-        Process p = new ProcessBuilder(List.of("unshare", "-m", "bash", "-c", sh)).redirectErrorStream(true).start();
+                + "exec " + java + " -cp '" + System.getProperty("java.class.path") + "' '" + Probe.class.getName()
+                + "'";
+        Process p = new ProcessBuilder(List.of("unshare", "-m", "bash", "-c", sh))
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS), out);
         assertEquals(0, p.exitValue(), out);
         assertTrue(out.contains("embedded=true version=6.2.") && out.contains("ping=PONG"), out);
         assertTrue(out.contains(RedisBinary.FALLBACK_NOTICE), "the fallback is announced: " + out);
-        assertEquals(out.indexOf(RedisBinary.FALLBACK_NOTICE), out.lastIndexOf(RedisBinary.FALLBACK_NOTICE), "once: " + out);
+        assertEquals(
+                out.indexOf(RedisBinary.FALLBACK_NOTICE), out.lastIndexOf(RedisBinary.FALLBACK_NOTICE), "once: " + out);
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,6 +73,8 @@ class RedisClusterReplicaTest {
         assertEquals(promoted, failover.masterOfKey("a"));
         old.restart(); // nodes.conf kept: it rejoins as itself and learns it lost its slots
         cluster.awaitClusterOk(FAILOVER);
-        assertTrue(failover.replicasOf(promoted).contains(old), failover.replicasOf(promoted).toString());
+        assertTrue(
+                failover.replicasOf(promoted).contains(old),
+                failover.replicasOf(promoted).toString());
     }
 }

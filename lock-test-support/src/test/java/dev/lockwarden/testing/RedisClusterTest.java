@@ -8,12 +8,10 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClusterClient;
 
@@ -50,7 +48,8 @@ class RedisClusterTest {
         // slots are split evenly in node order: "a" hashes to slot 15495, owned by the last node
         assertEquals("15495", redis.node(0).command("CLUSTER", "KEYSLOT", "a"));
         assertEquals("OK", redis.node(2).command("SET", "a", "1"));
-        RedisReplyException moved = assertThrows(RedisReplyException.class, () -> redis.node(1).command("GET", "a"));
+        RedisReplyException moved =
+                assertThrows(RedisReplyException.class, () -> redis.node(1).command("GET", "a"));
         assertEquals("MOVED 15495 127.0.0.1:" + redis.node(2).port(), moved.getMessage());
     }
 
@@ -94,8 +93,8 @@ class RedisClusterTest {
     @Test
     void awaitClusterOkFailsFastWhenANodeIsDown() {
         redis.node(2).kill(); // restored by the extension before the next test
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> redis.cluster().awaitClusterOk(Duration.ofSeconds(5)));
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> redis.cluster().awaitClusterOk(Duration.ofSeconds(5)));
         assertTrue(e.getMessage().contains("not running"), e.getMessage());
     }
 }

@@ -19,10 +19,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -43,7 +41,8 @@ class RedisNodeTest {
             assertEquals("save\n", node.command("CONFIG", "GET", "save"));
             assertEquals("appendonly\nno", node.command("CONFIG", "GET", "appendonly"));
             assertTrue(node.command("INFO", "server").contains("process_id:" + node.pid() + "\r\n"));
-            try (RedisClient jedis = RedisClient.builder().hostAndPort(node.host(), node.port()).build()) {
+            try (RedisClient jedis =
+                    RedisClient.builder().hostAndPort(node.host(), node.port()).build()) {
                 jedis.set("k", "v");
                 assertEquals("v", jedis.get("k"));
             }
@@ -95,16 +94,20 @@ class RedisNodeTest {
     @Test
     void pausedNodeTimesOutUntilResumed() {
         try (RedisNode node = new RedisNode().start();
-             RedisClient jedis = RedisClient.builder().hostAndPort(node.host(), node.port())
-                     .clientConfig(DefaultJedisClientConfig.builder().socketTimeoutMillis(300).build()).build()) {
+                RedisClient jedis = RedisClient.builder()
+                        .hostAndPort(node.host(), node.port())
+                        .clientConfig(DefaultJedisClientConfig.builder()
+                                .socketTimeoutMillis(300)
+                                .build())
+                        .build()) {
             assertEquals("PONG", jedis.ping());
             node.pause();
             assertTrue(node.isPaused());
             assertTrue(node.isRunning());
 
             long start = System.nanoTime();
-            UncheckedIOException e = assertThrows(UncheckedIOException.class,
-                    () -> node.command(Duration.ofMillis(300), "PING"));
+            UncheckedIOException e =
+                    assertThrows(UncheckedIOException.class, () -> node.command(Duration.ofMillis(300), "PING"));
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertInstanceOf(SocketTimeoutException.class, e.getCause());
             assertTrue(millis >= 250 && millis < 3000, "timed out after " + millis + " ms");
@@ -135,12 +138,17 @@ class RedisNodeTest {
     void passwordIsUsedByCommand() {
         try (RedisNode node = new RedisNode("--requirepass", "secret").start()) {
             assertEquals("PONG", node.command("PING"));
-            try (RedisClient anonymous = RedisClient.builder().hostAndPort(node.host(), node.port()).build()) {
+            try (RedisClient anonymous =
+                    RedisClient.builder().hostAndPort(node.host(), node.port()).build()) {
                 JedisDataException e = assertThrows(JedisDataException.class, anonymous::ping);
                 assertTrue(e.getMessage().contains("NOAUTH"), e.getMessage());
             }
-            try (RedisClient authed = RedisClient.builder().hostAndPort(node.host(), node.port())
-                    .clientConfig(DefaultJedisClientConfig.builder().password("secret").build()).build()) {
+            try (RedisClient authed = RedisClient.builder()
+                    .hostAndPort(node.host(), node.port())
+                    .clientConfig(DefaultJedisClientConfig.builder()
+                            .password("secret")
+                            .build())
+                    .build()) {
                 assertEquals("PONG", authed.ping());
             }
         }
@@ -192,18 +200,21 @@ class RedisNodeTest {
     @Timeout(90)
     void shutdownHookKillsNodesLeftRunning() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                LeakyMain.class.getName()).redirectErrorStream(true).start();
+        Process child = new ProcessBuilder(
+                        java, "-cp", System.getProperty("java.class.path"), LeakyMain.class.getName())
+                .redirectErrorStream(true)
+                .start();
         String out;
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader reader =
+                new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child JVM did not exit");
             out = reader.lines().reduce("", (a, b) -> a + b + "\n");
         } finally {
             child.destroyForcibly();
         }
         assertEquals(0, child.exitValue(), out);
-        String pidLine = out.lines().filter(l -> l.startsWith("pid=")).findFirst().orElseThrow(() -> new AssertionError(out));
+        String pidLine =
+                out.lines().filter(l -> l.startsWith("pid=")).findFirst().orElseThrow(() -> new AssertionError(out));
         long pid = Long.parseLong(pidLine.substring(4).trim());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadline) {

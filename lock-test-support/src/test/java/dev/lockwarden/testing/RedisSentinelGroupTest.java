@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
 import redis.clients.jedis.Jedis;
 
 @Timeout(120)
@@ -48,7 +46,9 @@ class RedisSentinelGroupTest {
         for (int round = 1; round <= 2; round++) {
             RedisNode old = group.master();
             old.command("SET", "round", Integer.toString(round));
-            Replication.awaitCaughtUp(old, group.dataNodes().stream().filter(n -> n != old).findFirst().get(),
+            Replication.awaitCaughtUp(
+                    old,
+                    group.dataNodes().stream().filter(n -> n != old).findFirst().get(),
                     Duration.ofSeconds(10));
             long start = System.nanoTime();
             group.killMaster();

@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
 import redis.clients.jedis.Jedis;
 
 @Timeout(60)
@@ -26,7 +24,8 @@ class ReplicationRelayTest {
     void start() {
         master = new RedisNode().start();
         relay = ReplicationRelay.to(master.port());
-        replica = new RedisNode(RedisBinary.detect(), "--replicaof", RedisNode.HOST, Integer.toString(relay.port())).start();
+        replica = new RedisNode(RedisBinary.detect(), "--replicaof", RedisNode.HOST, Integer.toString(relay.port()))
+                .start();
         Replication.awaitLinkUp(replica, relay.port(), SYNC);
     }
 
@@ -62,8 +61,11 @@ class ReplicationRelayTest {
         relay.hold();
         master.command("SET", "lost", "1");
         master.kill();
-        Replication.await(SYNC, () -> "down".equals(Replication.info(replica).get("master_link_status"))
-                ? null : "the replica still sees its master up");
+        Replication.await(
+                SYNC,
+                () -> "down".equals(Replication.info(replica).get("master_link_status"))
+                        ? null
+                        : "the replica still sees its master up");
         replica.command("REPLICAOF", "NO", "ONE");
         assertTrue(Replication.isMaster(replica));
         assertNull(replica.command("GET", "lost"));

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,21 +29,24 @@ class TestCertificatesTest {
         X509Certificate client = (X509Certificate) keys.getCertificate("client");
         client.verify(trust.getCertificate("redis-ca").getPublicKey());
         assertEquals("CN=lockwarden-client", client.getSubjectX500Principal().getName());
-        assertTrue(certs.redisArgs(7000).containsAll(java.util.List.of("--tls-port", "7000", "--tls-auth-clients", "yes")));
+        assertTrue(certs.redisArgs(7000)
+                .containsAll(java.util.List.of("--tls-port", "7000", "--tls-auth-clients", "yes")));
         assertTrue(Files.isRegularFile(certs.serverKey()) && Files.isRegularFile(certs.serverCertificate()));
     }
 
     @Test
     void aFailingToolIsNamedInTheError() {
         assumeTrue(TestCertificates.canCreate(RedisBinary.detect()), "needs openssl");
-        IllegalStateException e = assertThrows(IllegalStateException.class,
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class,
                 () -> TestCertificates.create(dir.resolve("missing-dir"), "trust-pw", "key-pw"));
         assertTrue(e.getMessage().contains("openssl req"), e.getMessage());
     }
 
     @Test
     void commandsInErrorsHideStorePasswords() {
-        String shown = TestCertificates.shown(java.util.List.of("keytool", "-storepass", "trust-pw", "-passout", "pass:key-pw"));
+        String shown = TestCertificates.shown(
+                java.util.List.of("keytool", "-storepass", "trust-pw", "-passout", "pass:key-pw"));
         assertEquals("keytool -storepass *** -passout ***", shown);
     }
 

@@ -20,8 +20,13 @@ import java.util.regex.Pattern;
  * given to {@code @Locked} (read from its source: lock-interceptor is not on this module's class path).
  */
 final class ApiCheck {
-    private static final List<String> PACKAGES = List.of("dev.lockwarden", "dev.lockwarden.fencing",
-            "dev.lockwarden.inspect", "dev.lockwarden.testing", "dev.lockwarden.config", "dev.lockwarden.metrics");
+    private static final List<String> PACKAGES = List.of(
+            "dev.lockwarden",
+            "dev.lockwarden.fencing",
+            "dev.lockwarden.inspect",
+            "dev.lockwarden.testing",
+            "dev.lockwarden.config",
+            "dev.lockwarden.metrics");
     private static final Pattern DECLARATION = Pattern.compile("\\b([A-Z]\\w*)(?:<[^>]*>)?\\s+(\\w+)\\s*(?:=|;|\\))");
     private static final Pattern STATIC_CALL = Pattern.compile("\\b([A-Z]\\w*)\\.(\\w+)\\s*\\(");
     private static final Pattern LOCKED = Pattern.compile("@Locked\\s*\\(([^)]*)\\)");
@@ -46,7 +51,8 @@ final class ApiCheck {
         while (d.find()) {
             Optional<Class<?>> c = type(d.group(1));
             if (c.isPresent()) {
-                Matcher use = Pattern.compile("\\b" + Pattern.quote(d.group(2)) + "\\.(?=\\w+\\s*\\()").matcher(text);
+                Matcher use = Pattern.compile("\\b" + Pattern.quote(d.group(2)) + "\\.(?=\\w+\\s*\\()")
+                        .matcher(text);
                 while (use.find()) {
                     chain(text, use.end(), c.get(), problems);
                 }
@@ -55,11 +61,14 @@ final class ApiCheck {
         Matcher b = ON_BUSY.matcher(text);
         while (b.find()) {
             String constant = b.group(1);
-            type("OnBusy").filter(c -> Arrays.stream(c.getEnumConstants()).noneMatch(e -> e.toString().equals(constant)))
+            type("OnBusy")
+                    .filter(c -> Arrays.stream(c.getEnumConstants())
+                            .noneMatch(e -> e.toString().equals(constant)))
                     .ifPresent(c -> problems.add("OnBusy has no constant " + constant));
         }
         Matcher l = LOCKED.matcher(text);
-        String locked = repo.read(repo.root.resolve(Path.of("lock-interceptor/src/main/java/dev/lockwarden/cdi/Locked.java")));
+        String locked =
+                repo.read(repo.root.resolve(Path.of("lock-interceptor/src/main/java/dev/lockwarden/cdi/Locked.java")));
         while (l.find()) {
             Matcher a = ATTRIBUTE.matcher(l.group(1).replaceAll("\"[^\"]*\"", "\"\""));
             while (a.find()) {
@@ -97,14 +106,18 @@ final class ApiCheck {
                 return;
             }
             i = skipSpace(text, next + 1);
-            current = m.get().getReturnType().getName().startsWith("dev.lockwarden") ? m.get().getReturnType() : null;
+            current = m.get().getReturnType().getName().startsWith("dev.lockwarden")
+                    ? m.get().getReturnType()
+                    : null;
         }
     }
 
     /** A public method of that name, preferring one taking arguments as the call does and returning one of ours. */
     private static Optional<Method> method(Class<?> type, String name, boolean noArguments) {
-        return Arrays.stream(type.getMethods()).filter(m -> m.getName().equals(name) && Modifier.isPublic(m.getModifiers()))
-                .min(java.util.Comparator.comparingInt((Method m) -> (m.getParameterCount() == 0) == noArguments ? 0 : 1)
+        return Arrays.stream(type.getMethods())
+                .filter(m -> m.getName().equals(name) && Modifier.isPublic(m.getModifiers()))
+                .min(java.util.Comparator.comparingInt(
+                                (Method m) -> (m.getParameterCount() == 0) == noArguments ? 0 : 1)
                         .thenComparingInt(m -> m.getReturnType().getName().startsWith("dev.lockwarden") ? 0 : 1));
     }
 
@@ -115,7 +128,8 @@ final class ApiCheck {
             }
             for (String p : PACKAGES) {
                 try {
-                    return Optional.of(Class.forName(p + "." + n, false, getClass().getClassLoader()));
+                    return Optional.of(
+                            Class.forName(p + "." + n, false, getClass().getClassLoader()));
                 } catch (ClassNotFoundException | LinkageError e) {
                     // not in this package
                 }

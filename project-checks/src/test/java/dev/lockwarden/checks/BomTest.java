@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * importing it manages no third-party version.
  */
 class BomTest {
-    private static final Path ROOT = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
+    private static final Path ROOT =
+            Path.of(System.getProperty("user.dir")).resolve("..").normalize();
     private final Pom parent = new Pom(ROOT.resolve("pom.xml"));
     private final Pom bom = new Pom(ROOT.resolve("lockwarden-bom/pom.xml"));
 
@@ -32,8 +32,12 @@ class BomTest {
             Pom pom = new Pom(ROOT.resolve(module).resolve("pom.xml"));
             boolean skipped = "true".equals(pom.text("properties/maven.deploy.skip"));
             if (!skipped && !"pom".equals(pom.text("packaging"))) {
-                assertFalse("true".equals(pom.text("properties/maven.javadoc.skip")), module + " is published without javadoc");
-                assertFalse("true".equals(pom.text("properties/maven.source.skip")), module + " is published without sources");
+                assertFalse(
+                        "true".equals(pom.text("properties/maven.javadoc.skip")),
+                        module + " is published without javadoc");
+                assertFalse(
+                        "true".equals(pom.text("properties/maven.source.skip")),
+                        module + " is published without sources");
                 published.add(pom.text("artifactId"));
             }
         }
@@ -46,8 +50,8 @@ class BomTest {
         assertFalse(bom.has("parent"), "a parent would leak its dependencyManagement into every importer");
         assertEquals(parent.text("version"), bom.text("version"));
         assertEquals(parent.text("groupId"), bom.text("groupId"));
-        for (String element : List.of("url", "licenses", "developers", "scm",
-                "properties/project.build.outputTimestamp")) {
+        for (String element :
+                List.of("url", "licenses", "developers", "scm", "properties/project.build.outputTimestamp")) {
             assertEquals(parent.block(element), bom.block(element), element);
         }
         assertTrue(Files.isRegularFile(ROOT.resolve("LICENSE")));
@@ -62,25 +66,36 @@ class BomTest {
     void aProjectImportingTheBomNeedsNoVersions(@TempDir Path dir) throws Exception {
         Path local = dir.resolve("local/dev/lockwarden/lockwarden-bom").resolve(bom.text("version"));
         Files.createDirectories(local);
-        Files.copy(ROOT.resolve("lockwarden-bom/pom.xml"), local.resolve("lockwarden-bom-" + bom.text("version") + ".pom"));
+        Files.copy(
+                ROOT.resolve("lockwarden-bom/pom.xml"),
+                local.resolve("lockwarden-bom-" + bom.text("version") + ".pom"));
         StringBuilder deps = new StringBuilder();
         for (String id : bom.managedArtifactIds()) {
-            deps.append("<dependency><groupId>dev.lockwarden</groupId><artifactId>").append(id).append("</artifactId></dependency>");
+            deps.append("<dependency><groupId>dev.lockwarden</groupId><artifactId>")
+                    .append(id)
+                    .append("</artifactId></dependency>");
         }
         assertEquals(0, validate(dir, deps.toString()).exit(), "the BOM's modules need no version");
-        Mvn.Result unmanaged = validate(dir, "<dependency><groupId>dev.lockwarden</groupId><artifactId>lock-nothing</artifactId></dependency>");
-        assertTrue(unmanaged.exit() != 0 && unmanaged.output().contains("lock-nothing:jar is missing"), unmanaged.output());
+        Mvn.Result unmanaged = validate(
+                dir, "<dependency><groupId>dev.lockwarden</groupId><artifactId>lock-nothing</artifactId></dependency>");
+        assertTrue(
+                unmanaged.exit() != 0 && unmanaged.output().contains("lock-nothing:jar is missing"),
+                unmanaged.output());
     }
 
     private Mvn.Result validate(Path dir, String dependencies) throws Exception {
         Path app = dir.resolve("app");
         Files.createDirectories(app);
-        Files.writeString(app.resolve("pom.xml"), "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>"
-                + "<groupId>com.example</groupId><artifactId>app</artifactId><version>1</version>"
-                + "<dependencyManagement><dependencies><dependency><groupId>dev.lockwarden</groupId>"
-                + "<artifactId>lockwarden-bom</artifactId><version>" + bom.text("version") + "</version><type>pom</type>"
-                + "<scope>import</scope></dependency></dependencies></dependencyManagement>"
-                + "<dependencies>" + dependencies + "</dependencies></project>", StandardCharsets.UTF_8);
+        Files.writeString(
+                app.resolve("pom.xml"),
+                "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>"
+                        + "<groupId>com.example</groupId><artifactId>app</artifactId><version>1</version>"
+                        + "<dependencyManagement><dependencies><dependency><groupId>dev.lockwarden</groupId>"
+                        + "<artifactId>lockwarden-bom</artifactId><version>" + bom.text("version")
+                        + "</version><type>pom</type>"
+                        + "<scope>import</scope></dependency></dependencies></dependencyManagement>"
+                        + "<dependencies>" + dependencies + "</dependencies></project>",
+                StandardCharsets.UTF_8);
         return Mvn.run(app, "-o", "-Dmaven.repo.local=" + dir.resolve("local"), "validate");
     }
 

@@ -39,8 +39,11 @@ final class CommandCheck {
 
     private void command(List<String> t, List<String> problems) {
         int i = 0;
-        while (i < t.size() && (t.get(i).matches("[A-Za-z_][A-Za-z0-9_]*=.*") || t.get(i).equals("exec")
-                || t.get(i).equals("sudo") || t.get(i).equals("env"))) {
+        while (i < t.size()
+                && (t.get(i).matches("[A-Za-z_][A-Za-z0-9_]*=.*")
+                        || t.get(i).equals("exec")
+                        || t.get(i).equals("sudo")
+                        || t.get(i).equals("env"))) {
             i++;
         }
         if (i >= t.size()) {
@@ -77,7 +80,10 @@ final class CommandCheck {
                 String text = Files.isRegularFile(script) ? repo.read(script) : "";
                 for (int j = i + 1; j < t.size(); j++) {
                     String opt = t.get(j).split("=", 2)[0];
-                    if (opt.startsWith("--") && opt.length() > 2 && !text.contains(opt) && !repo.sourcesContain("\"" + opt + "\"")) {
+                    if (opt.startsWith("--")
+                            && opt.length() > 2
+                            && !text.contains(opt)
+                            && !repo.sourcesContain("\"" + opt + "\"")) {
                         problems.add(word + ": unknown option " + opt);
                     }
                 }
@@ -93,7 +99,8 @@ final class CommandCheck {
         int target = p.indexOf("/target/");
         if (target >= 0) {
             String module = p.substring(0, target);
-            String built = p.substring(target + "/target/".length()).split("/")[0].replaceAll("\\.(jar|war)$", "");
+            String built =
+                    p.substring(target + "/target/".length()).split("/")[0].replaceAll("\\.(jar|war)$", "");
             if (!repo.isModule(module)) {
                 problems.add(p + ": " + module + " is not a module of the build");
             } else if (!repo.read(repo.root.resolve(module).resolve("pom.xml")).contains(built)) {

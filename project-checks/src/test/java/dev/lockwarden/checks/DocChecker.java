@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * its code blocks a command ({@link CommandCheck}) or an API method ({@link ApiCheck}) that does not exist.
  */
 final class DocChecker {
-    private static final Pattern QUALIFIED = Pattern.compile("\\bdev\\.lockwarden((?:\\.[a-z]\\w*)*)\\.([A-Z]\\w*)((?:\\.[A-Z]\\w*)*)");
+    private static final Pattern QUALIFIED =
+            Pattern.compile("\\bdev\\.lockwarden((?:\\.[a-z]\\w*)*)\\.([A-Z]\\w*)((?:\\.[A-Z]\\w*)*)");
     private static final Pattern TEST_NAME = Pattern.compile("`(?:[\\w/]+/)?([A-Z][a-z]\\w*(?:Test|IT))(?:[#.]\\w+)?`");
     static final Pattern SETTING = Pattern.compile("(?<![\\w.$/-])lockwarden\\.[a-z][\\w-]*(?:\\.[a-z][\\w-]*)*");
     private static final Pattern ENV = Pattern.compile("\\bLOCKWARDEN_[A-Z0-9_]*[A-Z0-9]\\b");
@@ -69,14 +70,18 @@ final class DocChecker {
         int hash = target.indexOf('#');
         String path = URLDecoder.decode(hash < 0 ? target : target.substring(0, hash), StandardCharsets.UTF_8);
         String anchor = hash < 0 ? null : target.substring(hash + 1);
-        Path resolved = path.isEmpty() ? file : file.toAbsolutePath().getParent().resolve(path).normalize();
+        Path resolved = path.isEmpty()
+                ? file
+                : file.toAbsolutePath().getParent().resolve(path).normalize();
         if (!Files.exists(resolved)) {
             return "dead link " + target + " (no " + repo.root.relativize(resolved) + ")";
         }
         if (anchor != null && !anchor.isEmpty() && resolved.toString().endsWith(".md")) {
-            Markdown target2 = resolved.equals(file.toAbsolutePath().normalize()) ? own : new Markdown(repo.read(resolved));
+            Markdown target2 =
+                    resolved.equals(file.toAbsolutePath().normalize()) ? own : new Markdown(repo.read(resolved));
             if (!target2.anchors().contains(anchor)) {
-                return "dead link " + target + " (no heading #" + anchor + " in " + repo.root.relativize(resolved) + ")";
+                return "dead link " + target + " (no heading #" + anchor + " in " + repo.root.relativize(resolved)
+                        + ")";
             }
         }
         return null;
@@ -90,7 +95,8 @@ final class DocChecker {
         List<String> problems = new ArrayList<>();
         Matcher q = QUALIFIED.matcher(line);
         while (q.find()) {
-            // the agent jar relocates its copy of lock-core: dev.lockwarden.agent.shaded.dev.lockwarden.X is lock-core's X
+            // the agent jar relocates its copy of lock-core: dev.lockwarden.agent.shaded.dev.lockwarden.X is
+            // lock-core's X
             String cls = ("dev.lockwarden" + q.group(1) + "." + q.group(2)).replace("dev.lockwarden.agent.shaded.", "");
             if (!repo.hasClass(cls)) {
                 problems.add("no class " + cls);
@@ -106,15 +112,19 @@ final class DocChecker {
         while (s.find()) {
             String setting = s.group();
             // a setting is named in full, or its key without the prefix is a string literal ("history.cycles")
-            if (!repo.sourcesContain(setting) && !repo.sourcesContain("\"" + setting.substring("lockwarden.".length()) + "\"")) {
+            if (!repo.sourcesContain(setting)
+                    && !repo.sourcesContain("\"" + setting.substring("lockwarden.".length()) + "\"")) {
                 problems.add("no source mentions the setting " + setting);
             }
         }
         Matcher e = ENV.matcher(line);
         while (e.find()) {
             String env = e.group();
-            // a variable is named in full, or derived from a setting's name: lockwarden.key-prefix → LOCKWARDEN_KEY_PREFIX
-            if (!repo.sourcesContain(env) && !repo.settingsInSources().stream().anyMatch(n -> envName(n).equals(env))) {
+            // a variable is named in full, or derived from a setting's name: lockwarden.key-prefix →
+            // LOCKWARDEN_KEY_PREFIX
+            if (!repo.sourcesContain(env)
+                    && !repo.settingsInSources().stream()
+                            .anyMatch(n -> envName(n).equals(env))) {
                 problems.add("no source mentions the variable " + env);
             }
         }

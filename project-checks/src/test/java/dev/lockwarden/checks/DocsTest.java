@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +39,8 @@ class DocsTest {
 
     @Test
     void theDocsPagesContributingAndChangelogNameOnlyWhatExists() throws IOException {
-        List<Path> pages = new ArrayList<>(List.of(repo.root.resolve("CONTRIBUTING.md"), repo.root.resolve("CHANGELOG.md")));
+        List<Path> pages =
+                new ArrayList<>(List.of(repo.root.resolve("CONTRIBUTING.md"), repo.root.resolve("CHANGELOG.md")));
         try (Stream<Path> docs = Files.list(repo.root.resolve("docs"))) {
             docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
         }
@@ -75,16 +75,25 @@ class DocsTest {
                 ```
                 """);
         List<String> problems = checker.check(page);
-        List<String> expected = List.of("dead link ../../../docs/no-such-page.md", "dead link ../../../README.md#no-such-heading",
-                "no class dev.lockwarden.NoSuchManager", "no test NoSuchBehaviourTest",
-                "the setting lockwarden.no-such-setting", "the variable LOCKWARDEN_NO_SUCH_VARIABLE",
-                "LockOptions has no method noSuchOption", "Builder has no method noSuchSetting",
-                "LockHandle has no method noSuchMethod", "@Locked has no attribute noSuchAttribute",
-                "OnBusy has no constant NO_SUCH_CONSTANT", "./no-such-script: no such file",
-                "./run-tests: unknown option --no-such-option", "mvn -pl no-such-module: no such module",
+        List<String> expected = List.of(
+                "dead link ../../../docs/no-such-page.md",
+                "dead link ../../../README.md#no-such-heading",
+                "no class dev.lockwarden.NoSuchManager",
+                "no test NoSuchBehaviourTest",
+                "the setting lockwarden.no-such-setting",
+                "the variable LOCKWARDEN_NO_SUCH_VARIABLE",
+                "LockOptions has no method noSuchOption",
+                "Builder has no method noSuchSetting",
+                "LockHandle has no method noSuchMethod",
+                "@Locked has no attribute noSuchAttribute",
+                "OnBusy has no constant NO_SUCH_CONSTANT",
+                "./no-such-script: no such file",
+                "./run-tests: unknown option --no-such-option",
+                "mvn -pl no-such-module: no such module",
                 "lock-agent's POM does not build no-such-agent");
         for (String e : expected) {
-            assertEquals(1, problems.stream().filter(p -> p.contains(e)).count(), e + " in\n" + String.join("\n", problems));
+            assertEquals(
+                    1, problems.stream().filter(p -> p.contains(e)).count(), e + " in\n" + String.join("\n", problems));
         }
         assertEquals(expected.size(), problems.size(), String.join("\n", problems));
     }

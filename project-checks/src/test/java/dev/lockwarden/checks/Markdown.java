@@ -13,16 +13,15 @@ import java.util.regex.Pattern;
  * language and first line number), and the anchors its headings get on GitHub.
  */
 final class Markdown {
-    private static final Pattern LINK = Pattern.compile("(?<!!)\\[[^\\]]*]\\(([^)\\s]+)\\)|!\\[[^\\]]*]\\(([^)\\s]+)\\)");
+    private static final Pattern LINK =
+            Pattern.compile("(?<!!)\\[[^\\]]*]\\(([^)\\s]+)\\)|!\\[[^\\]]*]\\(([^)\\s]+)\\)");
     private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.+?)\\s*#*\\s*$");
 
     /** A link target as written, and the line it is on. */
-    record Link(String target, int line) {
-    }
+    record Link(String target, int line) {}
 
     /** A fenced code block: its info string ({@code bash}, {@code java}, …, may be empty), first line and text. */
-    record CodeBlock(String language, int line, String text) {
-    }
+    record CodeBlock(String language, int line, String text) {}
 
     private final List<String> lines;
     private final List<CodeBlock> blocks = new ArrayList<>();

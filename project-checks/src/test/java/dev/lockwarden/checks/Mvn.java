@@ -12,17 +12,19 @@ import java.util.concurrent.TimeUnit;
 /** Runs the {@code mvn} on the PATH in a directory, bounded in time, and returns its exit status and output. */
 final class Mvn {
     /** What one run gave. */
-    record Result(int exit, String output) {
-    }
+    record Result(int exit, String output) {}
 
-    private Mvn() {
-    }
+    private Mvn() {}
 
     static Result run(Path dir, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("mvn", "-B", "-q"));
         cmd.addAll(List.of(args));
         Path log = Files.createTempFile(dir, "mvn-", ".log");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         boolean done = p.waitFor(120, TimeUnit.SECONDS);
         if (!done) {
             p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);

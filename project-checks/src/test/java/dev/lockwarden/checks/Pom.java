@@ -3,9 +3,7 @@ package dev.lockwarden.checks;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import javax.xml.parsers.DocumentBuilderFactory;
-
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;

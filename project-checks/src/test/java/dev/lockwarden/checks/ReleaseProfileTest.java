@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,7 +18,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * as it is, it passes; with one required element removed, it fails and names the element.
  */
 class ReleaseProfileTest {
-    private static final Path ROOT = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
+    private static final Path ROOT =
+            Path.of(System.getProperty("user.dir")).resolve("..").normalize();
 
     @Test
     void theParentPomAsItIsPasses(@TempDir Path dir) throws Exception {
@@ -28,7 +28,8 @@ class ReleaseProfileTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"licenses, a license", "developers, a developer", "scm, scm", "url, a url", "description, a description"})
+    @CsvSource({"licenses, a license", "developers, a developer", "scm, scm", "url, a url", "description, a description"
+    })
     void aPomWithoutARequiredElementFails(String element, String named, @TempDir Path dir) throws Exception {
         Mvn.Result r = validate(dir, element);
         assertNotEquals(0, r.exit(), r.output());

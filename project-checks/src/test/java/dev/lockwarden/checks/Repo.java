@@ -106,8 +106,11 @@ final class Repo {
                             addClass(p);
                         }
                         // this module's own sources name things that do not exist on purpose (the planted pages)
-                        if (!name.endsWith(".md") && !name.endsWith(".png") && !name.endsWith(".jar")
-                                && !p.startsWith(root.resolve("project-checks")) && size(p) < 2_000_000) {
+                        if (!name.endsWith(".md")
+                                && !name.endsWith(".png")
+                                && !name.endsWith(".jar")
+                                && !p.startsWith(root.resolve("project-checks"))
+                                && size(p) < 2_000_000) {
                             sources.add(p);
                             text.append(read(p)).append('\n');
                         }
@@ -142,7 +145,8 @@ final class Repo {
         if (java < 0 || !rel.contains("src/")) {
             return;
         }
-        String qualified = rel.substring(java + "/java/".length(), rel.length() - ".java".length()).replace('/', '.');
+        String qualified = rel.substring(java + "/java/".length(), rel.length() - ".java".length())
+                .replace('/', '.');
         qualifiedClasses.add(qualified);
         simpleClasses.merge(qualified.substring(qualified.lastIndexOf('.') + 1), 1, Integer::sum);
     }

@@ -1,16 +1,15 @@
 package dev.lockwarden.admin.cli;
 
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.admin.AdminConfig;
 import dev.lockwarden.admin.AdminServer;
 import dev.lockwarden.admin.security.UserDirectory;
 import dev.lockwarden.config.Settings;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,24 +21,43 @@ import picocli.CommandLine.Spec;
  * {@code java -jar lockwarden-admin.jar [options]}: serves the dashboard. Every option also has a
  * system property and a {@code LOCKWARDEN_*} environment variable; an option given here wins.
  */
-@Command(name = "lockwarden-admin", mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
-        subcommands = HashPasswordCommand.class, usageHelpAutoWidth = true,
+@Command(
+        name = "lockwarden-admin",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        sortOptions = false,
+        subcommands = HashPasswordCommand.class,
+        usageHelpAutoWidth = true,
         description = "Serves the Lockwarden dashboard: held locks, holders, TTLs, fences, force-release.",
-        footer = {"", "Environment: LOCKWARDEN_REDIS, LOCKWARDEN_REDLOCK, LOCKWARDEN_CLUSTER, LOCKWARDEN_KEY_PREFIX,",
-                "LOCKWARDEN_ADMIN_PORT, LOCKWARDEN_ADMIN_BIND, LOCKWARDEN_ADMIN_USERS, LOCKWARDEN_ADMIN_* (admin-ui/README.md).",
-                "Prefer LOCKWARDEN_REDIS over --redis for URIs with a password: command lines are visible in ps."})
+        footer = {
+            "",
+            "Environment: LOCKWARDEN_REDIS, LOCKWARDEN_REDLOCK, LOCKWARDEN_CLUSTER, LOCKWARDEN_KEY_PREFIX,",
+            "LOCKWARDEN_ADMIN_PORT, LOCKWARDEN_ADMIN_BIND, LOCKWARDEN_ADMIN_USERS, LOCKWARDEN_ADMIN_* (admin-ui/README.md).",
+            "Prefer LOCKWARDEN_REDIS over --redis for URIs with a password: command lines are visible in ps."
+        })
 public final class AdminCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--redis", paramLabel = "URI",
-            description = "one Redis node: redis://[user:password@]host:port[/db], rediss:// for TLS (default redis://localhost:6379)")
+    @Option(
+            names = "--redis",
+            paramLabel = "URI",
+            description =
+                    "one Redis node: redis://[user:password@]host:port[/db], rediss:// for TLS (default redis://localhost:6379)")
     String redis;
 
-    @Option(names = "--redlock", paramLabel = "URI", split = ",", description = "the independent Redlock nodes, comma-separated")
+    @Option(
+            names = "--redlock",
+            paramLabel = "URI",
+            split = ",",
+            description = "the independent Redlock nodes, comma-separated")
     List<String> redlock;
 
-    @Option(names = "--cluster", paramLabel = "URI", split = ",", description = "Redis Cluster seed nodes, comma-separated")
+    @Option(
+            names = "--cluster",
+            paramLabel = "URI",
+            split = ",",
+            description = "Redis Cluster seed nodes, comma-separated")
     List<String> cluster;
 
     @Option(names = "--key-prefix", paramLabel = "PREFIX", description = "lock key prefix (default lock:)")
@@ -51,28 +69,44 @@ public final class AdminCommand implements Callable<Integer> {
     @Option(names = "--bind", paramLabel = "ADDRESS", description = "loopback address to listen on (default 127.0.0.1)")
     String bind;
 
-    @Option(names = "--users", paramLabel = "FILE", description = "users file, lines `name = OPERATOR|VIEWER:<hash>` (see hash-password)")
+    @Option(
+            names = "--users",
+            paramLabel = "FILE",
+            description = "users file, lines `name = OPERATOR|VIEWER:<hash>` (see hash-password)")
     Path users;
 
     @Option(names = "--page-size", paramLabel = "N", description = "locks per page (default 50)")
     Integer pageSize;
 
-    @Option(names = "--session-timeout", paramLabel = "DURATION",
-            description = "log a session out after this long without user activity; the live refresh does not count (default 30m)")
+    @Option(
+            names = "--session-timeout",
+            paramLabel = "DURATION",
+            description =
+                    "log a session out after this long without user activity; the live refresh does not count (default 30m)")
     String sessionTimeout;
 
-    @Option(names = "--long-held", paramLabel = "DURATION", description = "mark locks held longer than this LONG-HELD (default 10m)")
+    @Option(
+            names = "--long-held",
+            paramLabel = "DURATION",
+            description = "mark locks held longer than this LONG-HELD (default 10m)")
     String longHeld;
 
-    @Option(names = "--behind-tls-proxy", description = "served over https by a reverse proxy: Secure session cookie and HSTS")
+    @Option(
+            names = "--behind-tls-proxy",
+            description = "served over https by a reverse proxy: Secure session cookie and HSTS")
     Boolean behindTlsProxy;
 
-    @Option(names = "--trusted-proxy", paramLabel = "CIDR[,CIDR...]",
+    @Option(
+            names = "--trusted-proxy",
+            paramLabel = "CIDR[,CIDR...]",
             description = "believe X-Forwarded-For/-Proto only from these proxy addresses (default: from nobody)")
     String trustedProxy;
 
-    @Option(names = "--public-url", paramLabel = "URL", description = "the address people open, e.g. https://locks.example.com/ "
-            + "(its host is accepted in Host besides the bound address and localhost)")
+    @Option(
+            names = "--public-url",
+            paramLabel = "URL",
+            description = "the address people open, e.g. https://locks.example.com/ "
+                    + "(its host is accepted in Host besides the bound address and localhost)")
     String publicUrl;
 
     /** Runs the command line and exits with its status. */
@@ -88,7 +122,8 @@ public final class AdminCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Settings settings = settings();
-        LockManager.Builder builder = topology(LockManager.builder().settings(settings).application("lockwarden-admin"));
+        LockManager.Builder builder =
+                topology(LockManager.builder().settings(settings).application("lockwarden-admin"));
         AdminConfig config;
         LockManager locks;
         try {
@@ -103,16 +138,22 @@ public final class AdminCommand implements Callable<Integer> {
             admin = AdminServer.start(config, locks.inspector(), locks.describeRedis());
         } catch (java.io.IOException e) {
             locks.close();
-            spec.commandLine().getErr().println("lockwarden-admin: cannot listen on " + config.bind().getHostAddress() + ":"
-                    + config.port() + " (" + e.getMessage() + "): pass --port with a free port, or 0 to pick one");
+            spec.commandLine()
+                    .getErr()
+                    .println("lockwarden-admin: cannot listen on "
+                            + config.bind().getHostAddress() + ":" + config.port() + " (" + e.getMessage()
+                            + "): pass --port with a free port, or 0 to pick one");
             return 2;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            admin.close();
-            locks.close();
-        }, "lockwarden-admin-shutdown"));
-        System.out.println("Lockwarden admin listening on " + admin.uri() + " (" + config.users().size() + " users, Redis "
-                + locks.describeRedis() + ")");
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            admin.close();
+                            locks.close();
+                        },
+                        "lockwarden-admin-shutdown"));
+        System.out.println("Lockwarden admin listening on " + admin.uri() + " ("
+                + config.users().size() + " users, Redis " + locks.describeRedis() + ")");
         admin.join();
         return 0;
     }

@@ -1,5 +1,6 @@
 package dev.lockwarden.admin.cli;
 
+import dev.lockwarden.admin.security.PasswordHasher;
 import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
@@ -8,8 +9,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
-
-import dev.lockwarden.admin.security.PasswordHasher;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -18,9 +17,13 @@ import picocli.CommandLine.Spec;
  * {@code lockwarden-admin.jar hash-password}: prints a hash for a line of the users file. The password
  * is read from the console without echo, or as one line from stdin when there is no console (a pipe).
  */
-@Command(name = "hash-password", mixinStandardHelpOptions = true,
-        description = {"Reads a password (without echo, or one line from stdin) and prints its salted "
-                + "PBKDF2-HMAC-SHA256 hash for the users file: name = OPERATOR|VIEWER:<hash>"})
+@Command(
+        name = "hash-password",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Reads a password (without echo, or one line from stdin) and prints its salted "
+                    + "PBKDF2-HMAC-SHA256 hash for the users file: name = OPERATOR|VIEWER:<hash>"
+        })
 public final class HashPasswordCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -3,7 +3,6 @@ package dev.lockwarden.admin.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
-
 import picocli.CommandLine.IVersionProvider;
 
 /** {@code --version}: the Maven version recorded in the jar. */
@@ -11,7 +10,8 @@ final class Version implements IVersionProvider {
     @Override
     public String[] getVersion() throws IOException {
         Properties p = new Properties();
-        try (InputStream in = Version.class.getResourceAsStream("/META-INF/maven/dev.lockwarden/admin-ui/pom.properties")) {
+        try (InputStream in =
+                Version.class.getResourceAsStream("/META-INF/maven/dev.lockwarden/admin-ui/pom.properties")) {
             if (in != null) {
                 p.load(in);
             }

@@ -32,12 +32,13 @@ public final class FirstRunUsers {
     public static final String FILE_NAME = "lockwarden-admin-users.properties";
     /** The generated password, next to the users file until the operator sets their own. */
     public static final String PASSWORD_FILE_NAME = "lockwarden-admin-initial-password.txt";
+
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String LINE = "=".repeat(78);
-    private static final FileAttribute<?> PRIVATE = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+    private static final FileAttribute<?> PRIVATE =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
-    private FirstRunUsers() {
-    }
+    private FirstRunUsers() {}
 
     /**
      * @param dir      where to keep the users file (empty = in memory only)
@@ -50,21 +51,29 @@ public final class FirstRunUsers {
             out.println("Dashboard users: " + file + " (created at the first run; pass --users FILE for another file)");
             UserDirectory users = UserDirectory.load(file);
             Path passwordFile = file.resolveSibling(PASSWORD_FILE_NAME);
-            return Files.exists(passwordFile) ? users.mustChangePassword(USER, store(Optional.of(file), passwordFile)) : users;
+            return Files.exists(passwordFile)
+                    ? users.mustChangePassword(USER, store(Optional.of(file), passwordFile))
+                    : users;
         }
         char[] password = password();
         String hash = PasswordHasher.hash(password);
         Optional<Path> usersFile = dir.map(d -> d.resolve(FILE_NAME).toAbsolutePath());
-        usersFile.ifPresent(f -> createPrivate(f, "# Dashboard users (name = OPERATOR|VIEWER:<hash>), created at the first run; "
-                + "hashes from\n# `java -jar lockwarden-admin.jar hash-password`. Keep this file private (mode 600).\n"
-                + USER + " = " + Role.OPERATOR + ":" + hash + "\n"));
+        usersFile.ifPresent(f -> createPrivate(
+                f,
+                "# Dashboard users (name = OPERATOR|VIEWER:<hash>), created at the first run; "
+                        + "hashes from\n# `java -jar lockwarden-admin.jar hash-password`. Keep this file private (mode 600).\n"
+                        + USER + " = " + Role.OPERATOR + ":" + hash + "\n"));
         Path passwordFile;
         try {
-            passwordFile = usersFile.map(f -> f.resolveSibling(PASSWORD_FILE_NAME))
-                    .orElse(Files.createTempDirectory("lockwarden-admin", PosixFilePermissions.asFileAttribute(
-                            PosixFilePermissions.fromString("rwx------"))).resolve(PASSWORD_FILE_NAME));
+            passwordFile = usersFile
+                    .map(f -> f.resolveSibling(PASSWORD_FILE_NAME))
+                    .orElse(Files.createTempDirectory(
+                                    "lockwarden-admin",
+                                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
+                            .resolve(PASSWORD_FILE_NAME));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a private directory for the first-run password: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot create a private directory for the first-run password: " + e.getMessage(), e);
         }
         try {
             Files.deleteIfExists(passwordFile); // left from a first run whose users file was deleted since
@@ -80,11 +89,15 @@ public final class FirstRunUsers {
             out.println("            " + new String(password));
         }
         out.println("At the first login you choose a new password, and that file is deleted. "
-                + usersFile.map(f -> "Users are kept in " + f + ".").orElse("Users are kept in memory: pass --users FILE to keep them."));
-        out.println("More users: `java -jar lockwarden-admin.jar hash-password`, then lines `name = OPERATOR|VIEWER:<hash>`.");
+                + usersFile
+                        .map(f -> "Users are kept in " + f + ".")
+                        .orElse("Users are kept in memory: pass --users FILE to keep them."));
+        out.println(
+                "More users: `java -jar lockwarden-admin.jar hash-password`, then lines `name = OPERATOR|VIEWER:<hash>`.");
         out.println(LINE);
         java.util.Arrays.fill(password, '\0');
-        return UserDirectory.of(Map.of(USER, Role.OPERATOR + ":" + hash)).mustChangePassword(USER, store(usersFile, passwordFile));
+        return UserDirectory.of(Map.of(USER, Role.OPERATOR + ":" + hash))
+                .mustChangePassword(USER, store(usersFile, passwordFile));
     }
 
     /** Writes a changed hash into the users file (if any), then deletes the password file. */
@@ -94,8 +107,16 @@ public final class FirstRunUsers {
                 if (usersFile.isPresent()) {
                     Path file = usersFile.get();
                     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
-                            .map(l -> !l.strip().startsWith("#") && l.contains("=") && l.substring(0, l.indexOf('=')).strip().equals(name)
-                                    ? name + " = " + l.substring(l.indexOf('=') + 1).strip().split(":", 2)[0] + ":" + hash : l)
+                            .map(l -> !l.strip().startsWith("#")
+                                            && l.contains("=")
+                                            && l.substring(0, l.indexOf('='))
+                                                    .strip()
+                                                    .equals(name)
+                                    ? name + " = "
+                                            + l.substring(l.indexOf('=') + 1)
+                                                    .strip()
+                                                    .split(":", 2)[0] + ":" + hash
+                                    : l)
                             .toList();
                     Path next = file.resolveSibling(FILE_NAME + ".new");
                     Files.deleteIfExists(next);
@@ -104,8 +125,9 @@ public final class FirstRunUsers {
                 }
                 Files.deleteIfExists(passwordFile);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot store the new password in " + usersFile.orElse(passwordFile) + ": "
-                        + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "cannot store the new password in " + usersFile.orElse(passwordFile) + ": " + e.getMessage(),
+                        e);
             }
         };
     }
@@ -118,7 +140,9 @@ public final class FirstRunUsers {
                 return Optional.empty();
             }
             Path p = Path.of(source.getLocation().toURI());
-            return Files.isRegularFile(p) && p.toString().endsWith(".jar") ? Optional.of(p.toAbsolutePath().getParent()) : Optional.empty();
+            return Files.isRegularFile(p) && p.toString().endsWith(".jar")
+                    ? Optional.of(p.toAbsolutePath().getParent())
+                    : Optional.empty();
         } catch (URISyntaxException | RuntimeException e) {
             return Optional.empty();
         }
@@ -137,16 +161,20 @@ public final class FirstRunUsers {
             try {
                 Files.createFile(file, PRIVATE);
             } catch (UnsupportedOperationException notPosix) {
-                throw new IllegalStateException("the file system of " + file.getParent() + " has no POSIX permissions, so "
-                        + file.getFileName() + " could not be made private: run the jar from a POSIX file system, or pass "
-                        + "--users FILE with users made by `hash-password`");
+                throw new IllegalStateException(
+                        "the file system of " + file.getParent() + " has no POSIX permissions, so "
+                                + file.getFileName()
+                                + " could not be made private: run the jar from a POSIX file system, or pass "
+                                + "--users FILE with users made by `hash-password`");
             }
             Files.writeString(file, text, StandardCharsets.UTF_8);
         } catch (FileAlreadyExistsException e) {
             throw new IllegalStateException(file + " appeared while the dashboard was creating it: start again");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + file + " (" + e.getMessage()
-                    + "): make the jar's directory writable, or pass --users FILE", e);
+            throw new UncheckedIOException(
+                    "cannot create " + file + " (" + e.getMessage()
+                            + "): make the jar's directory writable, or pass --users FILE",
+                    e);
         }
     }
 }

@@ -18,9 +18,11 @@ public final class LoginService {
     /** The answer to every failed login (unknown user, wrong or empty password). */
     public static final String FAILED = "Incorrect user name or password.";
     /** The answer when the password checks are all taken. */
-    public static final String BUSY = "The dashboard is checking many logins at the moment: try again in a few seconds.";
+    public static final String BUSY =
+            "The dashboard is checking many logins at the moment: try again in a few seconds.";
     /** The shortest new password accepted. */
     public static final int MIN_NEW_PASSWORD = 12;
+
     private static final System.Logger AUDIT = System.getLogger(AUDIT_LOGGER);
 
     private final UserDirectory users;
@@ -39,17 +41,21 @@ public final class LoginService {
      * @param message what to show on failure
      * @param mustChangePassword the user logged in with a generated password and must set their own first
      */
-    public record Outcome(Optional<AdminUser> user, String message, boolean mustChangePassword) {
-    }
+    public record Outcome(Optional<AdminUser> user, String message, boolean mustChangePassword) {}
 
     public Outcome login(String name, char[] password, String address) {
         String who = users.knows(name) ? "user '" + name + "'" : "an unknown user name (not logged)";
         try {
             Duration wait = throttle.waitFor(name, address);
             if (!wait.isZero()) {
-                AUDIT.log(System.Logger.Level.WARNING, "dashboard login THROTTLED for {0} from {1} (retry in {2} s)",
-                        who, address, Math.max(1, wait.toSeconds()));
-                return failure("Too many failed logins: wait " + Math.max(1, wait.toSeconds()) + " s before trying again.");
+                AUDIT.log(
+                        System.Logger.Level.WARNING,
+                        "dashboard login THROTTLED for {0} from {1} (retry in {2} s)",
+                        who,
+                        address,
+                        Math.max(1, wait.toSeconds()));
+                return failure(
+                        "Too many failed logins: wait " + Math.max(1, wait.toSeconds()) + " s before trying again.");
             }
             char[] typed = password == null || password.length == 0 ? null : password;
             Optional<Optional<AdminUser>> checked = gate.run(() -> typed == null
@@ -66,8 +72,12 @@ public final class LoginService {
                 return failure(FAILED);
             }
             throttle.succeeded(name, address);
-            AUDIT.log(System.Logger.Level.INFO, "dashboard login OK: user ''{0}'' ({1}) from {2}",
-                    user.get().name(), user.get().role(), address);
+            AUDIT.log(
+                    System.Logger.Level.INFO,
+                    "dashboard login OK: user ''{0}'' ({1}) from {2}",
+                    user.get().name(),
+                    user.get().role(),
+                    address);
             return new Outcome(user, null, users.mustChangePassword(name));
         } finally {
             if (password != null) {

@@ -4,7 +4,6 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
-
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
 
@@ -19,12 +18,12 @@ public final class PasswordHasher {
     public static final int DEFAULT_ITERATIONS = 600_000;
     /** The fewest iterations a hash may have: fewer make a stolen users file cheap to crack. */
     public static final int MIN_ITERATIONS = 10_000;
+
     private static final int SALT_BYTES = 16;
     private static final int HASH_BITS = 256;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private PasswordHasher() {
-    }
+    private PasswordHasher() {}
 
     /** A new hash with a random salt and {@link #DEFAULT_ITERATIONS}. */
     public static String hash(char[] password) {
@@ -34,7 +33,8 @@ public final class PasswordHasher {
     /** A new hash with a random salt and the given iteration count. */
     public static String hash(char[] password, int iterations) {
         if (iterations < MIN_ITERATIONS) {
-            throw new IllegalArgumentException("PBKDF2 iterations " + iterations + " are too few: use at least " + MIN_ITERATIONS);
+            throw new IllegalArgumentException(
+                    "PBKDF2 iterations " + iterations + " are too few: use at least " + MIN_ITERATIONS);
         }
         byte[] salt = new byte[SALT_BYTES];
         RANDOM.nextBytes(salt);
@@ -78,8 +78,10 @@ public final class PasswordHasher {
                     + "create one with `java -jar lockwarden-admin.jar hash-password`");
         }
         if (p.iterations() < MIN_ITERATIONS || p.salt().length < SALT_BYTES || p.hash().length != HASH_BITS / 8) {
-            throw new IllegalArgumentException("password hash has " + p.iterations() + " iterations, a " + p.salt().length
-                    + "-byte salt and a " + p.hash().length + "-byte hash; at least " + MIN_ITERATIONS + " iterations, a "
+            throw new IllegalArgumentException("password hash has " + p.iterations() + " iterations, a "
+                    + p.salt().length
+                    + "-byte salt and a " + p.hash().length + "-byte hash; at least " + MIN_ITERATIONS
+                    + " iterations, a "
                     + SALT_BYTES + "-byte salt and a " + HASH_BITS / 8 + "-byte hash are needed: create a new one with "
                     + "`java -jar lockwarden-admin.jar hash-password`");
         }
@@ -89,7 +91,9 @@ public final class PasswordHasher {
     private static byte[] derive(char[] password, byte[] salt, int iterations) {
         PBEKeySpec spec = new PBEKeySpec(password, salt, iterations, HASH_BITS);
         try {
-            return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec).getEncoded();
+            return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256")
+                    .generateSecret(spec)
+                    .getEncoded();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("PBKDF2WithHmacSHA256 is not available in this JVM", e);
         } finally {
@@ -97,6 +101,5 @@ public final class PasswordHasher {
         }
     }
 
-    private record Parsed(int iterations, byte[] salt, byte[] hash) {
-    }
+    private record Parsed(int iterations, byte[] salt, byte[] hash) {}
 }

@@ -1,5 +1,6 @@
 package dev.lockwarden.admin.security;
 
+import dev.lockwarden.config.Settings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,8 +14,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
-import dev.lockwarden.config.Settings;
-
 /**
  * The dashboard's users: name, role and a salted PBKDF2 hash each. Read from a users file
  * ({@value #USERS_FILE}, lines {@code name = ROLE:hash}) and from system properties
@@ -26,25 +25,31 @@ public final class UserDirectory {
     public static final String USERS_FILE = "lockwarden.admin.users";
     /** Prefix of per-user system properties. */
     public static final String USER_PROPERTY_PREFIX = "lockwarden.admin.user.";
-    private static final String FIX = "create hashes with `java -jar lockwarden-admin.jar hash-password` (see admin-ui/README.md)";
+
+    private static final String FIX =
+            "create hashes with `java -jar lockwarden-admin.jar hash-password` (see admin-ui/README.md)";
 
     private final Map<String, Entry> users;
     private final String decoyHash;
     /** Users who logged in with a generated password and must set their own. */
     private final Set<String> mustChange = ConcurrentHashMap.newKeySet();
-    private volatile BiConsumer<String, String> persist = (name, hash) -> { };
+
+    private volatile BiConsumer<String, String> persist = (name, hash) -> {};
 
     private UserDirectory(Map<String, Entry> users) {
         if (users.isEmpty()) {
             throw new IllegalArgumentException("no dashboard users configured: set " + USERS_FILE
                     + " (or LOCKWARDEN_ADMIN_USERS) to a users file with lines `name = VIEWER|OPERATOR:<hash>`, or -D"
-                    + USER_PROPERTY_PREFIX + "<name>=ROLE:<hash>, or set neither to have an operator created at the first run; "
+                    + USER_PROPERTY_PREFIX
+                    + "<name>=ROLE:<hash>, or set neither to have an operator created at the first run; "
                     + FIX);
         }
         this.users = new ConcurrentHashMap<>(users);
         // an unknown name is checked against the costliest hash: answering sooner would tell that the name is unknown
-        this.decoyHash = users.values().stream().map(Entry::hash)
-                .max(java.util.Comparator.comparingInt(PasswordHasher::iterations)).orElseThrow();
+        this.decoyHash = users.values().stream()
+                .map(Entry::hash)
+                .max(java.util.Comparator.comparingInt(PasswordHasher::iterations))
+                .orElseThrow();
     }
 
     /** Users from the {@value #USERS_FILE} file and the {@code lockwarden.admin.user.*} properties. */
@@ -170,8 +175,8 @@ public final class UserDirectory {
         try {
             role = Role.valueOf(value.substring(0, colon).strip());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(at + ": role '" + value.substring(0, colon).strip()
-                    + "' is unknown: use VIEWER or OPERATOR");
+            throw new IllegalArgumentException(
+                    at + ": role '" + value.substring(0, colon).strip() + "' is unknown: use VIEWER or OPERATOR");
         }
         String hash = value.substring(colon + 1).strip();
         try {
@@ -182,6 +187,5 @@ public final class UserDirectory {
         return new Entry(role, hash);
     }
 
-    private record Entry(Role role, String hash) {
-    }
+    private record Entry(Role role, String hash) {}
 }

@@ -14,14 +14,14 @@ import java.util.Set;
  * write it can make themselves an operator. A symlink is refused too (its target can be swapped).
  */
 final class UsersFileCheck {
-    private UsersFileCheck() {
-    }
+    private UsersFileCheck() {}
 
     static void check(Path file, String where) {
         Path abs = file.toAbsolutePath();
         if (Files.isSymbolicLink(abs)) {
-            throw new IllegalArgumentException("the users file " + abs + " (from " + where + ") is a symbolic link: point "
-                    + UserDirectory.USERS_FILE + " at the real file, or replace the link with a copy (chmod 600)");
+            throw new IllegalArgumentException("the users file " + abs + " (from " + where
+                    + ") is a symbolic link: point " + UserDirectory.USERS_FILE
+                    + " at the real file, or replace the link with a copy (chmod 600)");
         }
         if (!Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) {
             return; // reading it says that it is missing
@@ -30,12 +30,14 @@ final class UsersFileCheck {
         UserPrincipal me;
         try {
             attributes = Files.readAttributes(abs, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            me = abs.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(System.getProperty("user.name"));
+            me = abs.getFileSystem()
+                    .getUserPrincipalLookupService()
+                    .lookupPrincipalByName(System.getProperty("user.name"));
         } catch (UnsupportedOperationException e) {
             return; // no POSIX owner and modes to check on this file system
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read the owner and mode of the users file " + abs + " (from " + where
-                    + "): " + e.getMessage());
+            throw new IllegalArgumentException("cannot read the owner and mode of the users file " + abs + " (from "
+                    + where + "): " + e.getMessage());
         }
         if (!attributes.owner().equals(me)) {
             throw new IllegalArgumentException("the users file " + abs + " (from " + where + ") belongs to "
@@ -44,8 +46,8 @@ final class UsersFileCheck {
         }
         Set<PosixFilePermission> modes = attributes.permissions();
         if (modes.contains(PosixFilePermission.GROUP_WRITE) || modes.contains(PosixFilePermission.OTHERS_WRITE)) {
-            throw new IllegalArgumentException("the users file " + abs + " (from " + where + ") may be changed by its group "
-                    + "or by anyone: `chmod 600 " + abs + "`");
+            throw new IllegalArgumentException("the users file " + abs + " (from " + where
+                    + ") may be changed by its group " + "or by anyone: `chmod 600 " + abs + "`");
         }
     }
 }

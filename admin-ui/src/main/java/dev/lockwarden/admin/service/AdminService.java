@@ -1,10 +1,5 @@
 package dev.lockwarden.admin.service;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
-
 import dev.lockwarden.AuditRecord;
 import dev.lockwarden.ClientInfo;
 import dev.lockwarden.FenceCounter;
@@ -15,6 +10,10 @@ import dev.lockwarden.LockInspector;
 import dev.lockwarden.LockPage;
 import dev.lockwarden.PageRequest;
 import dev.lockwarden.admin.security.AdminUser;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What the dashboard can do, over {@link LockInspector} only (never Redis directly). No UI types:
@@ -23,17 +22,19 @@ import dev.lockwarden.admin.security.AdminUser;
 public final class AdminService {
     /** Locks the clients view scans to find dead clients that still own locks. */
     public static final int CLIENT_SCAN = 20_000;
+
     private static final int AUDIT_SCAN = 5_000;
     private final LockInspector inspector;
     private final int pageSize;
     private final java.time.Duration longHeld;
     private int scanTargets = 1;
     /** Filter scans of every session: few threads, so many open tabs cannot load Redis much more than one. */
-    private static final java.util.concurrent.ExecutorService SEARCHES = java.util.concurrent.Executors.newFixedThreadPool(2, r -> {
-        Thread t = new Thread(r, "lockwarden-admin-search");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final java.util.concurrent.ExecutorService SEARCHES =
+            java.util.concurrent.Executors.newFixedThreadPool(2, r -> {
+                Thread t = new Thread(r, "lockwarden-admin-search");
+                t.setDaemon(true);
+                return t;
+            });
 
     /**
      * @param inspector the lock-core inspector
@@ -119,8 +120,12 @@ public final class AdminService {
     public List<AuditRecord> audit(String text, int max) {
         String t = text == null ? "" : text.strip().toLowerCase(java.util.Locale.ROOT);
         return inspector.audit(t.isEmpty() ? max : AUDIT_SCAN).stream()
-                .filter(r -> t.isEmpty() || (r.operator() + " " + r.name() + " " + r.oldHolder()).toLowerCase(java.util.Locale.ROOT).contains(t))
-                .limit(max).toList();
+                .filter(r -> t.isEmpty()
+                        || (r.operator() + " " + r.name() + " " + r.oldHolder())
+                                .toLowerCase(java.util.Locale.ROOT)
+                                .contains(t))
+                .limit(max)
+                .toList();
     }
 
     /**
@@ -129,10 +134,12 @@ public final class AdminService {
      */
     public List<ApplicationActivity> activity(int minutes) {
         if (minutes < 1 || minutes > 60) {
-            throw new IllegalArgumentException("activity window of " + minutes + " minutes: use 1..60 (clients keep an hour)");
+            throw new IllegalArgumentException(
+                    "activity window of " + minutes + " minutes: use 1..60 (clients keep an hour)");
         }
         long last = java.time.Instant.now().getEpochSecond() / 60;
-        java.util.Map<String, long[][]> byApp = new java.util.TreeMap<>(); // app → [acquired, busy, lost, forced][minute]
+        java.util.Map<String, long[][]> byApp =
+                new java.util.TreeMap<>(); // app → [acquired, busy, lost, forced][minute]
         for (dev.lockwarden.ActivityCount c : inspector.activity(java.time.Duration.ofMinutes(minutes))) {
             int i = (int) (c.minute().getEpochSecond() / 60 - (last - minutes + 1));
             if (i < 0 || i >= minutes) {
@@ -145,8 +152,14 @@ public final class AdminService {
             a[3][i] += c.forceReleased();
         }
         List<ApplicationActivity> out = new ArrayList<>(byApp.size());
-        byApp.forEach((app, a) -> out.add(new ApplicationActivity(app, sum(a[0]), sum(a[1]), sum(a[2]), sum(a[3]),
-                java.util.Arrays.stream(a[0]).boxed().toList(), java.util.Arrays.stream(a[1]).boxed().toList())));
+        byApp.forEach((app, a) -> out.add(new ApplicationActivity(
+                app,
+                sum(a[0]),
+                sum(a[1]),
+                sum(a[2]),
+                sum(a[3]),
+                java.util.Arrays.stream(a[0]).boxed().toList(),
+                java.util.Arrays.stream(a[1]).boxed().toList())));
         return out;
     }
 
@@ -179,8 +192,10 @@ public final class AdminService {
         if (!r.released()) {
             Optional<LockInfo> now = inspector.get(seen.name());
             throw new LockChangedException("'" + seen.name() + "' changed hands since you confirmed (fence "
-                    + seen.fencingToken() + "): " + now.map(i -> "now held by " + i.holder().application() + " with fence "
-                    + i.fencingToken()).orElse("it is free now") + ". Nothing was released: review it and confirm again.");
+                    + seen.fencingToken() + "): "
+                    + now.map(i -> "now held by " + i.holder().application() + " with fence " + i.fencingToken())
+                            .orElse("it is free now")
+                    + ". Nothing was released: review it and confirm again.");
         }
         return r;
     }
@@ -188,8 +203,8 @@ public final class AdminService {
     private static void requireOperator(AdminUser user, String name) {
         if (user == null || !user.role().mayForceRelease()) {
             String who = user == null ? "an anonymous user" : "user '" + user.name() + "' (" + user.role() + ")";
-            throw new AccessDeniedException(who + " may not force-release " + (name.startsWith("the locks") ? name : "'" + name + "'")
-                    + ": the OPERATOR role is required");
+            throw new AccessDeniedException(who + " may not force-release "
+                    + (name.startsWith("the locks") ? name : "'" + name + "'") + ": the OPERATOR role is required");
         }
     }
 }

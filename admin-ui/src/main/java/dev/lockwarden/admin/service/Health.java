@@ -18,6 +18,14 @@ import java.util.Optional;
  * @param at             when it was read
  * @param error          why Redis could not be read (then the counts are zero)
  */
-public record Health(String deployment, Duration roundTrip, int clientsAlive, long locksHeld, boolean exact, long orphaned,
-                     long lost, long forceReleased, Instant at, Optional<String> error) {
-}
+public record Health(
+        String deployment,
+        Duration roundTrip,
+        int clientsAlive,
+        long locksHeld,
+        boolean exact,
+        long orphaned,
+        long lost,
+        long forceReleased,
+        Instant at,
+        Optional<String> error) {}

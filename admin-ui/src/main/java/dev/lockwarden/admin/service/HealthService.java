@@ -1,15 +1,14 @@
 package dev.lockwarden.admin.service;
 
+import dev.lockwarden.ActivityCount;
+import dev.lockwarden.ClientInfo;
+import dev.lockwarden.LockException;
+import dev.lockwarden.LockInspector;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-
-import dev.lockwarden.ActivityCount;
-import dev.lockwarden.ClientInfo;
-import dev.lockwarden.LockException;
-import dev.lockwarden.LockInspector;
 
 /**
  * Reads the health strip's numbers through the {@link LockInspector} on a background thread, at
@@ -23,16 +22,18 @@ public final class HealthService {
     public static final Duration MAX_AGE = Duration.ofSeconds(10);
     /** Locks scanned at most to count the held and orphaned ones. */
     public static final int SCAN = 2_000;
+
     private static final String PROBE = "lockwarden-dashboard:health-probe";
 
     private final LockInspector inspector;
     private final String deployment;
     private final Clock clock;
-    private final java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "lockwarden-admin-health");
-        t.setDaemon(true);
-        return t;
-    });
+    private final java.util.concurrent.ExecutorService reader =
+            java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "lockwarden-admin-health");
+                t.setDaemon(true);
+                return t;
+            });
     private volatile Health last;
     private boolean reading;
 
@@ -72,7 +73,10 @@ public final class HealthService {
             Duration roundTrip = Duration.ofNanos(System.nanoTime() - t0);
             List<ClientInfo> clients = inspector.clients(SCAN);
             long held = clients.stream().mapToLong(ClientInfo::locksHeld).sum();
-            long orphaned = clients.stream().filter(c -> !c.alive()).mapToLong(ClientInfo::locksHeld).sum();
+            long orphaned = clients.stream()
+                    .filter(c -> !c.alive())
+                    .mapToLong(ClientInfo::locksHeld)
+                    .sum();
             int alive = (int) clients.stream().filter(ClientInfo::alive).count();
             long lost = 0;
             long forced = 0;
@@ -80,7 +84,8 @@ public final class HealthService {
                 lost += a.lost();
                 forced += a.forceReleased();
             }
-            return new Health(deployment, roundTrip, alive, held, held < SCAN, orphaned, lost, forced, now, Optional.empty());
+            return new Health(
+                    deployment, roundTrip, alive, held, held < SCAN, orphaned, lost, forced, now, Optional.empty());
         } catch (LockException | IllegalStateException e) {
             return new Health(deployment, Duration.ZERO, 0, 0, false, 0, 0, 0, now, Optional.of(e.getMessage()));
         }

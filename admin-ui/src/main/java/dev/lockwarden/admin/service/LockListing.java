@@ -1,8 +1,7 @@
 package dev.lockwarden.admin.service;
 
-import java.util.List;
-
 import dev.lockwarden.LockInfo;
+import java.util.List;
 
 /**
  * The locks of the first N pages of a query.

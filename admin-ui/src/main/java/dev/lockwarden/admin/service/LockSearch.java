@@ -1,19 +1,17 @@
 package dev.lockwarden.admin.service;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalDouble;
-
 import dev.lockwarden.LockException;
 import dev.lockwarden.LockFilter;
 import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockInspector;
 import dev.lockwarden.LockPage;
 import dev.lockwarden.PageRequest;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * One filter's scan, run on a background thread until it has {@code wanted} matches, has seen the
@@ -45,8 +43,14 @@ public final class LockSearch {
      * @param cursor   where a further page goes on (empty when complete)
      * @param error    why reading Redis failed
      */
-    public record Snapshot(List<LockInfo> locks, boolean complete, boolean full, boolean stopped, OptionalDouble scanned,
-                           Optional<String> cursor, Optional<String> error) {
+    public record Snapshot(
+            List<LockInfo> locks,
+            boolean complete,
+            boolean full,
+            boolean stopped,
+            OptionalDouble scanned,
+            Optional<String> cursor,
+            Optional<String> error) {
         /** Whether the search still runs. */
         public boolean running() {
             return !complete && !full && !stopped && error.isEmpty();
@@ -63,8 +67,8 @@ public final class LockSearch {
         this.targets = targets;
         from.ifPresent(f -> f.locks().forEach(i -> found.put(i.name(), i)));
         this.start = from.flatMap(Snapshot::cursor).orElse("0");
-        this.snapshot = new Snapshot(List.copyOf(found.values()), false, false, false, scanned(start), Optional.of(start),
-                Optional.empty());
+        this.snapshot = new Snapshot(
+                List.copyOf(found.values()), false, false, false, scanned(start), Optional.of(start), Optional.empty());
     }
 
     /** How many SCAN targets {@code LockManager.describeRedis()} names: 1, the Redlock nodes, or 0 (Cluster: unknown). */
@@ -72,7 +76,9 @@ public final class LockSearch {
         if (redis == null || redis.isBlank() || redis.startsWith("cluster[")) {
             return redis == null || redis.isBlank() ? 1 : 0;
         }
-        return redis.startsWith("redlock[") ? (int) redis.chars().filter(c -> c == ',').count() + 1 : 1;
+        return redis.startsWith("redlock[")
+                ? (int) redis.chars().filter(c -> c == ',').count() + 1
+                : 1;
     }
 
     /** Waits until the search is done or {@code max} has passed, and returns the latest progress. */
@@ -133,10 +139,17 @@ public final class LockSearch {
         publish(false, found.size() >= wanted, false, "0", Optional.empty());
     }
 
-    private synchronized void publish(boolean complete, boolean full, boolean stopped, String cursor, Optional<String> error) {
+    private synchronized void publish(
+            boolean complete, boolean full, boolean stopped, String cursor, Optional<String> error) {
         // all found, also past {@code wanted}: the cursor is past them, a further page would not see them again
-        snapshot = new Snapshot(List.copyOf(found.values()), complete, full, stopped,
-                complete ? OptionalDouble.of(1) : scanned(cursor), Optional.ofNullable(cursor), error);
+        snapshot = new Snapshot(
+                List.copyOf(found.values()),
+                complete,
+                full,
+                stopped,
+                complete ? OptionalDouble.of(1) : scanned(cursor),
+                Optional.ofNullable(cursor),
+                error);
         notifyAll();
     }
 

@@ -1,13 +1,12 @@
 package dev.lockwarden.admin.ui;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.util.Map;
-
 import com.vaadin.flow.function.DeploymentConfiguration;
 import com.vaadin.flow.server.ServiceException;
 import com.vaadin.flow.server.VaadinServlet;
 import com.vaadin.flow.server.VaadinServletService;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
 
 /**
  * The dashboard's Vaadin servlet: hands the application's services to views through their

@@ -1,11 +1,10 @@
 package dev.lockwarden.admin.ui;
 
-import java.util.Map;
-
 import com.vaadin.flow.di.Instantiator;
 import com.vaadin.flow.function.DeploymentConfiguration;
 import com.vaadin.flow.server.VaadinServlet;
 import com.vaadin.flow.server.VaadinServletService;
+import java.util.Map;
 
 /** Vaadin service whose instantiator is {@link ServiceInstantiator}. */
 final class AdminVaadinService extends VaadinServletService {

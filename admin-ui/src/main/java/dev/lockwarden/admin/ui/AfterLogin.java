@@ -1,12 +1,10 @@
 package dev.lockwarden.admin.ui;
 
-import java.util.Optional;
-
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.router.Location;
 import com.vaadin.flow.server.VaadinSession;
-
 import dev.lockwarden.admin.ui.locks.LocksView;
+import java.util.Optional;
 
 /**
  * Where a visitor who was sent to the login page wanted to go, e.g. a lock's deep link pasted into a
@@ -16,8 +14,7 @@ import dev.lockwarden.admin.ui.locks.LocksView;
 public final class AfterLogin {
     private static final String TARGET = "lockwarden.afterLogin";
 
-    private AfterLogin() {
-    }
+    private AfterLogin() {}
 
     /** Remembers {@code target} (path and query) for the login that follows. */
     static void remember(Location target) {
@@ -26,10 +23,11 @@ public final class AfterLogin {
 
     /** Navigates to the remembered target, or to the Locks view, and forgets the target. */
     public static void navigate(UI ui) {
-        Optional<Location> target = Optional.ofNullable((Location) ui.getSession().getAttribute(TARGET));
+        Optional<Location> target =
+                Optional.ofNullable((Location) ui.getSession().getAttribute(TARGET));
         ui.getSession().setAttribute(TARGET, null);
-        target.filter(t -> !t.getPath().isEmpty()).ifPresentOrElse(
-                t -> ui.navigate(t.getPath(), t.getQueryParameters()),
-                () -> ui.navigate(LocksView.class));
+        target.filter(t -> !t.getPath().isEmpty())
+                .ifPresentOrElse(
+                        t -> ui.navigate(t.getPath(), t.getQueryParameters()), () -> ui.navigate(LocksView.class));
     }
 }

@@ -1,17 +1,14 @@
 package dev.lockwarden.admin.ui;
 
-import java.util.Optional;
-
 import com.vaadin.flow.server.VaadinRequest;
 import com.vaadin.flow.server.VaadinService;
 import com.vaadin.flow.server.VaadinSession;
-
 import dev.lockwarden.admin.security.AdminUser;
+import java.util.Optional;
 
 /** The logged-in user of the current Vaadin session. */
 public final class CurrentUser {
-    private CurrentUser() {
-    }
+    private CurrentUser() {}
 
     /** The user, if logged in. */
     public static Optional<AdminUser> get() {

@@ -7,7 +7,6 @@ import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.router.RouterLink;
 import com.vaadin.flow.shared.Registration;
-
 import dev.lockwarden.admin.service.Health;
 import dev.lockwarden.admin.service.HealthService;
 import dev.lockwarden.admin.ui.activity.ActivityView;
@@ -58,7 +57,8 @@ final class HealthStrip extends HorizontalLayout {
             return;
         }
         roundTrip.getStyle().remove("color");
-        roundTrip.setText("round trip " + String.format(java.util.Locale.ROOT, "%.1f ms", h.roundTrip().toNanos() / 1e6));
+        roundTrip.setText("round trip "
+                + String.format(java.util.Locale.ROOT, "%.1f ms", h.roundTrip().toNanos() / 1e6));
         clients.setText(Formats.count(h.clientsAlive(), "client") + " alive");
         held.setText((h.exact() ? "" : "≥ ") + Formats.count(h.locksHeld(), "lock") + " held");
         orphaned.setText((h.exact() ? "" : "≥ ") + h.orphaned() + " orphaned");

@@ -1,11 +1,10 @@
 package dev.lockwarden.admin.ui;
 
+import com.vaadin.flow.component.UI;
+import com.vaadin.flow.server.VaadinSession;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-
-import com.vaadin.flow.component.UI;
-import com.vaadin.flow.server.VaadinSession;
 
 /**
  * Logs a session out after a period without user activity. The views refresh every second by UI

@@ -2,7 +2,6 @@ package dev.lockwarden.admin.ui;
 
 import com.vaadin.flow.router.BeforeEnterEvent;
 import com.vaadin.flow.router.BeforeEnterListener;
-
 import dev.lockwarden.admin.ui.locks.LocksView;
 import dev.lockwarden.admin.ui.login.ChangePasswordView;
 import dev.lockwarden.admin.ui.login.LoginView;

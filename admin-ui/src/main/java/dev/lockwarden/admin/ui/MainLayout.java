@@ -9,7 +9,6 @@ import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.router.RouterLayout;
 import com.vaadin.flow.router.RouterLink;
-
 import dev.lockwarden.admin.service.HealthService;
 import dev.lockwarden.admin.ui.activity.ActivityView;
 import dev.lockwarden.admin.ui.audit.AuditView;
@@ -22,7 +21,9 @@ public final class MainLayout extends VerticalLayout implements RouterLayout {
 
     public MainLayout(HealthService health) {
         setSizeFull();
-        String who = CurrentUser.get().map(u -> "Signed in as " + u.name() + " (" + u.role() + ")").orElse("");
+        String who = CurrentUser.get()
+                .map(u -> "Signed in as " + u.name() + " (" + u.role() + ")")
+                .orElse("");
         Span signedIn = new Span(who);
         signedIn.setId("signed-in");
         Button logout = new Button("Log out", e -> {
@@ -30,10 +31,15 @@ public final class MainLayout extends VerticalLayout implements RouterLayout {
             UI.getCurrent().getPage().setLocation("login");
         });
         logout.setId("logout");
-        HorizontalLayout nav = new HorizontalLayout(new H2("Lockwarden"),
-                link("Locks", LocksView.class, "nav-locks"), link("Fencing counters", FencesView.class, "nav-fences"),
-                link("Clients", ClientsView.class, "nav-clients"), link("Audit", AuditView.class, "nav-audit"),
-                link("Activity", ActivityView.class, "nav-activity"), signedIn, logout);
+        HorizontalLayout nav = new HorizontalLayout(
+                new H2("Lockwarden"),
+                link("Locks", LocksView.class, "nav-locks"),
+                link("Fencing counters", FencesView.class, "nav-fences"),
+                link("Clients", ClientsView.class, "nav-clients"),
+                link("Audit", AuditView.class, "nav-audit"),
+                link("Activity", ActivityView.class, "nav-activity"),
+                signedIn,
+                logout);
         nav.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
         add(nav, new HealthStrip(health));
     }

@@ -1,13 +1,12 @@
 package dev.lockwarden.admin.ui;
 
-import java.io.IOException;
-
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 
 /**
  * Headers on every response: the dashboard may not be framed (clickjacking a force-release button),
@@ -31,7 +30,8 @@ public final class SecurityHeadersFilter implements Filter {
     }
 
     @Override
-    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain) throws IOException, ServletException {
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
         if (response instanceof HttpServletResponse http) {
             http.setHeader("X-Frame-Options", "DENY");
             http.setHeader("Content-Security-Policy", CSP);

@@ -1,12 +1,11 @@
 package dev.lockwarden.admin.ui;
 
+import com.vaadin.flow.di.DefaultInstantiator;
+import com.vaadin.flow.server.VaadinService;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Arrays;
 import java.util.Map;
-
-import com.vaadin.flow.di.DefaultInstantiator;
-import com.vaadin.flow.server.VaadinService;
 
 /**
  * Creates views through a public constructor whose parameters are all known services (the
@@ -33,11 +32,14 @@ final class ServiceInstantiator extends DefaultInstantiator {
         if (best == null) {
             return super.getOrCreate(type);
         }
-        Object[] args = Arrays.stream(best.getParameterTypes()).map(services::get).toArray();
+        Object[] args =
+                Arrays.stream(best.getParameterTypes()).map(services::get).toArray();
         try {
             return type.cast(best.newInstance(args));
         } catch (InvocationTargetException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException("cannot create " + type.getName(), e.getCause());
+            throw e.getCause() instanceof RuntimeException r
+                    ? r
+                    : new IllegalStateException("cannot create " + type.getName(), e.getCause());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot create " + type.getName() + ": " + e, e);
         }

@@ -1,9 +1,5 @@
 package dev.lockwarden.admin.web;
 
-import java.io.IOException;
-import java.util.Collections;
-import java.util.List;
-
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -11,6 +7,9 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * Gives the rest of the dashboard (login throttle, login audit) the client's address and scheme as
@@ -25,12 +24,14 @@ public final class ForwardedHeadersFilter implements Filter {
     }
 
     @Override
-    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain) throws IOException, ServletException {
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
         if (request instanceof HttpServletRequest http && proxies.trusts(http.getRemoteAddr())) {
             List<String> hops = Collections.list(http.getHeaders("X-Forwarded-For"));
             String client = proxies.client(http.getRemoteAddr(), hops);
             List<String> protos = Collections.list(http.getHeaders("X-Forwarded-Proto"));
-            boolean https = !protos.isEmpty() && "https".equalsIgnoreCase(protos.get(protos.size() - 1).strip());
+            boolean https = !protos.isEmpty()
+                    && "https".equalsIgnoreCase(protos.get(protos.size() - 1).strip());
             chain.doFilter(new Forwarded(http, client, https), response);
             return;
         }

@@ -5,7 +5,6 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
 import org.eclipse.jetty.util.InetAddressSet;
 
 /**
@@ -45,16 +44,19 @@ public final class TrustedProxies {
             String address = slash < 0 ? cidr : cidr.substring(0, slash);
             Optional<InetAddress> parsed = literal(address);
             int max = parsed.map(a -> a.getAddress().length * 8).orElse(0);
-            boolean bitsOk = slash < 0 || cidr.substring(slash + 1).matches("\\d{1,3}")
-                    && Integer.parseInt(cidr.substring(slash + 1)) <= max;
+            boolean bitsOk = slash < 0
+                    || cidr.substring(slash + 1).matches("\\d{1,3}")
+                            && Integer.parseInt(cidr.substring(slash + 1)) <= max;
             if (parsed.isEmpty() || !bitsOk) {
-                throw new IllegalArgumentException(where + ": '" + cidr + "' is not an IP address or CIDR block: list the "
-                        + "proxy's addresses such as 127.0.0.1/32 or 10.0.0.0/8, comma-separated (no host names)");
+                throw new IllegalArgumentException(
+                        where + ": '" + cidr + "' is not an IP address or CIDR block: list the "
+                                + "proxy's addresses such as 127.0.0.1/32 or 10.0.0.0/8, comma-separated (no host names)");
             }
             cidrs.add(cidr);
         }
         if (cidrs.isEmpty()) {
-            throw new IllegalArgumentException(where + " is empty: give the reverse proxy's address, e.g. 127.0.0.1/32");
+            throw new IllegalArgumentException(
+                    where + " is empty: give the reverse proxy's address, e.g. 127.0.0.1/32");
         }
         return new TrustedProxies(cidrs);
     }

@@ -29,10 +29,14 @@ final class JarProcess implements AutoCloseable {
     /** With {@code env} added to an environment cleared of every {@code LOCKWARDEN_*} variable. */
     JarProcess(Path jar, Path workDir, String stdin, Map<String, String> env, String... args) throws IOException {
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException(jar.toAbsolutePath() + " is missing: run `mvn -pl admin-ui -am verify` (package builds it)");
+            throw new IllegalStateException(
+                    jar.toAbsolutePath() + " is missing: run `mvn -pl admin-ui -am verify` (package builds it)");
         }
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", jar.toAbsolutePath().toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-jar",
+                jar.toAbsolutePath().toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true);
         pb.environment().keySet().removeIf(k -> k.startsWith("LOCKWARDEN_"));
@@ -42,22 +46,25 @@ final class JarProcess implements AutoCloseable {
             process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         }
         process.getOutputStream().close();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader r = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line; (line = r.readLine()) != null; ) {
+                            synchronized (lines) {
+                                lines.add(line);
+                                lines.notifyAll();
+                            }
+                        }
+                    } catch (IOException ignored) {
+                        // the process ended
+                    }
                     synchronized (lines) {
-                        lines.add(line);
+                        ended = true;
                         lines.notifyAll();
                     }
-                }
-            } catch (IOException ignored) {
-                // the process ended
-            }
-            synchronized (lines) {
-                ended = true;
-                lines.notifyAll();
-            }
-        }, "jar-output");
+                },
+                "jar-output");
         reader.setDaemon(true);
         reader.start();
     }
@@ -76,7 +83,8 @@ final class JarProcess implements AutoCloseable {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || ended) {
-                    throw new AssertionError("no output line matching " + regex + " within " + timeout + "; output:\n" + output());
+                    throw new AssertionError(
+                            "no output line matching " + regex + " within " + timeout + "; output:\n" + output());
                 }
                 lines.wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 200)));
             }

@@ -6,20 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockInfo;
@@ -29,6 +15,18 @@ import dev.lockwarden.LockOptions;
 import dev.lockwarden.admin.security.AdminUser;
 import dev.lockwarden.admin.security.Role;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** AdminService against a real redis-server: listing, role enforcement, audit records. */
 class AdminServiceTest {
@@ -37,7 +35,8 @@ class AdminServiceTest {
 
     private static final AdminUser ALICE = new AdminUser("alice", Role.OPERATOR);
     private static final AdminUser VICTOR = new AdminUser("victor", Role.VIEWER);
-    private static final LockOptions FIXED = LockOptions.ttl(Duration.ofSeconds(60)).autoRefresh(false);
+    private static final LockOptions FIXED =
+            LockOptions.ttl(Duration.ofSeconds(60)).autoRefresh(false);
 
     private LockManager billing;
     private LockManager reports;
@@ -47,9 +46,14 @@ class AdminServiceTest {
     @BeforeEach
     void start() {
         REDIS.flushAll();
-        billing = LockManager.builder().redis(REDIS.uri()).application("billing").build();
-        reports = LockManager.builder().redis(REDIS.uri()).application("reports").build();
-        admin = LockManager.builder().redis(REDIS.uri()).application("lockwarden-admin").build();
+        billing =
+                LockManager.builder().redis(REDIS.uri()).application("billing").build();
+        reports =
+                LockManager.builder().redis(REDIS.uri()).application("reports").build();
+        admin = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("lockwarden-admin")
+                .build();
         service = new AdminService(admin.inspector(), 100);
     }
 
@@ -65,12 +69,19 @@ class AdminServiceTest {
         // the value an older client writes: application@host:pid only
         REDIS.node(0).command("SET", "lockwarden:jvm:old0000jvm", "legacy@old-host:77", "PX", "15000");
         var clients = service.clients();
-        var billingClient = clients.stream().filter(c -> c.application().equals("billing")).findFirst().orElseThrow();
+        var billingClient = clients.stream()
+                .filter(c -> c.application().equals("billing"))
+                .findFirst()
+                .orElseThrow();
         assertEquals(System.getProperty("lockwarden.project.version"), billingClient.version());
         assertEquals(System.getProperty("java.version"), billingClient.javaVersion());
-        var old = clients.stream().filter(c -> c.jvmId().equals("old0000jvm")).findFirst().orElseThrow();
-        assertEquals(List.of("legacy", "old-host", 77L, "", ""), List.of(old.application(), old.host(), old.pid(), old.version(),
-                old.javaVersion()));
+        var old = clients.stream()
+                .filter(c -> c.jvmId().equals("old0000jvm"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                List.of("legacy", "old-host", 77L, "", ""),
+                List.of(old.application(), old.host(), old.pid(), old.version(), old.javaVersion()));
         assertTrue(old.alive());
     }
 
@@ -82,7 +93,8 @@ class AdminServiceTest {
         reports.acquire("svc:report", FIXED);
         billing.acquire("other:x", FIXED);
 
-        assertEquals(Set.of("svc:a", "svc:b", "svc:c", "svc:report"), names(service.list(new LockQuery(" svc: ", ""), 1)));
+        assertEquals(
+                Set.of("svc:a", "svc:b", "svc:c", "svc:report"), names(service.list(new LockQuery(" svc: ", ""), 1)));
         assertEquals(Set.of("svc:report"), names(service.list(new LockQuery("svc:", "reports"), 1)));
         LockListing all = service.list(LockQuery.all(), 1);
         assertEquals(5, all.locks().size());
@@ -110,7 +122,8 @@ class AdminServiceTest {
 
     @Test
     void operatorForceReleaseBumpsFenceWritesAuditAndHolderLosesTheLock() throws Exception {
-        LockHandle held = billing.acquire("pay:1", LockOptions.ttl(Duration.ofSeconds(3)).autoRefresh(true));
+        LockHandle held =
+                billing.acquire("pay:1", LockOptions.ttl(Duration.ofSeconds(3)).autoRefresh(true));
         CompletableFuture<LockLostEvent> lost = new CompletableFuture<>();
         held.onLost(lost::complete);
 
@@ -121,13 +134,16 @@ class AdminServiceTest {
         assertTrue(r.newFence() > r.oldFence());
         assertNotNull(r.auditId());
         assertTrue(service.get("pay:1").isEmpty());
-        List<String> audit = Arrays.asList(REDIS.node(0).command("XRANGE", "lockwarden:audit", r.auditId(), r.auditId()).split("\n"));
+        List<String> audit = Arrays.asList(REDIS.node(0)
+                .command("XRANGE", "lockwarden:audit", r.auditId(), r.auditId())
+                .split("\n"));
         assertEquals("alice", audit.get(audit.indexOf("operator") + 1), "audit names the operator: " + audit);
         assertEquals("pay:1", audit.get(audit.indexOf("name") + 1));
         assertEquals(Long.toString(r.oldFence()), audit.get(audit.indexOf("oldFence") + 1));
         assertEquals("billing", audit.get(audit.indexOf("holder.app") + 1), audit.toString());
-        assertTrue(service.events("pay:1").stream().anyMatch(e -> e.type().equals("force-release")
-                && "alice".equals(e.fields().get("operator"))));
+        assertTrue(service.events("pay:1").stream()
+                .anyMatch(e -> e.type().equals("force-release")
+                        && "alice".equals(e.fields().get("operator"))));
 
         LockLostEvent event = lost.get(10, TimeUnit.SECONDS);
         assertEquals(held.fencingToken(), event.fencingToken());
@@ -141,7 +157,8 @@ class AdminServiceTest {
         AccessDeniedException e = assertThrows(AccessDeniedException.class, () -> service.forceRelease(seen, VICTOR));
         assertTrue(e.getMessage().contains("victor") && e.getMessage().contains("OPERATOR"), e.getMessage());
         assertThrows(AccessDeniedException.class, () -> service.forceRelease(seen, null));
-        assertEquals(held.fencingToken(), service.get("pay:2").orElseThrow().fencingToken(), "still held, fence untouched");
+        assertEquals(
+                held.fencingToken(), service.get("pay:2").orElseThrow().fencingToken(), "still held, fence untouched");
         assertTrue(held.isHeld());
         assertEquals("", REDIS.node(0).command("XRANGE", "lockwarden:audit", "-", "+"), "no audit record");
     }
@@ -154,7 +171,9 @@ class AdminServiceTest {
         LockHandle second = reports.acquire("pay:3", FIXED);
 
         LockChangedException e = assertThrows(LockChangedException.class, () -> service.forceRelease(inDialog, ALICE));
-        assertTrue(e.getMessage().contains("changed hands") && e.getMessage().contains("now held by reports"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("changed hands") && e.getMessage().contains("now held by reports"),
+                e.getMessage());
         assertTrue(second.isHeld());
         assertEquals(second.fencingToken(), service.get("pay:3").orElseThrow().fencingToken());
         assertEquals("", REDIS.node(0).command("XRANGE", "lockwarden:audit", "-", "+"), "no audit record");

@@ -4,23 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.lockwarden.LockInfo;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.testing.RedisServerExtension;
-
 class LockSearchTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
     private static final int LOCKS = 3_000;
     private static LockManager locks;
     private static AdminService service;
@@ -44,16 +43,31 @@ class LockSearchTest {
         LockSearch s = service.search(new LockQuery("bulk:299", ""), 50, Optional.empty());
         LockSearch.Snapshot done = s.awaitSettled(Duration.ofSeconds(30));
         assertTrue(done.complete(), done.toString());
-        assertEquals(List.of("bulk:299", "bulk:2990", "bulk:2991", "bulk:2992", "bulk:2993", "bulk:2994", "bulk:2995", "bulk:2996",
-                "bulk:2997", "bulk:2998", "bulk:2999"), done.locks().stream().map(LockInfo::name).sorted().toList());
+        assertEquals(
+                List.of(
+                        "bulk:299",
+                        "bulk:2990",
+                        "bulk:2991",
+                        "bulk:2992",
+                        "bulk:2993",
+                        "bulk:2994",
+                        "bulk:2995",
+                        "bulk:2996",
+                        "bulk:2997",
+                        "bulk:2998",
+                        "bulk:2999"),
+                done.locks().stream().map(LockInfo::name).sorted().toList());
         assertEquals(1.0, done.scanned().getAsDouble());
     }
 
     @Test
     void aFullPageStopsTheScanAndLoadingMoreGoesOnFromItsCursorWithoutRepeats() throws Exception {
-        LockSearch.Snapshot first = service.search(new LockQuery("bulk:", ""), 50, Optional.empty()).awaitSettled(Duration.ofSeconds(30));
+        LockSearch.Snapshot first =
+                service.search(new LockQuery("bulk:", ""), 50, Optional.empty()).awaitSettled(Duration.ofSeconds(30));
         assertTrue(first.full() && !first.complete(), first.toString());
-        assertTrue(first.locks().size() >= 50, "a page, and the rest of its last SCAN batch: " + first.locks().size());
+        assertTrue(
+                first.locks().size() >= 50,
+                "a page, and the rest of its last SCAN batch: " + first.locks().size());
         double part = first.scanned().getAsDouble();
         assertTrue(part > 0 && part < 1, "share scanned " + part);
         LockSearch.Snapshot all = service.search(new LockQuery("bulk:", ""), LOCKS + 10, Optional.of(first))
@@ -64,7 +78,8 @@ class LockSearchTest {
 
     @Test
     void aNameTypedInFullIsReadDirectlyFirst() throws Exception {
-        LockSearch.Snapshot s = service.search(new LockQuery("bulk:1234", ""), 1, Optional.empty()).awaitSettled(Duration.ofSeconds(30));
+        LockSearch.Snapshot s = service.search(new LockQuery("bulk:1234", ""), 1, Optional.empty())
+                .awaitSettled(Duration.ofSeconds(30));
         assertTrue(s.full(), s.toString());
         assertEquals("bulk:1234", s.locks().get(0).name());
         assertFalse(s.complete(), "found before any scan");
@@ -79,7 +94,11 @@ class LockSearchTest {
         assertEquals(1.0, one.scanned(null).getAsDouble());
         LockSearch two = new LockSearch(null, LockQuery.all(), 1, 2, Optional.empty());
         assertEquals(0.75, two.scanned("1:1").getAsDouble(), 1e-9, "the second of two nodes, half of it");
-        assertTrue(new LockSearch(null, LockQuery.all(), 1, 0, Optional.empty()).scanned("1:1").isEmpty(), "Cluster: unknown");
+        assertTrue(
+                new LockSearch(null, LockQuery.all(), 1, 0, Optional.empty())
+                        .scanned("1:1")
+                        .isEmpty(),
+                "Cluster: unknown");
         assertEquals(5, LockSearch.targets("redlock[redis://a:1, redis://b:2, redis://c:3, redis://d:4, redis://e:5]"));
         assertEquals(1, LockSearch.targets("redis://127.0.0.1:6379"));
         assertEquals(0, LockSearch.targets("cluster[redis://127.0.0.1:7000]"));

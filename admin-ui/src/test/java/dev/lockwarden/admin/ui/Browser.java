@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
-
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
@@ -36,11 +35,20 @@ public final class Browser implements AutoCloseable {
     public Browser(String base) {
         ChromiumCheck.require(CHROMIUM, CHROMEDRIVER);
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
+                .usingDriverExecutable(new File(CHROMEDRIVER))
+                .usingAnyFreePort()
+                .build();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
                 "--window-size=1700,950");
         this.driver = new ChromeDriver(service, options);
         driver.manage().timeouts().pageLoadTimeout(WAIT);
@@ -77,12 +85,16 @@ public final class Browser implements AutoCloseable {
 
     /** The text of every grid cell on the page, in DOM order (header and row cells, spare rows included). */
     public List<String> cells() {
-        return driver.findElements(By.cssSelector("vaadin-grid-cell-content")).stream().map(WebElement::getText).toList();
+        return driver.findElements(By.cssSelector("vaadin-grid-cell-content")).stream()
+                .map(WebElement::getText)
+                .toList();
     }
 
     /** Waits (up to 20 s) until a grid cell reads exactly {@code text}, then returns {@link #cells()}. */
     public List<String> waitCells(String text) {
-        new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class).until(d -> cells().contains(text));
+        new WebDriverWait(driver, WAIT)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> cells().contains(text));
         return cells();
     }
 
@@ -95,12 +107,16 @@ public final class Browser implements AutoCloseable {
 
     /** The texts of the displayed elements matching {@code by} (the grid keeps stale content in hidden spare rows). */
     public List<String> displayedTexts(By by) {
-        return driver.findElements(by).stream().filter(WebElement::isDisplayed).map(WebElement::getText).toList();
+        return driver.findElements(by).stream()
+                .filter(WebElement::isDisplayed)
+                .map(WebElement::getText)
+                .toList();
     }
 
     /** Waits until the text of the element with {@code id} starts with {@code prefix}. */
     public void waitText(String id, String prefix) {
-        new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class)
+        new WebDriverWait(driver, WAIT)
+                .ignoring(StaleElementReferenceException.class)
                 .until(d -> d.findElement(By.id(id)).getText().startsWith(prefix));
     }
 
@@ -114,7 +130,8 @@ public final class Browser implements AutoCloseable {
 
     /** Waits until nothing matching is displayed (the grid keeps stale cell content in hidden spare rows). */
     public void waitGone(By by) {
-        new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class)
+        new WebDriverWait(driver, WAIT)
+                .ignoring(StaleElementReferenceException.class)
                 .until(d -> d.findElements(by).stream().noneMatch(WebElement::isDisplayed));
     }
 

@@ -4,7 +4,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -16,8 +15,7 @@ import org.junit.jupiter.api.Assumptions;
 final class ChromiumCheck {
     static final String INSTALL = "apt-get install -y chromium chromium-driver";
 
-    private ChromiumCheck() {
-    }
+    private ChromiumCheck() {}
 
     /** Checks the configured binaries against the real {@code CI} environment variable. */
     static void require(String chromium, String chromedriver) {
@@ -34,9 +32,10 @@ final class ChromiumCheck {
         if (missing.isEmpty()) {
             return;
         }
-        String message = String.join(" and ", missing) + " missing: the dashboard browser tests need Debian's Chromium; "
-                + "install it with `" + INSTALL + "` (or point -Dlockwarden.test.chromium / "
-                + "-Dlockwarden.test.chromedriver at the binaries)";
+        String message =
+                String.join(" and ", missing) + " missing: the dashboard browser tests need Debian's Chromium; "
+                        + "install it with `" + INSTALL + "` (or point -Dlockwarden.test.chromium / "
+                        + "-Dlockwarden.test.chromedriver at the binaries)";
         if ("true".equalsIgnoreCase(ciVariable)) {
             Assertions.fail("CI=true: " + message);
         }

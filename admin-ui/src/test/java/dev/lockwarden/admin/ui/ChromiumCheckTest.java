@@ -13,8 +13,8 @@ class ChromiumCheckTest {
 
     @Test
     void onCiAMissingBrowserFailsNamingTheInstallCommand() {
-        AssertionFailedError e = assertThrows(AssertionFailedError.class,
-                () -> ChromiumCheck.require(MISSING, "/bin/sh", "true"));
+        AssertionFailedError e =
+                assertThrows(AssertionFailedError.class, () -> ChromiumCheck.require(MISSING, "/bin/sh", "true"));
         assertTrue(e.getMessage().contains("apt-get install -y chromium chromium-driver"), e.getMessage());
         assertTrue(e.getMessage().contains(MISSING), e.getMessage());
     }
@@ -22,8 +22,8 @@ class ChromiumCheckTest {
     @Test
     void elsewhereAMissingBrowserSkipsWithTheInstallCommand() {
         for (String ci : new String[] {null, "", "false"}) {
-            TestAbortedException e = assertThrows(TestAbortedException.class,
-                    () -> ChromiumCheck.require("/bin/sh", MISSING, ci));
+            TestAbortedException e =
+                    assertThrows(TestAbortedException.class, () -> ChromiumCheck.require("/bin/sh", MISSING, ci));
             assertTrue(e.getMessage().contains("apt-get install -y chromium chromium-driver"), e.getMessage());
         }
     }

@@ -2,14 +2,12 @@ package dev.lockwarden.admin.ui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.lockwarden.LockManager;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockManager;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /** {@link TopologyBrowserTest} over a Redis Cluster of three masters. */
 class ClusterBrowserTest extends TopologyBrowserTest {
@@ -33,7 +31,8 @@ class ClusterBrowserTest extends TopologyBrowserTest {
         Set<Integer> owners = new HashSet<>();
         for (Map.Entry<String, String> e : nodesByLock.entrySet()) {
             String key = "lock:{" + e.getKey() + "}";
-            int slot = Integer.parseInt(REDIS.node(0).command("CLUSTER", "KEYSLOT", key).trim());
+            int slot = Integer.parseInt(
+                    REDIS.node(0).command("CLUSTER", "KEYSLOT", key).trim());
             int owner = masterOfSlot(slot);
             assertEquals(REDIS.node(owner).uri(), e.getValue(), "Nodes of " + e.getKey() + " (slot " + slot + ")");
             assertEquals("1", REDIS.node(owner).command("EXISTS", key).trim(), "the master named holds " + key);

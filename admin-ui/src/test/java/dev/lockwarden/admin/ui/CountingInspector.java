@@ -1,9 +1,5 @@
 package dev.lockwarden.admin.ui;
 
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
-
 import dev.lockwarden.AuditRecord;
 import dev.lockwarden.ClientInfo;
 import dev.lockwarden.FenceCounter;
@@ -14,6 +10,9 @@ import dev.lockwarden.LockInfo;
 import dev.lockwarden.LockInspector;
 import dev.lockwarden.LockPage;
 import dev.lockwarden.PageRequest;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Counts the calls and the lock rows the dashboard reads through the inspector. */
 final class CountingInspector implements LockInspector {
@@ -23,6 +22,7 @@ final class CountingInspector implements LockInspector {
     final AtomicLong mostRowsInOneCall = new AtomicLong();
     /** Time spent inside {@link #list} and {@link #getAll}, for the scale test's profile. */
     final AtomicLong listNanos = new AtomicLong();
+
     final AtomicLong getAllNanos = new AtomicLong();
 
     CountingInspector(LockInspector delegate) {

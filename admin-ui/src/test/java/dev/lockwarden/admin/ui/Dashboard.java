@@ -33,7 +33,9 @@ final class Dashboard implements AutoCloseable {
             server = AdminServer.start(Fixtures.config(users), admin.inspector(), admin.describeRedis());
             long t1 = System.nanoTime();
             Browser browser = new Browser(server.uri().toString());
-            System.out.printf("dashboard started in %d ms, Chromium in %d ms%n", (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000);
+            System.out.printf(
+                    "dashboard started in %d ms, Chromium in %d ms%n",
+                    (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000);
             return new Dashboard(admin, server, browser);
         } catch (Exception | Error e) {
             Fixtures.closeAll(server, admin);

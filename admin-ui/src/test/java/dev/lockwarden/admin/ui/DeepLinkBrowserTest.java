@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,10 +26,6 @@ import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WindowType;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.testing.RedisServerExtension;
-
 /**
  * {@code /locks/<name>} for names with URL-special characters: the link the details show (and the
  * address bar) is the percent-encoded one, and it opens exactly that lock (name, holder, fence) when
@@ -36,6 +34,7 @@ import dev.lockwarden.testing.RedisServerExtension;
 class DeepLinkBrowserTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     /**
@@ -103,14 +102,17 @@ class DeepLinkBrowserTest {
             long t0 = System.nanoTime();
             dash.browser.driver.get(base + "locks");
             new WebDriverWait(dash.browser.driver, WAIT)
-                    .ignoring(StaleElementReferenceException.class).ignoring(ElementClickInterceptedException.class)
+                    .ignoring(StaleElementReferenceException.class)
+                    .ignoring(ElementClickInterceptedException.class)
                     .until(d -> d.findElements(By.cssSelector("b.lock-name")).stream()
-                            .filter(b -> name.equals(b.getDomAttribute("data-lock"))).findFirst()
+                            .filter(b -> name.equals(b.getDomAttribute("data-lock")))
+                            .findFirst()
                             .map(b -> {
                                 dash.browser.driver.executeScript("arguments[0].scrollIntoView({block: 'center'})", b);
                                 b.click();
                                 return true;
-                            }).orElse(false));
+                            })
+                            .orElse(false));
             awaitDetailsOf(name);
             String href = dash.browser.driver.findElement(By.id("detail-link")).getDomProperty("href");
             assertEquals(base + e.getValue(), href, "the link shown for " + name);
@@ -138,7 +140,8 @@ class DeepLinkBrowserTest {
         dash.browser.loginAs("viewer");
         dash.browser.waitFor(By.id("status"));
         dash.browser.driver.get(base + "locks/no:such%20lock");
-        assertEquals("no:such lock", dash.browser.waitVisible(By.id("detail-title")).getText());
+        assertEquals(
+                "no:such lock", dash.browser.waitVisible(By.id("detail-title")).getText());
         dash.browser.waitText("detail-holder", "No such lock (it may have been released).");
         assertFalse(dash.browser.driver.getPageSource().contains("exception"), "no error page");
 
@@ -160,11 +163,14 @@ class DeepLinkBrowserTest {
     @Test
     void encodedSlashesDoNotOpenFilesOutsideTheStaticFolder() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        for (String path : List.of("VAADIN/..%2F..%2Fdev/lockwarden/admin/AdminServer.class",
-                "VAADIN/build/..%2F..%2F..%2F..%2FMETA-INF/MANIFEST.MF", "..%2Fetc/passwd",
-                "locks/x%2F..%2Fy", "locks/win%5Cdir")) {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+        for (String path : List.of(
+                "VAADIN/..%2F..%2Fdev/lockwarden/admin/AdminServer.class",
+                "VAADIN/build/..%2F..%2F..%2F..%2FMETA-INF/MANIFEST.MF",
+                "..%2Fetc/passwd",
+                "locks/x%2F..%2Fy",
+                "locks/win%5Cdir")) {
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(base + path)).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(400, r.statusCode(), path);
             assertFalse(r.body().contains("AdminServer") || r.body().contains("Manifest-Version"), path);
         }
@@ -172,13 +178,17 @@ class DeepLinkBrowserTest {
 
     /** Waits until the details show {@code name}, held by its own holder thread, with its fence. */
     private static void awaitDetailsOf(String name) {
-        new WebDriverWait(dash.browser.driver, WAIT).ignoring(StaleElementReferenceException.class)
+        new WebDriverWait(dash.browser.driver, WAIT)
+                .ignoring(StaleElementReferenceException.class)
                 .until(d -> name.equals(d.findElement(By.id("detail-title")).getText()));
         String thread = "thread " + THREADS.get(name) + " (";
-        new WebDriverWait(dash.browser.driver, WAIT).ignoring(StaleElementReferenceException.class)
+        new WebDriverWait(dash.browser.driver, WAIT)
+                .ignoring(StaleElementReferenceException.class)
                 .until(d -> d.findElement(By.id("detail-holder")).getText().contains(thread));
         String fence = dash.browser.driver.findElement(By.id("detail-fence")).getText();
-        assertTrue(fence.startsWith("Fence " + holder.inspector().get(name).orElseThrow().fencingToken() + " "),
+        assertTrue(
+                fence.startsWith(
+                        "Fence " + holder.inspector().get(name).orElseThrow().fencingToken() + " "),
                 name + ": " + fence);
     }
 }

@@ -1,27 +1,28 @@
 package dev.lockwarden.admin.ui;
 
-import java.net.InetAddress;
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import dev.lockwarden.admin.AdminConfig;
 import dev.lockwarden.admin.security.PasswordHasher;
 import dev.lockwarden.admin.security.UserDirectory;
+import java.net.InetAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** Set-up shared by the dashboard tests: users with known passwords, a loopback config, closing all. */
 public final class Fixtures {
     /** Fewer PBKDF2 iterations than production: the tests log in dozens of times. */
     private static final int TEST_ITERATIONS = 10_000;
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     /** Users given as {@code name:ROLE}; each one's password is {@link #password(String) name-pw}. */
     public static UserDirectory users(String... nameColonRole) {
         Map<String, String> lines = new LinkedHashMap<>();
         for (String u : nameColonRole) {
             String name = u.substring(0, u.indexOf(':'));
-            lines.put(name, u.substring(u.indexOf(':') + 1) + ":" + PasswordHasher.hash(password(name).toCharArray(), TEST_ITERATIONS));
+            lines.put(
+                    name,
+                    u.substring(u.indexOf(':') + 1) + ":"
+                            + PasswordHasher.hash(password(name).toCharArray(), TEST_ITERATIONS));
         }
         return UserDirectory.of(lines);
     }

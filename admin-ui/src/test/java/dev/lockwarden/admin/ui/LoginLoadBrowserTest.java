@@ -3,6 +3,12 @@ package dev.lockwarden.admin.ui;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockManager;
+import dev.lockwarden.admin.AdminServer;
+import dev.lockwarden.admin.security.LoginService;
+import dev.lockwarden.admin.security.PasswordHasher;
+import dev.lockwarden.admin.security.UserDirectory;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -15,17 +21,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-
-import dev.lockwarden.LockManager;
-import dev.lockwarden.admin.AdminServer;
-import dev.lockwarden.admin.security.LoginService;
-import dev.lockwarden.admin.security.PasswordHasher;
-import dev.lockwarden.admin.security.UserDirectory;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * 200 clients sending wrong passwords (checked against a production-strength, 600,000-iteration hash) at once:
@@ -34,6 +32,7 @@ import dev.lockwarden.testing.RedisServerExtension;
 class LoginLoadBrowserTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
     private static final int CLIENTS = 200;
     private static final Duration LOAD = Duration.ofSeconds(10);
 
@@ -43,9 +42,12 @@ class LoginLoadBrowserTest {
         UserDirectory users = UserDirectory.of(Map.of(
                 "operator", "OPERATOR:" + PasswordHasher.hash("operator-pw".toCharArray()),
                 "viewer", "VIEWER:" + PasswordHasher.hash("viewer-pw".toCharArray(), PasswordHasher.MIN_ITERATIONS)));
-        try (LockManager locks = LockManager.builder().redis(REDIS.uri()).application("billing").build();
-             AdminServer server = AdminServer.start(Fixtures.config(users), locks.inspector());
-             Browser browser = new Browser(server.uri().toString())) {
+        try (LockManager locks = LockManager.builder()
+                        .redis(REDIS.uri())
+                        .application("billing")
+                        .build();
+                AdminServer server = AdminServer.start(Fixtures.config(users), locks.inspector());
+                Browser browser = new Browser(server.uri().toString())) {
             browser.loginAs("viewer");
             browser.waitFor(By.id("locks"));
             ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
@@ -63,18 +65,25 @@ class LoginLoadBrowserTest {
                         }
                     }));
                 }
-                HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+                HttpClient http = HttpClient.newBuilder()
+                        .connectTimeout(Duration.ofSeconds(5))
+                        .build();
                 long worstPage = 0;
                 long worstView = 0;
                 int pages = 0;
                 while (System.nanoTime() < end - Duration.ofSeconds(2).toNanos()) {
                     long t0 = System.nanoTime();
-                    HttpResponse<String> page = http.send(HttpRequest.newBuilder(server.uri().resolve("login"))
-                            .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+                    HttpResponse<String> page = http.send(
+                            HttpRequest.newBuilder(server.uri().resolve("login"))
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
                     assertEquals(200, page.statusCode());
                     worstPage = Math.max(worstPage, System.nanoTime() - t0);
                     long t1 = System.nanoTime();
-                    browser.driver.findElement(By.id(pages % 2 == 0 ? "nav-audit" : "nav-locks")).click();
+                    browser.driver
+                            .findElement(By.id(pages % 2 == 0 ? "nav-audit" : "nav-locks"))
+                            .click();
                     browser.waitFor(By.id(pages % 2 == 0 ? "audit" : "locks"));
                     worstView = Math.max(worstView, System.nanoTime() - t1);
                     pages++;
@@ -82,9 +91,16 @@ class LoginLoadBrowserTest {
                 for (Future<?> f : clients) {
                     f.get(60, TimeUnit.SECONDS);
                 }
-                System.out.printf("%d clients, %d login attempts in %d s, peak %d password checks at once; %d page loads, "
-                        + "slowest /login %d ms, slowest view switch %d ms%n", CLIENTS, attempts.get(), LOAD.toSeconds(),
-                        server.logins().peakConcurrentChecks(), pages, worstPage / 1_000_000, worstView / 1_000_000);
+                System.out.printf(
+                        "%d clients, %d login attempts in %d s, peak %d password checks at once; %d page loads, "
+                                + "slowest /login %d ms, slowest view switch %d ms%n",
+                        CLIENTS,
+                        attempts.get(),
+                        LOAD.toSeconds(),
+                        server.logins().peakConcurrentChecks(),
+                        pages,
+                        worstPage / 1_000_000,
+                        worstView / 1_000_000);
                 assertEquals(2, server.logins().peakConcurrentChecks());
                 assertTrue(attempts.get() >= CLIENTS, "every client tried: " + attempts.get());
                 assertTrue(pages >= 3, "pages loaded: " + pages);

@@ -2,12 +2,10 @@ package dev.lockwarden.admin.ui;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Map;
-
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.util.Map;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link TopologyBrowserTest} over Redlock: five independent redis-server processes. */
 class RedlockBrowserTest extends TopologyBrowserTest {
@@ -26,7 +24,8 @@ class RedlockBrowserTest extends TopologyBrowserTest {
 
     @Override
     void checkNodes(Map<String, String> nodesByLock) {
-        nodesByLock.forEach((lock, nodes) -> assertTrue(nodes.split(", ").length >= 3, lock + " on a majority of 5: " + nodes));
+        nodesByLock.forEach(
+                (lock, nodes) -> assertTrue(nodes.split(", ").length >= 3, lock + " on a majority of 5: " + nodes));
     }
 
     @Override

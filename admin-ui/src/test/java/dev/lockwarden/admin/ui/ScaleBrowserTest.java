@@ -3,21 +3,19 @@ package dev.lockwarden.admin.ui;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.openqa.selenium.By;
-import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.WebDriverWait;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.admin.AdminServer;
 import dev.lockwarden.store.LuaScript;
 import dev.lockwarden.store.RedisNodeClient;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.RedisClient;
 
@@ -25,6 +23,7 @@ import redis.clients.jedis.RedisClient;
 class ScaleBrowserTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
     static final int LOCKS = 100_000;
     static final int RUNS = 5;
 
@@ -34,15 +33,21 @@ class ScaleBrowserTest {
         long t0 = System.nanoTime();
         acquireMany();
         System.out.printf("%d locks taken through acquire.lua in %d ms%n", LOCKS, (System.nanoTime() - t0) / 1_000_000);
-        assertEquals(Integer.toString(LOCKS * 3 + 0), REDIS.node(0).command("DBSIZE").trim(), "lock + info + fence per lock");
+        assertEquals(
+                Integer.toString(LOCKS * 3 + 0),
+                REDIS.node(0).command("DBSIZE").trim(),
+                "lock + info + fence per lock");
     }
 
     @Test
     void aSparseFilterScansOnInTheBackgroundAndAFullNameShowsAtOnce() throws Exception {
-        try (LockManager admin = LockManager.builder().redis(REDIS.uri()).application("lockwarden-admin").build();
-             AdminServer server = AdminServer.start(Fixtures.config(Fixtures.users("viewer:VIEWER")), admin.inspector(),
-                     admin.describeRedis());
-             Browser browser = new Browser(server.uri().toString())) {
+        try (LockManager admin = LockManager.builder()
+                        .redis(REDIS.uri())
+                        .application("lockwarden-admin")
+                        .build();
+                AdminServer server = AdminServer.start(
+                        Fixtures.config(Fixtures.users("viewer:VIEWER")), admin.inspector(), admin.describeRedis());
+                Browser browser = new Browser(server.uri().toString())) {
             browser.loginAs("viewer");
             browser.waitFor(By.id("locks"));
             sparseFilterScansOnUntilTheWholeKeySpaceIsSeen(browser);
@@ -53,10 +58,13 @@ class ScaleBrowserTest {
     @Test
     void firstPageOf100kLocksInUnderASecondReadingOnlyWhatIsShown() throws Exception {
 
-        try (LockManager admin = LockManager.builder().redis(REDIS.uri()).application("lockwarden-admin").build()) {
+        try (LockManager admin = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("lockwarden-admin")
+                .build()) {
             CountingInspector counting = new CountingInspector(admin.inspector());
             try (AdminServer server = AdminServer.start(Fixtures.config(Fixtures.users("viewer:VIEWER")), counting);
-                 Browser browser = new Browser(server.uri().toString())) {
+                    Browser browser = new Browser(server.uri().toString())) {
                 browser.loginAs("viewer");
                 browser.waitFor(By.id("locks"));
                 // open the locks view RUNS times (from the fencing counters view), and once by a full page load
@@ -73,8 +81,13 @@ class ScaleBrowserTest {
                     millis[run] = (System.nanoTime() - start) / 1_000_000;
                     long inInspector = (counting.listNanos.get() + counting.getAllNanos.get() - server0) / 1_000_000;
                     serverMillis = Math.max(serverMillis, inInspector);
-                    System.out.printf("run %d: first page of %d locks in the browser after %d ms, %d ms of it in the inspector; in the page: %s%n",
-                            run + 1, LOCKS, millis[run], inInspector, browser.driver.executeScript("return window.__profile()"));
+                    System.out.printf(
+                            "run %d: first page of %d locks in the browser after %d ms, %d ms of it in the inspector; in the page: %s%n",
+                            run + 1,
+                            LOCKS,
+                            millis[run],
+                            inInspector,
+                            browser.driver.executeScript("return window.__profile()"));
                 }
                 long start = System.nanoTime();
                 browser.driver.get(server.uri() + "locks"); // a full page load, bootstrap included
@@ -83,7 +96,8 @@ class ScaleBrowserTest {
                 long[] sorted = millis.clone();
                 java.util.Arrays.sort(sorted);
                 long median = sorted[RUNS / 2];
-                System.out.printf("first page of %d locks: median %d ms of %s (full page reload: %d ms)%n",
+                System.out.printf(
+                        "first page of %d locks: median %d ms of %s (full page reload: %d ms)%n",
                         LOCKS, median, java.util.Arrays.toString(millis), reload);
                 // the median: one run on this shared machine can stall behind another process
                 assertTrue(median < 1_000, "first page after " + java.util.Arrays.toString(millis) + " ms");
@@ -93,15 +107,23 @@ class ScaleBrowserTest {
                 long listsBefore = counting.listCalls.get();
                 Thread.sleep(5_000); // five live refreshes
                 String status = browser.driver.findElement(By.id("status")).getText();
-                int shown = Integer.parseInt(status.substring(0, status.indexOf(" ")).replace(",", ""));
+                int shown = Integer.parseInt(
+                        status.substring(0, status.indexOf(" ")).replace(",", ""));
                 long refreshRows = counting.rowsRead.get() - rowsBefore;
-                System.out.printf("shown %d; 5 s of refresh read %d rows in %d list calls; most rows in one call %d; total rows read %d%n",
-                        shown, refreshRows, counting.listCalls.get() - listsBefore, counting.mostRowsInOneCall.get(), counting.rowsRead.get());
+                System.out.printf(
+                        "shown %d; 5 s of refresh read %d rows in %d list calls; most rows in one call %d; total rows read %d%n",
+                        shown,
+                        refreshRows,
+                        counting.listCalls.get() - listsBefore,
+                        counting.mostRowsInOneCall.get(),
+                        counting.rowsRead.get());
                 assertTrue(shown >= 50 && shown <= 200, status);
                 assertTrue(refreshRows <= 7L * shown, "the refresh re-reads only the shown rows: " + refreshRows);
-                assertTrue(counting.mostRowsInOneCall.get() <= 500, "one call read " + counting.mostRowsInOneCall.get());
-                assertTrue(counting.rowsRead.get() < LOCKS / 20, "the dashboard read " + counting.rowsRead.get() + " rows");
-
+                assertTrue(
+                        counting.mostRowsInOneCall.get() <= 500, "one call read " + counting.mostRowsInOneCall.get());
+                assertTrue(
+                        counting.rowsRead.get() < LOCKS / 20,
+                        "the dashboard read " + counting.rowsRead.get() + " rows");
             }
         }
     }
@@ -111,21 +133,30 @@ class ScaleBrowserTest {
         List<String> seen = new ArrayList<>();
         long t0 = System.nanoTime();
         browser.driver.findElement(By.cssSelector("#filter-prefix input")).sendKeys("bulk:9999");
-        new WebDriverWait(browser.driver, Duration.ofSeconds(60)).pollingEvery(Duration.ofMillis(50))
-                .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
+        new WebDriverWait(browser.driver, Duration.ofSeconds(60))
+                .pollingEvery(Duration.ofMillis(50))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(d -> {
                     String status = d.findElement(By.id("status")).getText().replaceAll(" · updated .*", "");
                     if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(status)) {
                         seen.add(status);
                     }
                     return status.contains("whole key space scanned");
                 });
-        System.out.printf("bulk:9999 over %d locks: all matches after %d ms; statuses: %s%n", LOCKS,
-                (System.nanoTime() - t0) / 1_000_000, seen);
-        assertEquals("11 locks shown · 11 of 11 matches, whole key space scanned", seen.get(seen.size() - 1),
+        System.out.printf(
+                "bulk:9999 over %d locks: all matches after %d ms; statuses: %s%n",
+                LOCKS, (System.nanoTime() - t0) / 1_000_000, seen);
+        assertEquals(
+                "11 locks shown · 11 of 11 matches, whole key space scanned",
+                seen.get(seen.size() - 1),
                 () -> browser.displayedTexts(By.cssSelector("b.lock-name")).toString());
-        new WebDriverWait(browser.driver, Duration.ofSeconds(5)).until(d -> d.findElements(By.cssSelector("b.lock-name")).stream()
-                .filter(WebElement::isDisplayed).count() == 11);
-        assertTrue(seen.stream().noneMatch(st -> st.startsWith("0 locks shown ·") && st.contains("whole")),
+        new WebDriverWait(browser.driver, Duration.ofSeconds(5))
+                .until(d -> d.findElements(By.cssSelector("b.lock-name")).stream()
+                                .filter(WebElement::isDisplayed)
+                                .count()
+                        == 11);
+        assertTrue(
+                seen.stream().noneMatch(st -> st.startsWith("0 locks shown ·") && st.contains("whole")),
                 "never 'no such lock' before the scan ended: " + seen);
     }
 
@@ -134,9 +165,11 @@ class ScaleBrowserTest {
         WebElement prefix = browser.driver.findElement(By.cssSelector("#filter-prefix input"));
         prefix.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"), "bulk:54321");
         long t0 = System.nanoTime();
-        new WebDriverWait(browser.driver, Duration.ofSeconds(10)).pollingEvery(Duration.ofMillis(20))
+        new WebDriverWait(browser.driver, Duration.ofSeconds(10))
+                .pollingEvery(Duration.ofMillis(20))
                 .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-                .until(d -> d.findElements(By.cssSelector("b.lock-name[data-lock='bulk:54321']")).stream().anyMatch(WebElement::isDisplayed));
+                .until(d -> d.findElements(By.cssSelector("b.lock-name[data-lock='bulk:54321']")).stream()
+                        .anyMatch(WebElement::isDisplayed));
         long ms = (System.nanoTime() - t0) / 1_000_000;
         System.out.printf("bulk:54321 typed in full: its row after %d ms%n", ms);
         assertTrue(ms < 3_000, ms + " ms");
@@ -159,24 +192,48 @@ class ScaleBrowserTest {
             """;
 
     private static void waitForRows(Browser browser) {
-        new WebDriverWait(browser.driver, Duration.ofSeconds(10)).pollingEvery(Duration.ofMillis(20))
-                .until(d -> d.findElements(By.cssSelector("b.lock-name")).stream().anyMatch(WebElement::isDisplayed));
+        new WebDriverWait(browser.driver, Duration.ofSeconds(10))
+                .pollingEvery(Duration.ofMillis(20))
+                .until(d ->
+                        d.findElements(By.cssSelector("b.lock-name")).stream().anyMatch(WebElement::isDisplayed));
     }
 
     /** The real acquire script, pipelined in chunks: the same keys and fields a LockManager writes. */
     private static void acquireMany() {
         LuaScript acquire = LuaScript.load(RedisNodeClient.class, "acquire.lua");
-        try (RedisClient c = RedisClient.create(REDIS.node(0).host(), REDIS.node(0).port())) {
+        try (RedisClient c =
+                RedisClient.create(REDIS.node(0).host(), REDIS.node(0).port())) {
             assertEquals(acquire.sha1(), c.scriptLoad(acquire.source()), "pipelined EVALSHA needs the script loaded");
             String now = Long.toString(System.currentTimeMillis());
             for (int from = 0; from < LOCKS; from += 2_000) {
                 try (AbstractPipeline p = c.pipelined()) {
                     for (int i = from; i < from + 2_000; i++) {
                         String name = "bulk:" + i;
-                        List<String> args = new ArrayList<>(List.of("tok" + i, "600000", "604800000", "1", "app", "bulk-app",
-                                "host", "bulk-host", "pid", "1", "jvm", "bulkjvm", "thread", "t" + (i % 8), "source", "API",
-                                "method", "", "acquiredAt", now));
-                        acquire.queue(p, List.of("lock:{" + name + "}", "lock:{" + name + "}:info", "lock:{" + name + "}:fence"), args);
+                        List<String> args = new ArrayList<>(List.of(
+                                "tok" + i,
+                                "600000",
+                                "604800000",
+                                "1",
+                                "app",
+                                "bulk-app",
+                                "host",
+                                "bulk-host",
+                                "pid",
+                                "1",
+                                "jvm",
+                                "bulkjvm",
+                                "thread",
+                                "t" + (i % 8),
+                                "source",
+                                "API",
+                                "method",
+                                "",
+                                "acquiredAt",
+                                now));
+                        acquire.queue(
+                                p,
+                                List.of("lock:{" + name + "}", "lock:{" + name + "}:info", "lock:{" + name + "}:fence"),
+                                args);
                     }
                     p.sync();
                 }

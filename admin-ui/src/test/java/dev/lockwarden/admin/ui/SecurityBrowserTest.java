@@ -4,12 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.admin.AdminConfig;
+import dev.lockwarden.admin.AdminServer;
+import dev.lockwarden.admin.security.LoginService;
+import dev.lockwarden.admin.security.UserDirectory;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,18 +24,11 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.admin.AdminConfig;
-import dev.lockwarden.admin.AdminServer;
-import dev.lockwarden.admin.security.LoginService;
-import dev.lockwarden.admin.security.UserDirectory;
-import dev.lockwarden.testing.RedisServerExtension;
-
 /** Login throttling, uniform failures, idle timeout, framing headers and the Secure cookie, in real Chromium. */
 class SecurityBrowserTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
+
     private static final Duration IDLE = Duration.ofSeconds(4);
 
     private static LockManager locks;
@@ -37,6 +36,7 @@ class SecurityBrowserTest {
     private static AdminServer proxied;
     /** Its own server: the throttle it trips is per client address, and every test comes from 127.0.0.1. */
     private static AdminServer throttled;
+
     private static Browser browser;
 
     @BeforeAll
@@ -44,10 +44,13 @@ class SecurityBrowserTest {
         ChromiumCheck.require(Browser.CHROMIUM, Browser.CHROMEDRIVER);
         locks = LockManager.builder().redis(REDIS.uri()).application("billing").build();
         locks.acquire("sec:held", LockOptions.ttl(Duration.ofSeconds(300)).autoRefresh(false));
-        AdminConfig config = Fixtures.config(Fixtures.users("viewer:VIEWER", "victim:OPERATOR")).withSessionTimeout(IDLE);
+        AdminConfig config = Fixtures.config(Fixtures.users("viewer:VIEWER", "victim:OPERATOR"))
+                .withSessionTimeout(IDLE);
         server = AdminServer.start(config, locks.inspector());
-        proxied = AdminServer.start(config.withBehindTlsProxy(true)
-                .withTrustedProxies(dev.lockwarden.admin.web.TrustedProxies.parse("127.0.0.1/32", "test")), locks.inspector());
+        proxied = AdminServer.start(
+                config.withBehindTlsProxy(true)
+                        .withTrustedProxies(dev.lockwarden.admin.web.TrustedProxies.parse("127.0.0.1/32", "test")),
+                locks.inspector());
         throttled = AdminServer.start(config, locks.inspector());
         browser = new Browser(server.uri().toString());
     }
@@ -83,10 +86,15 @@ class SecurityBrowserTest {
     void anIdleSessionIsLoggedOutAlthoughThePageRefreshesEverySecond() throws Exception {
         browser.loginAs("viewer");
         browser.waitFor(By.cssSelector("b.lock-name[data-lock='sec:held']"));
-        String ttl = browser.driver.findElement(By.cssSelector("span.ttl[data-lock='sec:held']")).getText();
+        String ttl = browser.driver
+                .findElement(By.cssSelector("span.ttl[data-lock='sec:held']"))
+                .getText();
         new WebDriverWait(browser.driver, Duration.ofSeconds(5))
-                .until(d -> !d.findElement(By.cssSelector("span.ttl[data-lock='sec:held']")).getText().equals(ttl)); // polls run
-        new WebDriverWait(browser.driver, IDLE.plusSeconds(10)).until(d -> d.getCurrentUrl().contains("/login"));
+                .until(d -> !d.findElement(By.cssSelector("span.ttl[data-lock='sec:held']"))
+                        .getText()
+                        .equals(ttl)); // polls run
+        new WebDriverWait(browser.driver, IDLE.plusSeconds(10))
+                .until(d -> d.getCurrentUrl().contains("/login"));
         browser.waitVisible(By.id("session-expired"));
         browser.driver.get(server.uri() + "locks");
         browser.waitFor(By.cssSelector("vaadin-login-form"));
@@ -109,18 +117,25 @@ class SecurityBrowserTest {
     @Test
     void pagesMayNotBeFramedAndCookiesAreSecureBehindATlsProxy() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        HttpResponse<String> plain = http.send(HttpRequest.newBuilder(server.uri().resolve("login"))
-                .header("X-Forwarded-Proto", "https").build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> plain = http.send(
+                HttpRequest.newBuilder(server.uri().resolve("login"))
+                        .header("X-Forwarded-Proto", "https")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, plain.statusCode());
         assertEquals(List.of("DENY"), plain.headers().allValues("X-Frame-Options"));
         assertEquals(List.of(SecurityHeadersFilter.CSP), plain.headers().allValues("Content-Security-Policy"));
-        assertEquals(List.of(), plain.headers().allValues("Strict-Transport-Security"), "HSTS only behind the TLS proxy");
+        assertEquals(
+                List.of(), plain.headers().allValues("Strict-Transport-Security"), "HSTS only behind the TLS proxy");
         String cookie = String.join(";", plain.headers().allValues("Set-Cookie"));
         assertTrue(cookie.contains("JSESSIONID") && cookie.contains("HttpOnly"), cookie);
         assertFalse(cookie.contains("Secure"), "forwarded headers are not trusted unless configured: " + cookie);
 
-        HttpResponse<String> viaProxy = http.send(HttpRequest.newBuilder(proxied.uri().resolve("login"))
-                .header("X-Forwarded-Proto", "https").build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> viaProxy = http.send(
+                HttpRequest.newBuilder(proxied.uri().resolve("login"))
+                        .header("X-Forwarded-Proto", "https")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         String secure = String.join(";", viaProxy.headers().allValues("Set-Cookie"));
         assertTrue(secure.contains("JSESSIONID") && secure.contains("Secure"), secure);
     }
@@ -130,8 +145,8 @@ class SecurityBrowserTest {
             throws Exception {
         UserDirectory users = Fixtures.users("victim:OPERATOR");
         try (CapturedLog audit = new CapturedLog(LoginService.AUDIT_LOGGER);
-             AdminServer fresh = AdminServer.start(Fixtures.config(users), locks.inspector());
-             AdminServer control = AdminServer.start(Fixtures.config(users), locks.inspector())) {
+                AdminServer fresh = AdminServer.start(Fixtures.config(users), locks.inspector());
+                AdminServer control = AdminServer.start(Fixtures.config(users), locks.inspector())) {
             browser.base(fresh.uri().toString());
             // what a user sees: Vaadin's login form refuses an empty field itself, the same for a known and an unknown
             // user name, and sends nothing to the server
@@ -153,8 +168,14 @@ class SecurityBrowserTest {
             assertEquals(wrong, eventLogin("victim", ""), "empty password again");
             assertEquals(wrong, eventLogin("", ""), "empty user name and password");
             assertEquals(wrong, eventLogin("", "victim-pw"), "empty user name");
-            assertEquals(5, audit.lines().stream().filter(l -> l.startsWith("dashboard login FAILED")).count(), audit.lines().toString());
-            assertTrue(failedLogin("victim", "victim-pw").startsWith("Too many failed logins"),
+            assertEquals(
+                    5,
+                    audit.lines().stream()
+                            .filter(l -> l.startsWith("dashboard login FAILED"))
+                            .count(),
+                    audit.lines().toString());
+            assertTrue(
+                    failedLogin("victim", "victim-pw").startsWith("Too many failed logins"),
                     "the empty attempts counted: the 6th, with the right password, is throttled");
 
             // control: one wrong password alone does not throttle the right one
@@ -171,8 +192,11 @@ class SecurityBrowserTest {
     private String eventLogin(String user, String password) {
         browser.open("login");
         browser.waitFor(By.cssSelector("vaadin-login-form"));
-        browser.driver.executeScript("document.querySelector('vaadin-login-form').dispatchEvent(new CustomEvent('login', "
-                + "{detail: {username: arguments[0], password: arguments[1]}}));", user, password);
+        browser.driver.executeScript(
+                "document.querySelector('vaadin-login-form').dispatchEvent(new CustomEvent('login', "
+                        + "{detail: {username: arguments[0], password: arguments[1]}}));",
+                user,
+                password);
         return errorTitle();
     }
 

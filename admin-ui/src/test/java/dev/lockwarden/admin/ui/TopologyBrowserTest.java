@@ -4,6 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockLostEvent;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.testing.RedisNode;
+import dev.lockwarden.testing.RedisReplyException;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -25,14 +31,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockLostEvent;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.testing.RedisNode;
-import dev.lockwarden.testing.RedisReplyException;
-import dev.lockwarden.testing.RedisServerExtension;
-
 /**
  * The Locks view over a multi-node deployment, in real Chromium: locks held by another
  * {@link LockManager} are each listed exactly once with their holder and fence, and an operator's
@@ -43,7 +41,8 @@ import dev.lockwarden.testing.RedisServerExtension;
 abstract class TopologyBrowserTest {
     static final int LOCKS = 12;
     static final String VICTIM = "topo:victim";
-    private static final Pattern RELEASED = Pattern.compile("Released " + VICTIM + ": fence (\\d+) → (\\d+), audit id (\\S+)");
+    private static final Pattern RELEASED =
+            Pattern.compile("Released " + VICTIM + ": fence (\\d+) → (\\d+), audit id (\\S+)");
 
     private LockManager holder;
     private Dashboard dash;
@@ -68,7 +67,12 @@ abstract class TopologyBrowserTest {
         holder = topology(LockManager.builder()).application("billing").build();
         for (int i = 0; i < LOCKS; i++) {
             String name = "topo:" + i;
-            fences.put(name, holder.acquire(name, LockOptions.ttl(Duration.ofSeconds(300)).autoRefresh(false)).fencingToken());
+            fences.put(
+                    name,
+                    holder.acquire(
+                                    name,
+                                    LockOptions.ttl(Duration.ofSeconds(300)).autoRefresh(false))
+                            .fencingToken());
         }
         victim = holder.acquire(VICTIM, LockOptions.ttl(Duration.ofSeconds(6)).autoRefresh(true));
         victim.onLost(lost::complete);
@@ -102,16 +106,23 @@ abstract class TopologyBrowserTest {
     @Test
     @Order(2)
     void anOperatorForceReleasesALockTheHolderLosesItAndTheAuditNamesTheOperator() throws Exception {
-        awaitOnEveryOwningNode(VICTIM); // acquire returns on a majority; a late node's grant must not outlive the release
+        awaitOnEveryOwningNode(
+                VICTIM); // acquire returns on a majority; a late node's grant must not outlive the release
         dash.browser.loginAs("operator");
-        dash.browser.waitFor(By.cssSelector("b.lock-name[data-lock='" + VICTIM + "']")).click();
+        dash.browser
+                .waitFor(By.cssSelector("b.lock-name[data-lock='" + VICTIM + "']"))
+                .click();
         dash.browser.waitVisible(By.id("force-release")).click();
         WebElement dialog = dash.browser.waitVisible(By.cssSelector("vaadin-confirm-dialog-overlay"));
         assertTrue(dialog.getText().contains("Fence: " + victim.fencingToken()), dialog.getText());
-        dash.browser.driver.findElement(By.cssSelector("vaadin-button[slot='confirm-button']")).click();
+        dash.browser
+                .driver
+                .findElement(By.cssSelector("vaadin-button[slot='confirm-button']"))
+                .click();
 
         WebElement result = dash.browser.waitVisible(By.id("release-result"));
-        new WebDriverWait(dash.browser.driver, Duration.ofSeconds(10)).until(d -> result.getText().contains("audit id"));
+        new WebDriverWait(dash.browser.driver, Duration.ofSeconds(10))
+                .until(d -> result.getText().contains("audit id"));
         Matcher m = RELEASED.matcher(result.getText());
         assertTrue(m.find(), result.getText());
         assertEquals(victim.fencingToken(), Long.parseLong(m.group(1)));
@@ -123,9 +134,17 @@ abstract class TopologyBrowserTest {
         assertEquals(VICTIM, lost.get(10, TimeUnit.SECONDS).lockName(), "the holder's onLost fires");
         assertFalse(victim.isHeld());
         assertTrue(dash.admin.inspector().get(VICTIM).isEmpty());
-        assertEquals(nodesOwningAKey(), onOwningNodes("EXISTS", "lock:{" + VICTIM + "}").stream().filter("0"::equals).count(),
+        assertEquals(
+                nodesOwningAKey(),
+                onOwningNodes("EXISTS", "lock:{" + VICTIM + "}").stream()
+                        .filter("0"::equals)
+                        .count(),
                 "the lock key is gone on every node owning it");
-        assertEquals(List.of(Long.toString(newFence)), onOwningNodes("GET", "lock:{" + VICTIM + "}:fence").stream().distinct().toList(),
+        assertEquals(
+                List.of(Long.toString(newFence)),
+                onOwningNodes("GET", "lock:{" + VICTIM + "}:fence").stream()
+                        .distinct()
+                        .toList(),
                 "every node's fence raised to the one shown");
 
         List<String> a = dash.browser.openView("audit", VICTIM);

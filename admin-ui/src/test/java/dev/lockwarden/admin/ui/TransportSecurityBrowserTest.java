@@ -3,6 +3,12 @@ package dev.lockwarden.admin.ui;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockManager;
+import dev.lockwarden.admin.AdminConfig;
+import dev.lockwarden.admin.AdminServer;
+import dev.lockwarden.admin.security.LoginService;
+import dev.lockwarden.admin.web.TrustedProxies;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
@@ -14,20 +20,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.support.ui.WebDriverWait;
-
-import dev.lockwarden.LockManager;
-import dev.lockwarden.admin.AdminConfig;
-import dev.lockwarden.admin.AdminServer;
-import dev.lockwarden.admin.security.LoginService;
-import dev.lockwarden.admin.web.TrustedProxies;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Forwarded client addresses, the Host check, the security headers and the operator who must get in
@@ -46,9 +44,12 @@ class TransportSecurityBrowserTest {
         locks = LockManager.builder().redis(REDIS.uri()).application("billing").build();
         browser = new Browser();
         // collect CSP violations from the very first script of every page (CDP scripts are exempt from the CSP)
-        browser.driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source",
-                "window.__csp = []; document.addEventListener('securitypolicyviolation', "
-                        + "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"));
+        browser.driver.executeCdpCommand(
+                "Page.addScriptToEvaluateOnNewDocument",
+                Map.of(
+                        "source",
+                        "window.__csp = []; document.addEventListener('securitypolicyviolation', "
+                                + "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"));
     }
 
     @AfterAll
@@ -58,21 +59,24 @@ class TransportSecurityBrowserTest {
 
     private static void forwardedFor(String value) {
         browser.driver.executeCdpCommand("Network.enable", Map.of());
-        browser.driver.executeCdpCommand("Network.setExtraHTTPHeaders",
+        browser.driver.executeCdpCommand(
+                "Network.setExtraHTTPHeaders",
                 Map.of("headers", value == null ? Map.of() : Map.of("X-Forwarded-For", value)));
     }
 
     private static AdminServer dashboard(String trusted) throws Exception {
         AdminConfig config = Fixtures.config(Fixtures.viewerAndOperator());
-        return AdminServer.start(trusted == null ? config : config.withTrustedProxies(TrustedProxies.parse(trusted, "test")),
+        return AdminServer.start(
+                trusted == null ? config : config.withTrustedProxies(TrustedProxies.parse(trusted, "test")),
                 locks.inspector());
     }
 
     @Test
-    void forwardedForIsIgnoredFromAnUntrustedPeerAndItsRightMostUntrustedHopIsTheClientThroughATrustedOne() throws Exception {
+    void forwardedForIsIgnoredFromAnUntrustedPeerAndItsRightMostUntrustedHopIsTheClientThroughATrustedOne()
+            throws Exception {
         try (CapturedLog audit = new CapturedLog(LoginService.AUDIT_LOGGER);
-             AdminServer untrusted = dashboard("10.0.0.0/8");
-             AdminServer trusted = dashboard("127.0.0.1/32")) {
+                AdminServer untrusted = dashboard("10.0.0.0/8");
+                AdminServer trusted = dashboard("127.0.0.1/32")) {
             forwardedFor("203.0.113.66");
             loginAs(untrusted, "viewer");
             forwardedFor("203.0.113.66, 198.51.100.7"); // the client's forgery, then what the proxy appended
@@ -115,7 +119,8 @@ class TransportSecurityBrowserTest {
 
     @Test
     void aForeignHostNameIsRefusedAndThePublicUrlsHostIsAccepted() throws Exception {
-        AdminConfig config = Fixtures.config(Fixtures.viewerAndOperator()).withPublicUrl(URI.create("https://locks.example.com/"));
+        AdminConfig config =
+                Fixtures.config(Fixtures.viewerAndOperator()).withPublicUrl(URI.create("https://locks.example.com/"));
         try (AdminServer server = AdminServer.start(config, locks.inspector())) {
             int port = server.port();
             assertEquals(421, status(port, "rebind.attacker.example"));
@@ -130,14 +135,22 @@ class TransportSecurityBrowserTest {
 
     @Test
     void hstsAndTheScriptPolicyAreSentAndTheDashboardRunsUnderThem() throws Exception {
-        AdminConfig config = Fixtures.config(Fixtures.viewerAndOperator()).withBehindTlsProxy(true)
+        AdminConfig config = Fixtures.config(Fixtures.viewerAndOperator())
+                .withBehindTlsProxy(true)
                 .withTrustedProxies(TrustedProxies.parse("127.0.0.1/32", "test"));
         try (AdminServer server = AdminServer.start(config, locks.inspector())) {
             List<String> head = head(server.port(), "127.0.0.1:" + server.port(), "X-Forwarded-Proto: https");
             assertTrue(head.contains("Strict-Transport-Security: max-age=31536000"), head.toString());
-            assertTrue(head.stream().anyMatch(h -> h.startsWith("Content-Security-Policy: ") && h.contains("script-src 'self'")
-                    && !h.contains("*") && !h.contains("http")), head.toString());
-            assertTrue(head.stream().anyMatch(h -> h.startsWith("Set-Cookie: JSESSIONID") && h.contains("Secure")), head.toString());
+            assertTrue(
+                    head.stream()
+                            .anyMatch(h -> h.startsWith("Content-Security-Policy: ")
+                                    && h.contains("script-src 'self'")
+                                    && !h.contains("*")
+                                    && !h.contains("http")),
+                    head.toString());
+            assertTrue(
+                    head.stream().anyMatch(h -> h.startsWith("Set-Cookie: JSESSIONID") && h.contains("Secure")),
+                    head.toString());
             loginAs(server, "operator");
             browser.driver.findElement(By.id("nav-audit")).click();
             browser.waitFor(By.id("audit"));
@@ -150,7 +163,8 @@ class TransportSecurityBrowserTest {
     private static void loginAs(AdminServer server, String user) {
         browser.base(server.uri().toString());
         browser.loginAs(user);
-        new WebDriverWait(browser.driver, Duration.ofSeconds(20)).until(d -> !d.findElements(By.id("locks")).isEmpty());
+        new WebDriverWait(browser.driver, Duration.ofSeconds(20))
+                .until(d -> !d.findElements(By.id("locks")).isEmpty());
     }
 
     private static int status(int port, String host) throws Exception {

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
@@ -23,7 +22,8 @@ public class ReportJob {
     @Scheduled(cron = "${report.cron:*/2 * * * * *}")
     public void run() throws IOException {
         long period = Instant.now().getEpochSecond() / 2;
-        String line = "RUN period=" + period + " pid=" + ManagementFactory.getRuntimeMXBean().getPid() + "\n";
+        String line = "RUN period=" + period + " pid="
+                + ManagementFactory.getRuntimeMXBean().getPid() + "\n";
         // one small append per run: atomic on a local file system, so two JVMs never interleave a line
         Files.writeString(log, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         System.out.print(line);

@@ -3,6 +3,7 @@ package com.acme.scheduled;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.testing.RedisServerExtension;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,13 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Two JVMs run the same Spring {@code @Scheduled} job, both firing every two seconds: under the agent each period
@@ -38,10 +36,14 @@ class OncePerPeriodIT {
 
     @Test
     void underTheAgentEachPeriodRunsOnceAcrossBothJvms() throws Exception {
-        Path config = Files.writeString(dir.resolve("agent.conf"), String.join("\n",
-                "redis = " + redis.uri(),
-                "application = reports",
-                "com.acme.scheduled.ReportJob#run key=\"report\" ttl=30s onBusy=SKIP holdAtLeast=1500ms", ""));
+        Path config = Files.writeString(
+                dir.resolve("agent.conf"),
+                String.join(
+                        "\n",
+                        "redis = " + redis.uri(),
+                        "application = reports",
+                        "com.acme.scheduled.ReportJob#run key=\"report\" ttl=30s onBusy=SKIP holdAtLeast=1500ms",
+                        ""));
         Map<Long, Integer> runs = runTwo(List.of("-javaagent:" + agentJar() + "=config=" + config));
         assertTrue(runs.size() >= 4, "the job ran in several periods: " + runs);
         for (Map.Entry<Long, Integer> e : runs.entrySet()) {
@@ -64,13 +66,21 @@ class OncePerPeriodIT {
         List<Process> jvms = new ArrayList<>();
         long started = Instant.now().getEpochSecond();
         for (int i = 0; i < 2; i++) {
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-XX:TieredStopAtLevel=1", "-Dreport.log=" + log));
+            List<String> cmd = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-XX:TieredStopAtLevel=1",
+                    "-Dreport.log=" + log));
             cmd.addAll(agent);
-            cmd.addAll(List.of("-cp", System.getProperty("example.classpath"), "com.acme.scheduled.ReportApp",
+            cmd.addAll(List.of(
+                    "-cp",
+                    System.getProperty("example.classpath"),
+                    "com.acme.scheduled.ReportApp",
                     String.valueOf(SECONDS)));
-            jvms.add(new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("jvm-" + agent.size() + "-" + i + ".out").toFile()).start());
+            jvms.add(new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("jvm-" + agent.size() + "-" + i + ".out")
+                            .toFile())
+                    .start());
         }
         for (Process p : jvms) {
             if (!p.waitFor(60, TimeUnit.SECONDS)) {
@@ -81,7 +91,10 @@ class OncePerPeriodIT {
         for (int i = 0; i < 2; i++) {
             String out = Files.readString(dir.resolve("jvm-" + agent.size() + "-" + i + ".out"));
             assertTrue(out.contains("STARTED"), out);
-            assertTrue(agent.isEmpty() || out.contains("lockwarden-agent: instrumented com.acme.scheduled.ReportJob#run()"), out);
+            assertTrue(
+                    agent.isEmpty()
+                            || out.contains("lockwarden-agent: instrumented com.acme.scheduled.ReportJob#run()"),
+                    out);
         }
         return perPeriod(log, started);
     }

@@ -1,11 +1,10 @@
 package dev.lockwarden.examples.checkout;
 
+import dev.lockwarden.LockManager;
+import dev.lockwarden.examples.DemoRedis;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-
-import dev.lockwarden.LockManager;
-import dev.lockwarden.examples.DemoRedis;
 
 /**
  * Checkout example: a shopper double-clicks "Pay" (the second checkout waits and goes through after
@@ -16,7 +15,10 @@ public final class CheckoutApp {
 
     public static void main(String[] args) throws Exception {
         try (DemoRedis redis = DemoRedis.start();
-             LockManager locks = LockManager.builder().redis(redis.uri()).application("checkout").build()) {
+                LockManager locks = LockManager.builder()
+                        .redis(redis.uri())
+                        .application("checkout")
+                        .build()) {
             OUT.println("Checkout example — Redis: " + redis.describe());
             OrderDesk desk = new OrderDesk();
             CheckoutService checkout = new CheckoutService(locks, desk, Duration.ofSeconds(1));
@@ -24,7 +26,8 @@ public final class CheckoutApp {
             both(checkout, "alice", Duration.ofMillis(300));
             OUT.println("bob double-clicks Pay; the back end is slow, placing an order takes 3 s:");
             both(checkout, "bob", Duration.ofSeconds(3));
-            OUT.println("most checkouts at once: alice " + desk.maxConcurrent("alice") + ", bob " + desk.maxConcurrent("bob"));
+            OUT.println("most checkouts at once: alice " + desk.maxConcurrent("alice") + ", bob "
+                    + desk.maxConcurrent("bob"));
         }
     }
 
@@ -47,6 +50,5 @@ public final class CheckoutApp {
         }
     }
 
-    private CheckoutApp() {
-    }
+    private CheckoutApp() {}
 }

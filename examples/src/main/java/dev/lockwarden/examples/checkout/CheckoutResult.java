@@ -13,7 +13,10 @@ public record CheckoutResult(boolean placed, String orderId, String message) {
     }
 
     static CheckoutResult busy(long waitedMillis) {
-        return new CheckoutResult(false, null, "Your previous checkout is still being processed (we waited "
-                + waitedMillis + " ms). Nothing was charged twice: check \"My orders\" in a moment before trying again.");
+        return new CheckoutResult(
+                false,
+                null,
+                "Your previous checkout is still being processed (we waited " + waitedMillis
+                        + " ms). Nothing was charged twice: check \"My orders\" in a moment before trying again.");
     }
 }

@@ -1,11 +1,10 @@
 package dev.lockwarden.examples.checkout;
 
-import java.time.Duration;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockNotAcquiredException;
 import dev.lockwarden.LockOptions;
+import java.time.Duration;
 
 /**
  * One checkout per user at a time, across every instance: a second checkout (double click, a second

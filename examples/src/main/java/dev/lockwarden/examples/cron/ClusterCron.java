@@ -1,14 +1,13 @@
 package dev.lockwarden.examples.cron;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
 
 /**
  * One server's scheduler for a job that every server schedules: at each tick it tries the job's
@@ -48,7 +47,10 @@ public final class ClusterCron implements AutoCloseable {
     public void schedule(Job job, Duration firstTickIn, Duration period, int ticks) {
         for (int i = 0; i < ticks; i++) {
             int tick = i;
-            timer.schedule(() -> fire(job, tick), firstTickIn.plus(period.multipliedBy(i)).toNanos(), TimeUnit.NANOSECONDS);
+            timer.schedule(
+                    () -> fire(job, tick),
+                    firstTickIn.plus(period.multipliedBy(i)).toNanos(),
+                    TimeUnit.NANOSECONDS);
         }
         timer.shutdown(); // runs what is scheduled, then ends
     }
@@ -61,7 +63,8 @@ public final class ClusterCron implements AutoCloseable {
         try (LockHandle held = lock.get()) {
             job.run(server, tick);
         } catch (Exception e) {
-            System.getLogger(ClusterCron.class.getName()).log(System.Logger.Level.WARNING, lockName + " failed on " + server, e);
+            System.getLogger(ClusterCron.class.getName())
+                    .log(System.Logger.Level.WARNING, lockName + " failed on " + server, e);
         }
     }
 

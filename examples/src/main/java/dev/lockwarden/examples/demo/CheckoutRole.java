@@ -1,12 +1,11 @@
 package dev.lockwarden.examples.demo;
 
-import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.examples.checkout.CheckoutResult;
 import dev.lockwarden.examples.checkout.CheckoutService;
 import dev.lockwarden.examples.checkout.OrderDesk;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** Two shoppers double-click "Pay": the second click waits up to 1 s for the first. */
 final class CheckoutRole implements Role {

@@ -29,25 +29,29 @@ final class ChildProcesses {
      * Starts {@code command}; lines matching {@code shown} are printed as {@code [name] line}. The
      * returned latch opens at the first line matching {@code ready}.
      */
-    synchronized CountDownLatch start(String name, List<String> command, Predicate<String> shown, Predicate<String> ready)
-            throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start(); // stdin stays a pipe: EOF when we die
+    synchronized CountDownLatch start(
+            String name, List<String> command, Predicate<String> shown, Predicate<String> ready) throws IOException {
+        Process p =
+                new ProcessBuilder(command).redirectErrorStream(true).start(); // stdin stays a pipe: EOF when we die
         processes.add(p);
         CountDownLatch readyLatch = new CountDownLatch(1);
-        Thread pump = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    if (ready.test(line)) {
-                        readyLatch.countDown();
+        Thread pump = new Thread(
+                () -> {
+                    try (BufferedReader r =
+                            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line; (line = r.readLine()) != null; ) {
+                            if (ready.test(line)) {
+                                readyLatch.countDown();
+                            }
+                            if (shown.test(line)) {
+                                console.println("[" + name + "] " + line);
+                            }
+                        }
+                    } catch (IOException ignored) {
+                        // the process ended
                     }
-                    if (shown.test(line)) {
-                        console.println("[" + name + "] " + line);
-                    }
-                }
-            } catch (IOException ignored) {
-                // the process ended
-            }
-        }, "out-" + name);
+                },
+                "out-" + name);
         pump.setDaemon(true);
         pump.start();
         return readyLatch;

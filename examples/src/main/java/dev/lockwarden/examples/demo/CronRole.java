@@ -1,10 +1,9 @@
 package dev.lockwarden.examples.demo;
 
-import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.examples.cron.ClusterCron;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** The "nightly-report" job scheduled every 10 s on every cron worker; runs on one of them per period. */
 final class CronRole implements Role {
@@ -21,8 +20,12 @@ final class CronRole implements Role {
     @Override
     public void run(Console out) throws Exception {
         long skewMillis = ThreadLocalRandom.current().nextInt(1500); // clocks a little apart
-        cron.schedule((who, tick) -> out.say("cron: nightly-report period " + (tick + 1) + " ran here (this clock is "
-                + skewMillis + " ms late; the other instances skipped it)"), Duration.ofMillis(skewMillis), PERIOD, TICKS);
+        cron.schedule(
+                (who, tick) -> out.say("cron: nightly-report period " + (tick + 1) + " ran here (this clock is "
+                        + skewMillis + " ms late; the other instances skipped it)"),
+                Duration.ofMillis(skewMillis),
+                PERIOD,
+                TICKS);
         cron.awaitDone(PERIOD.multipliedBy(TICKS + 1));
     }
 

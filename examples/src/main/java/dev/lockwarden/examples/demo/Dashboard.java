@@ -12,7 +12,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
-
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
 
@@ -39,7 +38,8 @@ final class Dashboard {
     static Dashboard withNewOperator(Path dir) throws IOException {
         byte[] secret = new byte[15];
         RANDOM.nextBytes(secret);
-        char[] password = Base64.getUrlEncoder().withoutPadding().encodeToString(secret).toCharArray();
+        char[] password =
+                Base64.getUrlEncoder().withoutPadding().encodeToString(secret).toCharArray();
         Path file = dir.resolve("users.properties");
         Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(file, "# users of this ./demo run only\n" + USER + " = OPERATOR:" + hash(password) + "\n");
@@ -55,10 +55,17 @@ final class Dashboard {
      * {@code lockwarden-admin.jar} if built, else the module jar with {@code lib/}.
      */
     List<String> command(String java, Path targetDir, String redisUri, int port, Path tmp) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Djava.io.tmpdir=" + tmp, "-Dvaadin.devmode.usageStatistics.enabled=false",
-                "-Dlockwarden.redis=" + redisUri, "-Dlockwarden.admin.port=" + port,
-                "-Dlockwarden.admin.users=" + usersFile, "-Dlockwarden.application=lockwarden-admin"));
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "-Xmx384m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Djava.io.tmpdir=" + tmp,
+                "-Dvaadin.devmode.usageStatistics.enabled=false",
+                "-Dlockwarden.redis=" + redisUri,
+                "-Dlockwarden.admin.port=" + port,
+                "-Dlockwarden.admin.users=" + usersFile,
+                "-Dlockwarden.application=lockwarden-admin"));
         Path runnable = targetDir.resolve("lockwarden-admin.jar");
         if (Files.isRegularFile(runnable)) {
             cmd.addAll(List.of("-jar", runnable.toString()));
@@ -66,21 +73,25 @@ final class Dashboard {
         }
         Optional<Path> moduleJar;
         try (Stream<Path> files = Files.list(targetDir)) {
-            moduleJar = files.filter(p -> p.getFileName().toString().matches("admin-ui-.*\\.jar") && !p.toString().endsWith("-tests.jar"))
+            moduleJar = files.filter(p -> p.getFileName().toString().matches("admin-ui-.*\\.jar")
+                            && !p.toString().endsWith("-tests.jar"))
                     .findFirst();
         }
         if (moduleJar.isEmpty() || !Files.isDirectory(targetDir.resolve("lib"))) {
             throw new IllegalStateException("the dashboard is not built in " + targetDir
                     + ": run `mvn -B -q -pl admin-ui,examples -am package -DskipTests` (./demo does)");
         }
-        cmd.addAll(List.of("-cp", moduleJar.get() + File.pathSeparator + targetDir.resolve("lib") + "/*",
+        cmd.addAll(List.of(
+                "-cp",
+                moduleJar.get() + File.pathSeparator + targetDir.resolve("lib") + "/*",
                 "dev.lockwarden.admin.AdminServer"));
         return cmd;
     }
 
     /** Whether the admin-ui build output is in {@code targetDir}. */
     static boolean isBuilt(Path targetDir) {
-        return Files.isRegularFile(targetDir.resolve("lockwarden-admin.jar")) || Files.isDirectory(targetDir.resolve("lib"));
+        return Files.isRegularFile(targetDir.resolve("lockwarden-admin.jar"))
+                || Files.isDirectory(targetDir.resolve("lib"));
     }
 
     private static String hash(char[] password) {
@@ -88,7 +99,8 @@ final class Dashboard {
         RANDOM.nextBytes(salt);
         try {
             byte[] key = SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256")
-                    .generateSecret(new PBEKeySpec(password, salt, ITERATIONS, 256)).getEncoded();
+                    .generateSecret(new PBEKeySpec(password, salt, ITERATIONS, 256))
+                    .getEncoded();
             Base64.Encoder b64 = Base64.getEncoder();
             return "pbkdf2-sha256$" + ITERATIONS + "$" + b64.encodeToString(salt) + "$" + b64.encodeToString(key);
         } catch (GeneralSecurityException e) {

@@ -1,5 +1,6 @@
 package dev.lockwarden.examples.demo;
 
+import dev.lockwarden.LockManager;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -9,8 +10,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-
-import dev.lockwarden.LockManager;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,14 +22,23 @@ import picocli.CommandLine.Option;
 @Command(name = "demo-worker", mixinStandardHelpOptions = true, description = "A worker JVM of ./demo.")
 public final class DemoWorker implements Callable<Integer> {
     /** The roles a worker can play. */
-    enum RoleName { payments, cron, checkout, stock, stuck }
+    enum RoleName {
+        payments,
+        cron,
+        checkout,
+        stock,
+        stuck
+    }
 
     @Option(names = "--name", required = true, description = "shown on the dashboard as the application")
     String name;
+
     @Option(names = "--redis", required = true, description = "redis://host:port")
     String redis;
+
     @Option(names = "--roles", required = true, split = ",", description = "any of: ${COMPLETION-CANDIDATES}")
     List<RoleName> roles;
+
     @Option(names = "--max-time", description = "stop after this long (default: ${DEFAULT-VALUE})")
     Duration maxTime = Duration.ofHours(2);
 
@@ -42,7 +50,8 @@ public final class DemoWorker implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        try (LockManager locks = LockManager.builder().redis(redis).application(name).build()) {
+        try (LockManager locks =
+                LockManager.builder().redis(redis).application(name).build()) {
             List<Role> started = new ArrayList<>();
             List<Thread> threads = new ArrayList<>();
             try {
@@ -91,15 +100,17 @@ public final class DemoWorker implements Callable<Integer> {
 
     /** Blocks until stdin reaches end of file or {@code max} passes. */
     private static void awaitStdinEnd(Duration max) throws InterruptedException {
-        Thread reader = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // nothing is sent: only the end matters
-                }
-            } catch (IOException ignored) {
-                // closed: the launcher is gone
-            }
-        }, "stdin-watch");
+        Thread reader = new Thread(
+                () -> {
+                    try {
+                        while (System.in.read() >= 0) {
+                            // nothing is sent: only the end matters
+                        }
+                    } catch (IOException ignored) {
+                        // closed: the launcher is gone
+                    }
+                },
+                "stdin-watch");
         reader.setDaemon(true);
         reader.start();
         reader.join(max.toMillis());

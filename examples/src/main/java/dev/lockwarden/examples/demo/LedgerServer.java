@@ -2,7 +2,6 @@ package dev.lockwarden.examples.demo;
 
 import java.nio.file.Path;
 import java.sql.SQLException;
-
 import org.h2.tools.Server;
 
 /**
@@ -18,7 +17,9 @@ final class LedgerServer implements AutoCloseable {
 
     static LedgerServer start(Path dir, int port) throws SQLException {
         System.setProperty("h2.bindAddress", "127.0.0.1"); // loopback only
-        Server s = Server.createTcpServer("-tcpPort", Integer.toString(port), "-baseDir", dir.toString(), "-ifNotExists").start();
+        Server s = Server.createTcpServer(
+                        "-tcpPort", Integer.toString(port), "-baseDir", dir.toString(), "-ifNotExists")
+                .start();
         return new LedgerServer(s);
     }
 

@@ -20,7 +20,8 @@ final class LegacyClient implements AutoCloseable {
     static final Duration PAUSE = Duration.ofSeconds(1);
     private static final int MAX_ROUNDS = 10_000;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Thread thread;
 
     LegacyClient(int port, Duration maxTime, PrintStream console) {
@@ -34,10 +35,16 @@ final class LegacyClient implements AutoCloseable {
 
     private void run(int port, Duration maxTime, PrintStream console) {
         long end = System.nanoTime() + maxTime.toNanos();
-        for (int round = 1; round <= MAX_ROUNDS && System.nanoTime() < end && !Thread.currentThread().isInterrupted(); round++) {
+        for (int round = 1;
+                round <= MAX_ROUNDS
+                        && System.nanoTime() < end
+                        && !Thread.currentThread().isInterrupted();
+                round++) {
             String id = "WEB-" + round;
             HttpRequest post = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/pay?id=" + id))
-                    .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.noBody()).build();
+                    .timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.noBody())
+                    .build();
             List<CompletableFuture<String>> calls = new ArrayList<>();
             for (int i = 0; i < AT_ONCE; i++) {
                 calls.add(http.sendAsync(post, HttpResponse.BodyHandlers.ofString())
@@ -49,7 +56,8 @@ final class LegacyClient implements AutoCloseable {
                 for (CompletableFuture<String> c : calls) {
                     answers.add(c.get());
                 }
-                console.println("[legacy-client] POST /pay?id=" + id + " x" + AT_ONCE + " at once -> " + String.join(", ", answers));
+                console.println("[legacy-client] POST /pay?id=" + id + " x" + AT_ONCE + " at once -> "
+                        + String.join(", ", answers));
                 Thread.sleep(PAUSE.toMillis());
             } catch (InterruptedException e) {
                 return;

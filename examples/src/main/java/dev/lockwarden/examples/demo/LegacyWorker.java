@@ -15,6 +15,7 @@ import java.util.List;
 final class LegacyWorker {
     /** The {@code application} of examples/legacy-app/lockwarden-agent.conf: the holder shown on the dashboard. */
     static final String APPLICATION = "legacy-payments";
+
     static final long CARD_MILLIS = 1500;
 
     private final Path agentJar;
@@ -25,8 +26,9 @@ final class LegacyWorker {
     LegacyWorker(Path agentJar, Path appJar, Path config) {
         for (Path p : List.of(agentJar, appJar, config)) {
             if (!Files.isRegularFile(p)) {
-                throw new IllegalStateException(p + " is missing: run `mvn -B -q -pl admin-ui,examples -am package -DskipTests`"
-                        + " from the project root (./demo does), or pass --agent-jar / --legacy-app / --agent-config");
+                throw new IllegalStateException(
+                        p + " is missing: run `mvn -B -q -pl admin-ui,examples -am package -DskipTests`"
+                                + " from the project root (./demo does), or pass --agent-jar / --legacy-app / --agent-config");
             }
         }
         this.agentJar = agentJar.toAbsolutePath();
@@ -37,15 +39,29 @@ final class LegacyWorker {
     /** {@code java -javaagent:… -jar legacy-app.jar}, listening on {@code port}. */
     List<String> command(String java, String redisUri, int port, Path tmp) {
         URI redis = URI.create(redisUri);
-        return new ArrayList<>(List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp,
-                "-javaagent:" + agentJar + "=config=" + config, "-Dlockwarden.redis=" + redisUri,
-                "-Dlegacy.redis=" + redis.getHost() + ":" + redis.getPort(), "-Dlegacy.port=" + port,
-                "-Dlegacy.card.millis=" + CARD_MILLIS, "-Dlegacy.stopOnStdinClose=true", "-jar", appJar.toString()));
+        return new ArrayList<>(List.of(
+                java,
+                "-Xmx128m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Djava.io.tmpdir=" + tmp,
+                "-javaagent:" + agentJar + "=config=" + config,
+                "-Dlockwarden.redis=" + redisUri,
+                "-Dlegacy.redis=" + redis.getHost() + ":" + redis.getPort(),
+                "-Dlegacy.port=" + port,
+                "-Dlegacy.card.millis=" + CARD_MILLIS,
+                "-Dlegacy.stopOnStdinClose=true",
+                "-jar",
+                appJar.toString()));
     }
 
     /** The lines of its output worth showing: the agent's report, errors, and that it listens. */
     static boolean shown(String line) {
-        return line.startsWith("LISTENING") || line.contains("instrumented") || line.contains("rule(s)")
-                || line.contains("ERROR") || line.contains("SEVERE") || line.contains("Exception");
+        return line.startsWith("LISTENING")
+                || line.contains("instrumented")
+                || line.contains("rule(s)")
+                || line.contains("ERROR")
+                || line.contains("SEVERE")
+                || line.contains("Exception");
     }
 }

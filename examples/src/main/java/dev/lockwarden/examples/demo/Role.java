@@ -6,8 +6,7 @@ interface Role extends AutoCloseable {
     void run(Console out) throws Exception;
 
     @Override
-    default void close() {
-    }
+    default void close() {}
 
     /** Where a role reports, one line at a time. */
     @FunctionalInterface

@@ -1,9 +1,8 @@
 package dev.lockwarden.examples.demo;
 
-import java.net.URI;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.examples.stock.StockService;
+import java.net.URI;
 import redis.clients.jedis.RedisClient;
 
 /** Sells SKU-42 one unit at a time under the product lock, competing with the other stock workers. */

@@ -1,10 +1,9 @@
 package dev.lockwarden.examples.demo;
 
-import java.time.Duration;
-
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
+import java.time.Duration;
 
 /**
  * Takes {@code import:partner-feed} and hangs while the watchdog keeps the lock alive: the stuck
@@ -22,9 +21,10 @@ final class StuckRole implements Role {
     @Override
     public void run(Console out) throws Exception {
         while (!Thread.currentThread().isInterrupted()) {
-            try (LockHandle lock = locks.acquire(LOCK, LockOptions.ttl(Duration.ofSeconds(6)).waitUpTo(Duration.ofSeconds(30)))) {
-                lock.onLost(e -> out.say("stuck-job: LOST '" + e.lockName() + "' (fence " + e.fencingToken() + "): " + e.reason()
-                        + " — abandoning the import"));
+            try (LockHandle lock =
+                    locks.acquire(LOCK, LockOptions.ttl(Duration.ofSeconds(6)).waitUpTo(Duration.ofSeconds(30)))) {
+                lock.onLost(e -> out.say("stuck-job: LOST '" + e.lockName() + "' (fence " + e.fencingToken() + "): "
+                        + e.reason() + " — abandoning the import"));
                 out.say("stuck-job: holds '" + LOCK + "' (fence " + lock.fencingToken()
                         + ") and hangs; force-release it on the dashboard");
                 while (lock.isHeld()) {

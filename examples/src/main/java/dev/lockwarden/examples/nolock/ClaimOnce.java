@@ -18,16 +18,18 @@ public final class ClaimOnce {
 
     public ClaimOnce(String jdbcUrl) throws SQLException {
         this.url = jdbcUrl;
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS request_claim (idempotency_key VARCHAR(64) PRIMARY KEY, claimed_by VARCHAR(64))");
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement()) {
+            s.execute(
+                    "CREATE TABLE IF NOT EXISTS request_claim (idempotency_key VARCHAR(64) PRIMARY KEY, claimed_by VARCHAR(64))");
         }
     }
 
     /** True for exactly one caller per key: the one that must do the work. */
     public boolean claimWithOnConflict(String key, String caller) throws SQLException {
         try (Connection c = DriverManager.getConnection(url);
-             PreparedStatement ps = c.prepareStatement(
-                     "INSERT INTO request_claim (idempotency_key, claimed_by) VALUES (?, ?) ON CONFLICT DO NOTHING")) {
+                PreparedStatement ps = c.prepareStatement(
+                        "INSERT INTO request_claim (idempotency_key, claimed_by) VALUES (?, ?) ON CONFLICT DO NOTHING")) {
             ps.setString(1, key);
             ps.setString(2, caller);
             return ps.executeUpdate() == 1;
@@ -37,7 +39,8 @@ public final class ClaimOnce {
     /** The same with a plain INSERT: the unique constraint rejects every caller but the first. */
     public boolean claimWithUniqueConstraint(String key, String caller) throws SQLException {
         try (Connection c = DriverManager.getConnection(url);
-             PreparedStatement ps = c.prepareStatement("INSERT INTO request_claim (idempotency_key, claimed_by) VALUES (?, ?)")) {
+                PreparedStatement ps =
+                        c.prepareStatement("INSERT INTO request_claim (idempotency_key, claimed_by) VALUES (?, ?)")) {
             ps.setString(1, key);
             ps.setString(2, caller);
             return ps.executeUpdate() == 1;

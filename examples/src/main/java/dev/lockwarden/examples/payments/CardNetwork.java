@@ -1,10 +1,9 @@
 package dev.lockwarden.examples.payments;
 
+import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Stand-in for the payment provider: every call moves money, so it counts them per payment. A call

@@ -1,5 +1,6 @@
 package dev.lockwarden.examples.payments;
 
+import dev.lockwarden.fencing.JdbcFence;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -8,8 +9,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.Optional;
-
-import dev.lockwarden.fencing.JdbcFence;
 
 /**
  * The payments table, written only through {@link JdbcFence}: a write carrying a fencing token not
@@ -27,7 +26,8 @@ public final class PaymentLedger {
     /** A ledger on {@code jdbcUrl} (user/password inside the URL), creating its table if missing. */
     public PaymentLedger(String jdbcUrl) {
         this.url = jdbcUrl;
-        try (Connection c = connect(); Statement s = c.createStatement()) {
+        try (Connection c = connect();
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS payment (id VARCHAR(64) PRIMARY KEY, cents BIGINT NOT NULL,"
                     + " status VARCHAR(16) NOT NULL, confirmation VARCHAR(64), fence BIGINT)");
         } catch (SQLException e) {
@@ -38,7 +38,8 @@ public final class PaymentLedger {
     /** Registers the payment as PENDING unless it exists. */
     public void open(String paymentId, long cents) throws SQLException {
         try (Connection c = connect();
-             PreparedStatement ps = c.prepareStatement("INSERT INTO payment (id, cents, status) VALUES (?, ?, 'PENDING')")) {
+                PreparedStatement ps =
+                        c.prepareStatement("INSERT INTO payment (id, cents, status) VALUES (?, ?, 'PENDING')")) {
             ps.setString(1, paymentId);
             ps.setLong(2, cents);
             ps.executeUpdate();
@@ -52,10 +53,13 @@ public final class PaymentLedger {
     /** The stored receipt if the payment was charged. */
     public Optional<Receipt> receiptOf(String paymentId) throws SQLException {
         try (Connection c = connect();
-             PreparedStatement ps = c.prepareStatement("SELECT cents, confirmation, fence FROM payment WHERE id = ? AND status = 'CHARGED'")) {
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT cents, confirmation, fence FROM payment WHERE id = ? AND status = 'CHARGED'")) {
             ps.setString(1, paymentId);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new Receipt(paymentId, rs.getLong(1), rs.getString(2), rs.getLong(3), true)) : Optional.empty();
+                return rs.next()
+                        ? Optional.of(new Receipt(paymentId, rs.getLong(1), rs.getString(2), rs.getLong(3), true))
+                        : Optional.empty();
             }
         }
     }
@@ -70,7 +74,7 @@ public final class PaymentLedger {
     /** The confirmation stored for the payment, whatever its status. */
     public Optional<String> confirmationOf(String paymentId) throws SQLException {
         try (Connection c = connect();
-             PreparedStatement ps = c.prepareStatement("SELECT confirmation FROM payment WHERE id = ?")) {
+                PreparedStatement ps = c.prepareStatement("SELECT confirmation FROM payment WHERE id = ?")) {
             ps.setString(1, paymentId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();

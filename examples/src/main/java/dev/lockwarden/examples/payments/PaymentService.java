@@ -1,11 +1,10 @@
 package dev.lockwarden.examples.payments;
 
-import java.sql.SQLException;
-
 import dev.lockwarden.cdi.LockContext;
 import dev.lockwarden.cdi.Locked;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.sql.SQLException;
 
 /**
  * {@code charge(paymentId)} behind {@code @Locked}: one charge per payment id across every instance.

@@ -1,5 +1,10 @@
 package dev.lockwarden.examples.payments;
 
+import dev.lockwarden.LockHandle;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.cdi.LockedExtension;
+import dev.lockwarden.examples.DemoRedis;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,15 +13,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
-
-import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.cdi.LockedExtension;
-import dev.lockwarden.examples.DemoRedis;
 
 /**
  * Payments example: "charge TX-123 twice". Boots Weld SE with {@link PaymentService}, sends the same
@@ -31,15 +29,21 @@ public final class PaymentsApp {
     private static final PrintStream OUT = System.out;
 
     public static void main(String[] args) throws Exception {
-        try (DemoRedis redis = DemoRedis.start(); WeldContainer cdi = boot(redis.uri(), "payments")) {
+        try (DemoRedis redis = DemoRedis.start();
+                WeldContainer cdi = boot(redis.uri(), "payments")) {
             OUT.println("Payments example — Redis: " + redis.describe());
             PaymentService payments = cdi.select(PaymentService.class).get();
             CardNetwork network = cdi.select(CardNetwork.class).get();
             for (Receipt r : chargeConcurrently(payments, "TX-123", 4999, 2)) {
-                OUT.printf("charge TX-123 -> %s fence %d%s%n", r.number(), r.fence(), r.replayed() ? " (replayed receipt: not charged again)" : "");
+                OUT.printf(
+                        "charge TX-123 -> %s fence %d%s%n",
+                        r.number(), r.fence(), r.replayed() ? " (replayed receipt: not charged again)" : "");
             }
             OUT.println("card network charged TX-123 " + network.chargesOf("TX-123") + " time(s)");
-            OUT.println(staleHolder(cdi.select(LockManager.class).get(), payments, cdi.select(PaymentLedger.class).get()));
+            OUT.println(staleHolder(
+                    cdi.select(LockManager.class).get(),
+                    payments,
+                    cdi.select(PaymentLedger.class).get()));
         }
     }
 
@@ -47,14 +51,16 @@ public final class PaymentsApp {
     public static WeldContainer boot(String redisUri, String application) {
         System.setProperty("lockwarden.redis", redisUri); // read by the default LockManager producer
         System.setProperty("lockwarden.application", application);
-        return new Weld("payments-" + System.nanoTime()).disableDiscovery()
+        return new Weld("payments-" + System.nanoTime())
+                .disableDiscovery()
                 .addBeanClasses(PaymentService.class, CardNetwork.class, PaymentsConfig.class)
                 .addExtension(new LockedExtension())
                 .initialize();
     }
 
     /** {@code times} threads charge {@code paymentId} at the same moment. */
-    public static List<Receipt> chargeConcurrently(PaymentService payments, String paymentId, long cents, int times) throws Exception {
+    public static List<Receipt> chargeConcurrently(PaymentService payments, String paymentId, long cents, int times)
+            throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(times);
         try {
             List<Callable<Receipt>> calls = new ArrayList<>();
@@ -76,19 +82,21 @@ public final class PaymentsApp {
      * pause), and meanwhile the service charges TX-124 under a newer fence. The stale holder's write
      * then reaches the ledger and is rejected. Returns what happened, for the console.
      */
-    public static String staleHolder(LockManager locks, PaymentService payments, PaymentLedger ledger) throws Exception {
-        LockHandle stale = locks.acquire("payment:TX-124", LockOptions.ttl(Duration.ofMillis(300)).autoRefresh(false));
+    public static String staleHolder(LockManager locks, PaymentService payments, PaymentLedger ledger)
+            throws Exception {
+        LockHandle stale = locks.acquire(
+                "payment:TX-124", LockOptions.ttl(Duration.ofMillis(300)).autoRefresh(false));
         long oldFence = stale.fencingToken();
         ledger.open("TX-124", 1500);
         Thread.sleep(600); // the stall: the lock expires
         Receipt fresh = payments.charge("TX-124", 1500);
         boolean accepted = ledger.recordCharge("TX-124", oldFence, "CN-STALE");
         stale.release();
-        return "stale holder (fence " + oldFence + ") writes TX-124 after the new holder (fence " + fresh.fence() + "): "
+        return "stale holder (fence " + oldFence + ") writes TX-124 after the new holder (fence " + fresh.fence()
+                + "): "
                 + (accepted ? "ACCEPTED (bug!)" : "rejected by the ledger") + "; stored confirmation "
                 + ledger.confirmationOf("TX-124").orElse("?");
     }
 
-    private PaymentsApp() {
-    }
+    private PaymentsApp() {}
 }

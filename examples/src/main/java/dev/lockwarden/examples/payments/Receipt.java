@@ -9,5 +9,4 @@ package dev.lockwarden.examples.payments;
  * @param fence     fencing token of the lock under which the charge was recorded
  * @param replayed  true when the payment had been charged before and this is the stored receipt
  */
-public record Receipt(String paymentId, long cents, String number, long fence, boolean replayed) {
-}
+public record Receipt(String paymentId, long cents, String number, long fence, boolean replayed) {}

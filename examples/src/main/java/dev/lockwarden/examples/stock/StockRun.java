@@ -10,8 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** {@code threads} threads each try {@code orders} one-unit reservations of one product; counts the successes. */
 final class StockRun {
-    private StockRun() {
-    }
+    private StockRun() {}
 
     static long sell(StockService stock, String sku, int threads, int orders) throws Exception {
         AtomicLong sold = new AtomicLong();

@@ -1,9 +1,8 @@
 package dev.lockwarden.examples.stock;
 
-import java.time.Duration;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
+import java.time.Duration;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -13,7 +12,8 @@ import redis.clients.jedis.UnifiedJedis;
  * for each other. {@code locks == null} is the control: the same code without the lock.
  */
 public final class StockService {
-    private static final LockOptions OPTIONS = LockOptions.ttl(Duration.ofSeconds(10)).waitUpTo(Duration.ofSeconds(20));
+    private static final LockOptions OPTIONS =
+            LockOptions.ttl(Duration.ofSeconds(10)).waitUpTo(Duration.ofSeconds(20));
 
     private final LockManager locks;
     private final UnifiedJedis redis;
@@ -37,7 +37,9 @@ public final class StockService {
 
     /** Takes {@code units} of {@code sku} if that many are left; false if sold out. */
     public boolean reserve(String sku, long units) {
-        return locks == null ? readModifyWrite(sku, units) : locks.withLock("stock:" + sku, OPTIONS, () -> readModifyWrite(sku, units));
+        return locks == null
+                ? readModifyWrite(sku, units)
+                : locks.withLock("stock:" + sku, OPTIONS, () -> readModifyWrite(sku, units));
     }
 
     private boolean readModifyWrite(String sku, long units) {

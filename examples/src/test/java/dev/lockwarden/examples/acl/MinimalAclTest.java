@@ -5,23 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import dev.lockwarden.LockFilter;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.PageRequest;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -33,9 +31,11 @@ import redis.clients.jedis.RedisClient;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MinimalAclTest {
     /** The rule: docs/acl.md's, plus INFO and SCRIPT LOAD. */
-    static final String[] RULE = ("on >app-secret resetkeys ~lock:* ~lockwarden:* resetchannels &lock:* &lockwarden:* -@all"
-            + " +ping +hello +client|setname +info +evalsha +eval +script|load +get +set +del +exists +pttl +incr +pexpire +time +hset +hget +hgetall +publish"
-            + " +scan +xadd +xrevrange +subscribe +unsubscribe").split(" ");
+    static final String[] RULE =
+            ("on >app-secret resetkeys ~lock:* ~lockwarden:* resetchannels &lock:* &lockwarden:* -@all"
+                            + " +ping +hello +client|setname +info +evalsha +eval +script|load +get +set +del +exists +pttl +incr +pexpire +time +hset +hget +hgetall +publish"
+                            + " +scan +xadd +xrevrange +subscribe +unsubscribe")
+                    .split(" ");
 
     @RegisterExtension
     static final RedisServerExtension redis = RedisServerExtension.nodes(1);
@@ -49,8 +49,10 @@ class MinimalAclTest {
     }
 
     private LockManager app(String name) {
-        LockManager m = LockManager.builder().redis("redis://app:app-secret@127.0.0.1:" + redis.node(0).port())
-                .application(name).build();
+        LockManager m = LockManager.builder()
+                .redis("redis://app:app-secret@127.0.0.1:" + redis.node(0).port())
+                .application(name)
+                .build();
         managers.add(m);
         return m;
     }
@@ -70,36 +72,51 @@ class MinimalAclTest {
             LockManager b = app("acl-b");
             // acquire, busy, watchdog refresh past 3 TTLs
             LockHandle held = a.acquire("acl:job", LockOptions.ttl(Duration.ofMillis(600)));
-            assertTrue(b.tryAcquire("acl:job", LockOptions.ttl(Duration.ofSeconds(5))).isEmpty());
+            assertTrue(b.tryAcquire("acl:job", LockOptions.ttl(Duration.ofSeconds(5)))
+                    .isEmpty());
             Thread.sleep(2000);
             assertTrue(held.isHeld(), "refreshed by the watchdog");
             // a waiter woken by the release (pub/sub)
-            CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
-                try (LockHandle h = b.acquire("acl:job", LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(10)))) {
-                    return h.fencingToken();
-                }
-            }, r -> new Thread(r).start());
+            CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(
+                    () -> {
+                        try (LockHandle h = b.acquire(
+                                "acl:job",
+                                LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(10)))) {
+                            return h.fencingToken();
+                        }
+                    },
+                    r -> new Thread(r).start());
             Thread.sleep(200);
             long first = held.fencingToken();
             held.release();
             assertTrue(waiter.get(5, TimeUnit.SECONDS) > first);
             // holdAtLeast
-            LockHandle cron = a.acquire("acl:cron", LockOptions.ttl(Duration.ofSeconds(5)).holdAtLeast(Duration.ofSeconds(2)));
+            LockHandle cron =
+                    a.acquire("acl:cron", LockOptions.ttl(Duration.ofSeconds(5)).holdAtLeast(Duration.ofSeconds(2)));
             cron.release();
-            assertTrue(b.tryAcquire("acl:cron", LockOptions.ttl(Duration.ofSeconds(5))).isEmpty(), "kept for holdAtLeast");
+            assertTrue(
+                    b.tryAcquire("acl:cron", LockOptions.ttl(Duration.ofSeconds(5)))
+                            .isEmpty(),
+                    "kept for holdAtLeast");
             // inspector: list, get, fence, events, force-release
             LockHandle stuck = a.acquire("acl:stuck", LockOptions.ttl(Duration.ofSeconds(3)));
-            assertFalse(b.inspector().list(LockFilter.all(), PageRequest.first(50)).locks().isEmpty());
+            assertFalse(b.inspector()
+                    .list(LockFilter.all(), PageRequest.first(50))
+                    .locks()
+                    .isEmpty());
             assertTrue(b.inspector().get("acl:stuck").isPresent());
             assertTrue(b.inspector().fenceOf("acl:stuck") >= stuck.fencingToken());
             b.inspector().forceRelease("acl:stuck", "acl-operator");
-            assertThrows(Exception.class, () -> {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-                while (System.nanoTime() < deadline) {
-                    stuck.checkHeld();
-                    Thread.sleep(100);
-                }
-            }, "the holder learns of the force-release");
+            assertThrows(
+                    Exception.class,
+                    () -> {
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                        while (System.nanoTime() < deadline) {
+                            stuck.checkHeld();
+                            Thread.sleep(100);
+                        }
+                    },
+                    "the holder learns of the force-release");
             assertFalse(b.inspector().events("acl:stuck").isEmpty());
             assertEquals(List.of(), deniedCommands(), "commands denied by the ACL");
         } catch (AssertionError | RuntimeException e) {
@@ -135,8 +152,8 @@ class MinimalAclTest {
         setuser[2] = "app";
         System.arraycopy(RULE, 0, setuser, 3, RULE.length);
         redis.node(0).command(setuser);
-        try (RedisClient c = RedisClient.create(
-                java.net.URI.create("redis://app:app-secret@127.0.0.1:" + redis.node(0).port()))) {
+        try (RedisClient c = RedisClient.create(java.net.URI.create(
+                "redis://app:app-secret@127.0.0.1:" + redis.node(0).port()))) {
             Exception e = assertThrows(Exception.class, () -> c.set("user:1", "x"));
             assertTrue(e.getMessage().contains("NOPERM"), e.getMessage());
         }

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockManager;
+import dev.lockwarden.examples.ExampleRun;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,16 +15,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockManager;
-import dev.lockwarden.examples.ExampleRun;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /** Waiting acquire with a timeout, against a real redis-server; two LockManagers play two instances. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -37,8 +35,10 @@ class CheckoutTest {
     @BeforeEach
     void start() {
         redis.flushAll();
-        instanceA = LockManager.builder().redis(redis.uri()).application("shop-a").build();
-        instanceB = LockManager.builder().redis(redis.uri()).application("shop-b").build();
+        instanceA =
+                LockManager.builder().redis(redis.uri()).application("shop-a").build();
+        instanceB =
+                LockManager.builder().redis(redis.uri()).application("shop-b").build();
     }
 
     @AfterEach
@@ -73,7 +73,9 @@ class CheckoutTest {
         long waited = (System.nanoTime() - t0) / 1_000_000;
         assertFalse(second.placed());
         assertNull(second.orderId());
-        assertTrue(second.message().startsWith("Your previous checkout is still being processed (we waited "), second.message());
+        assertTrue(
+                second.message().startsWith("Your previous checkout is still being processed (we waited "),
+                second.message());
         assertTrue(waited >= 450 && waited < 2000, "gave up after about the 500 ms timeout: " + waited + " ms");
         assertTrue(first.get().placed());
         assertEquals(1, desk.maxConcurrent("bob"));
@@ -92,7 +94,8 @@ class CheckoutTest {
             assertTrue(f.get().placed());
         }
         assertEquals(1, desk.maxConcurrent("carol"), "one checkout per user at a time");
-        assertTrue((System.nanoTime() - t0) / 1_000_000 < 6 * 300, "other users' checkouts did not queue behind carol's");
+        assertTrue(
+                (System.nanoTime() - t0) / 1_000_000 < 6 * 300, "other users' checkouts did not queue behind carol's");
     }
 
     @Test
@@ -100,13 +103,15 @@ class CheckoutTest {
         OrderDesk unguarded = new OrderDesk();
         List<CompletableFuture<String>> clicks = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            clicks.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    return unguarded.place("erin", Duration.ofMillis(300));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, pool));
+            clicks.add(CompletableFuture.supplyAsync(
+                    () -> {
+                        try {
+                            return unguarded.place("erin", Duration.ofMillis(300));
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    },
+                    pool));
         }
         for (CompletableFuture<String> c : clicks) {
             c.get();
@@ -120,9 +125,24 @@ class CheckoutTest {
         String alice = out.substring(out.indexOf("alice double-clicks"), out.indexOf("bob double-clicks"));
         String bob = out.substring(out.indexOf("bob double-clicks"), out.indexOf("most checkouts"));
         // either click may reach the lock first
-        assertEquals(2, alice.lines().filter(l -> l.matches("  click [12]: Order ORD-\\d+ placed\\. Thank you!")).count(), out);
-        assertEquals(1, bob.lines().filter(l -> l.matches("  click [12]: Order ORD-\\d+ placed\\. Thank you!")).count(), out);
-        assertEquals(1, bob.lines().filter(l -> l.matches("  click [12]: Your previous checkout is still being processed.*")).count(), out);
+        assertEquals(
+                2,
+                alice.lines()
+                        .filter(l -> l.matches("  click [12]: Order ORD-\\d+ placed\\. Thank you!"))
+                        .count(),
+                out);
+        assertEquals(
+                1,
+                bob.lines()
+                        .filter(l -> l.matches("  click [12]: Order ORD-\\d+ placed\\. Thank you!"))
+                        .count(),
+                out);
+        assertEquals(
+                1,
+                bob.lines()
+                        .filter(l -> l.matches("  click [12]: Your previous checkout is still being processed.*"))
+                        .count(),
+                out);
         assertTrue(out.contains("most checkouts at once: alice 1, bob 1"), out);
     }
 

@@ -3,18 +3,16 @@ package dev.lockwarden.examples.cron;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.examples.ExampleRun;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.examples.ExampleRun;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /** Three servers with skewed schedules (0 / 200 / 400 ms) run a 50 ms job every second. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)

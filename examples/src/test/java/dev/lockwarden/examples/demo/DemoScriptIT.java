@@ -29,7 +29,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DemoScriptIT {
     private static final Path SCRIPT = Path.of("..", "demo").toAbsolutePath().normalize();
-    private static final Pattern DASHBOARD = Pattern.compile("=== Dashboard: http://127\\.0\\.0\\.1:(\\d+)/ +login: operator / (\\S+)");
+    private static final Pattern DASHBOARD =
+            Pattern.compile("=== Dashboard: http://127\\.0\\.0\\.1:(\\d+)/ +login: operator / (\\S+)");
 
     @TempDir
     Path base;
@@ -56,13 +56,21 @@ class DemoScriptIT {
     void ctrlCStopsEverythingTheScriptStartedAndLeavesNothingBehind() throws Exception {
         Path adminTarget = SCRIPT.resolveSibling("admin-ui").resolve("target");
         // as LiveDemoTest: the whole reactor builds admin-ui before examples; -pl examples -am does not
-        assumeTrue(Dashboard.isBuilt(adminTarget), "admin-ui is not packaged in " + adminTarget + " (mvn verify builds it before examples)");
+        assumeTrue(
+                Dashboard.isBuilt(adminTarget),
+                "admin-ui is not packaged in " + adminTarget + " (mvn verify builds it before examples)");
         Run run = start(List.of("--port", "0"));
         List<ProcessHandle> tree = new ArrayList<>();
         try {
-            String out = run.await(150, "=== Ctrl-C to stop", "[worker-4] stuck-job: holds 'import:partner-feed'",
-                    "payments: charged ", "[legacy-client] POST /pay?id=WEB-1 x3 at once -> ");
-            assertEquals(List.of("-B -q -pl admin-ui,examples -am package -DskipTests"), run.mvnCalls(),
+            String out = run.await(
+                    150,
+                    "=== Ctrl-C to stop",
+                    "[worker-4] stuck-job: holds 'import:partner-feed'",
+                    "payments: charged ",
+                    "[legacy-client] POST /pay?id=WEB-1 x3 at once -> ");
+            assertEquals(
+                    List.of("-B -q -pl admin-ui,examples -am package -DskipTests"),
+                    run.mvnCalls(),
                     "./demo builds the dashboard and the examples (with what they need) before starting");
 
             Matcher login = DASHBOARD.matcher(out);
@@ -70,9 +78,12 @@ class DemoScriptIT {
             int dashboardPort = Integer.parseInt(login.group(1));
             String password = login.group(2);
             assertTrue(password.length() >= 20, "a generated password, not a fixed one: " + password);
-            HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + dashboardPort + "/")).timeout(Duration.ofSeconds(30)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> page = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + dashboardPort + "/"))
+                                    .timeout(Duration.ofSeconds(30))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertTrue(page.statusCode() < 400, "the dashboard answers on loopback: " + page.statusCode());
 
             tree.add(run.process.toHandle());
@@ -81,15 +92,21 @@ class DemoScriptIT {
             // Redis, the dashboard, 4 workers, the legacy app: at least 7 processes below the script's JVM
             assertTrue(tree.size() >= 8, "the script's JVM and what it started: " + describe(tree));
             Map<String, Long> listening = listeningSockets(pids);
-            assertTrue(listening.keySet().stream().anyMatch(a -> a.endsWith(":" + dashboardPort)), listening.toString());
+            assertTrue(
+                    listening.keySet().stream().anyMatch(a -> a.endsWith(":" + dashboardPort)), listening.toString());
             assertTrue(listening.size() >= 3, "Redis, the dashboard, the legacy app listen: " + listening);
             for (String address : listening.keySet()) {
-                assertTrue(address.startsWith("127.0.0.1:") || address.startsWith("[::ffff:127.0.0.1]:") || address.startsWith("[::1]:"),
+                assertTrue(
+                        address.startsWith("127.0.0.1:")
+                                || address.startsWith("[::ffff:127.0.0.1]:")
+                                || address.startsWith("[::1]:"),
                         "listens on loopback only: " + address + " (pid " + listening.get(address) + ")");
             }
 
             run.ctrlC();
-            assertTrue(run.process.waitFor(90, TimeUnit.SECONDS), "./demo did not end within 90 s of Ctrl-C:\n" + run.output());
+            assertTrue(
+                    run.process.waitFor(90, TimeUnit.SECONDS),
+                    "./demo did not end within 90 s of Ctrl-C:\n" + run.output());
             assertEquals(130, run.process.exitValue(), "the exit status of a JVM ended by SIGINT\n" + run.output());
             assertTrue(run.output().contains("stopped; nothing left behind"), run.output());
             assertNothingLeft(run, tree, listening.keySet());
@@ -121,10 +138,13 @@ class DemoScriptIT {
 
     private void assertNothingLeft(Run run, List<ProcessHandle> tree, Set<String> addresses) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); // a child may take a moment to be reaped
-        while (System.nanoTime() < deadline && (tree.stream().anyMatch(ProcessHandle::isAlive) || !inGroup(run.pgid()).isEmpty())) {
+        while (System.nanoTime() < deadline
+                && (tree.stream().anyMatch(ProcessHandle::isAlive)
+                        || !inGroup(run.pgid()).isEmpty())) {
             Thread.sleep(100);
         }
-        assertEquals(List.of(), describe(tree.stream().filter(ProcessHandle::isAlive).toList()), "processes left running");
+        assertEquals(
+                List.of(), describe(tree.stream().filter(ProcessHandle::isAlive).toList()), "processes left running");
         assertEquals(List.of(), inGroup(run.pgid()), "processes left in the script's process group");
         for (String address : addresses) {
             int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
@@ -145,7 +165,9 @@ class DemoScriptIT {
         Path tmp = Files.createDirectories(base.resolve("tmp"));
         List<String> cmd = new ArrayList<>(List.of("setsid", "bash", SCRIPT.toString()));
         cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(base.resolve("demo.log").toFile());
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(base.resolve("demo.log").toFile());
         Map<String, String> env = pb.environment();
         env.remove("LOCKWARDEN_REDIS");
         env.remove("MAVEN_OPTS");
@@ -180,14 +202,18 @@ class DemoScriptIT {
                     return out;
                 }
                 assertTrue(process.isAlive(), "./demo ended early:\n" + out);
-                assertTrue(System.nanoTime() < deadline, "missing one of " + List.of(needles) + " after " + seconds + " s:\n" + out);
+                assertTrue(
+                        System.nanoTime() < deadline,
+                        "missing one of " + List.of(needles) + " after " + seconds + " s:\n" + out);
                 Thread.sleep(200);
             }
         }
 
         /** What a terminal's Ctrl-C does: SIGINT to every process of the foreground group. */
         void ctrlC() throws Exception {
-            Process kill = new ProcessBuilder("kill", "-INT", "--", "-" + pgid()).redirectErrorStream(true).start();
+            Process kill = new ProcessBuilder("kill", "-INT", "--", "-" + pgid())
+                    .redirectErrorStream(true)
+                    .start();
             assertTrue(kill.waitFor(10, TimeUnit.SECONDS));
             assertEquals(0, kill.exitValue(), new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         }
@@ -204,7 +230,8 @@ class DemoScriptIT {
         ProcessHandle.allProcesses().forEach(p -> {
             try {
                 String stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // after "pid (comm) ": state ppid pgrp
+                String[] f =
+                        stat.substring(stat.lastIndexOf(')') + 2).split(" "); // after "pid (comm) ": state ppid pgrp
                 if (f[2].equals(Long.toString(pgid))) {
                     found.add(p.pid() + " " + p.info().commandLine().orElse("?"));
                 }
@@ -264,7 +291,8 @@ class DemoScriptIT {
         String a = ap[0];
         if (a.length() == 8) { // IPv4, little-endian
             return Integer.parseInt(a.substring(6, 8), 16) + "." + Integer.parseInt(a.substring(4, 6), 16) + "."
-                    + Integer.parseInt(a.substring(2, 4), 16) + "." + Integer.parseInt(a.substring(0, 2), 16) + ":" + port;
+                    + Integer.parseInt(a.substring(2, 4), 16) + "." + Integer.parseInt(a.substring(0, 2), 16) + ":"
+                    + port;
         }
         return switch (a) {
             case "00000000000000000000000001000000" -> "[::1]:" + port;
@@ -276,7 +304,11 @@ class DemoScriptIT {
     private static List<String> describe(List<ProcessHandle> processes) {
         Set<String> s = new TreeSet<>();
         for (ProcessHandle p : processes) {
-            s.add(p.pid() + " " + p.info().commandLine().map(c -> c.length() > 120 ? c.substring(0, 120) + "…" : c).orElse("?"));
+            s.add(p.pid() + " "
+                    + p.info()
+                            .commandLine()
+                            .map(c -> c.length() > 120 ? c.substring(0, 120) + "…" : c)
+                            .orElse("?"));
         }
         return new ArrayList<>(s);
     }

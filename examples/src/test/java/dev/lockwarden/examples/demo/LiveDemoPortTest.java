@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
-
 import org.junit.jupiter.api.Test;
 
 /** The dashboard's port: the one asked for (8080 by default) when free, else another free one. */

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.examples.BuiltArtifacts;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -28,17 +33,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.lockwarden.LockInfo;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockSource;
-import dev.lockwarden.examples.BuiltArtifacts;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * {@code ./demo} as a user runs it (the launcher in its own JVM): it starts Redis, the dashboard,
@@ -48,11 +46,14 @@ import dev.lockwarden.testing.RedisServerExtension;
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class LiveDemoTest {
-    private static final Path ADMIN_TARGET = Path.of("..", "admin-ui", "target").toAbsolutePath().normalize();
+    private static final Path ADMIN_TARGET =
+            Path.of("..", "admin-ui", "target").toAbsolutePath().normalize();
     private static final Pattern REDIS = Pattern.compile("^Redis: redis://127\\.0\\.0\\.1:(\\d+) ", Pattern.MULTILINE);
     private static final Pattern LEGACY_APP = Pattern.compile("=== Legacy app: http://127\\.0\\.0\\.1:(\\d+)/pay");
-    private static final Pattern LEGACY_ROUND = Pattern.compile("\\[legacy-client] POST /pay\\?id=(WEB-\\d+) x3 at once -> (.*)");
-    private static final Pattern DASHBOARD = Pattern.compile("=== Dashboard: http://127\\.0\\.0\\.1:(\\d+)/ +login: operator / (\\S+)");
+    private static final Pattern LEGACY_ROUND =
+            Pattern.compile("\\[legacy-client] POST /pay\\?id=(WEB-\\d+) x3 at once -> (.*)");
+    private static final Pattern DASHBOARD =
+            Pattern.compile("=== Dashboard: http://127\\.0\\.0\\.1:(\\d+)/ +login: operator / (\\S+)");
 
     @RegisterExtension
     static final RedisServerExtension configured = RedisServerExtension.nodes(1);
@@ -62,7 +63,9 @@ class LiveDemoTest {
 
     @Test
     void withTheDashboard() throws Exception {
-        assumeTrue(Dashboard.isBuilt(ADMIN_TARGET), "admin-ui is not packaged in " + ADMIN_TARGET + " (mvn verify builds it before examples)");
+        assumeTrue(
+                Dashboard.isBuilt(ADMIN_TARGET),
+                "admin-ui is not packaged in " + ADMIN_TARGET + " (mvn verify builds it before examples)");
         String out = runDemo(List.of("--port", "0", "--admin-ui", ADMIN_TARGET.toString()), true, null);
         Matcher m = DASHBOARD.matcher(out);
         assertTrue(m.find(), out);
@@ -87,7 +90,8 @@ class LiveDemoTest {
             await(log, demo, "[worker-4] stuck-job: holds", "[legacy-client] POST /pay?id=WEB-1 ");
             demo.descendants().forEach(started::add);
             List<ProcessHandle> jvms = started.stream()
-                    .filter(p -> p.info().command().map(c -> c.endsWith("java")).orElse(false)).toList();
+                    .filter(p -> p.info().command().map(c -> c.endsWith("java")).orElse(false))
+                    .toList();
             assertEquals(LiveDemo.WORKERS.size() + 1, jvms.size(), "4 workers + the legacy app: " + jvms);
 
             demo.destroyForcibly(); // SIGKILL: no shutdown hook; the children only see their standard input close
@@ -97,7 +101,10 @@ class LiveDemoTest {
             }
         } catch (java.util.concurrent.TimeoutException e) {
             throw new AssertionError("a worker JVM outlived the killed launcher by 30 s: "
-                    + started.stream().filter(ProcessHandle::isAlive).map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList());
+                    + started.stream()
+                            .filter(ProcessHandle::isAlive)
+                            .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))
+                            .toList());
         } finally {
             demo.destroyForcibly();
             started.forEach(ProcessHandle::destroyForcibly); // redis-server has no launcher to watch
@@ -106,10 +113,18 @@ class LiveDemoTest {
 
     private static Process startDemo(List<String> args, Path log, String configuredRedis) throws IOException {
         Path tmp = Files.createDirectories(log.resolveSibling("tmp"));
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), LiveDemo.class.getName(),
-                "--agent-jar", BuiltArtifacts.agentJar().toString(), "--legacy-app", BuiltArtifacts.legacyAppJar().toString(),
-                "--agent-config", BuiltArtifacts.legacyAgentConfig().toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Djava.io.tmpdir=" + tmp,
+                "-cp",
+                System.getProperty("java.class.path"),
+                LiveDemo.class.getName(),
+                "--agent-jar",
+                BuiltArtifacts.agentJar().toString(),
+                "--legacy-app",
+                BuiltArtifacts.legacyAppJar().toString(),
+                "--agent-config",
+                BuiltArtifacts.legacyAgentConfig().toString()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().remove("LOCKWARDEN_REDIS");
@@ -126,14 +141,25 @@ class LiveDemoTest {
         Process demo = startDemo(args, log, configuredRedis);
         List<ProcessHandle> started = new ArrayList<>();
         try {
-            String out = await(log, demo, "[worker-4] stuck-job: holds 'import:partner-feed'", "payments: charged TX-1000",
-                    "stock: this worker sold 50 of SKU-42", "cron: nightly-report period 1 ran here", "checkout: ",
+            String out = await(
+                    log,
+                    demo,
+                    "[worker-4] stuck-job: holds 'import:partner-feed'",
+                    "payments: charged TX-1000",
+                    "stock: this worker sold 50 of SKU-42",
+                    "cron: nightly-report period 1 ran here",
+                    "checkout: ",
                     "[legacy-client] POST /pay?id=WEB-2 x3 at once -> ");
             demo.descendants().forEach(started::add);
             boolean ownRedis = configuredRedis == null;
-            assertTrue(started.size() >= 5 + (ownRedis ? 1 : 0) + (dashboard ? 1 : 0), (ownRedis ? "redis-server, " : "")
-                    + "4 workers, the legacy app" + (dashboard ? ", the dashboard" : "") + ": " + started);
-            assertTrue(out.contains("[legacy-app] ") && out.contains("instrumented com.acme.legacy.web.PaymentService#charge"), out);
+            assertTrue(
+                    started.size() >= 5 + (ownRedis ? 1 : 0) + (dashboard ? 1 : 0),
+                    (ownRedis ? "redis-server, " : "") + "4 workers, the legacy app"
+                            + (dashboard ? ", the dashboard" : "") + ": " + started);
+            assertTrue(
+                    out.contains("[legacy-app] ")
+                            && out.contains("instrumented com.acme.legacy.web.PaymentService#charge"),
+                    out);
 
             Matcher redis = REDIS.matcher(out);
             assertTrue(redis.find(), out);
@@ -149,40 +175,53 @@ class LiveDemoTest {
                 assertTrue(m.find(), out);
                 int port = Integer.parseInt(m.group(1));
                 ports.add(port);
-                HttpResponse<String> page = HttpClient.newHttpClient().send(
-                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/")).timeout(Duration.ofSeconds(20)).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> page = HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
+                                        .timeout(Duration.ofSeconds(20))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
                 assertTrue(page.statusCode() < 400, "the dashboard answers: " + page.statusCode());
             }
 
             // the operator's force-release (the dashboard's button calls the same LockInspector.forceRelease)
-            try (LockManager operator = LockManager.builder().redis("redis://127.0.0.1:" + redisPort).application("test-operator").build()) {
+            try (LockManager operator = LockManager.builder()
+                    .redis("redis://127.0.0.1:" + redisPort)
+                    .application("test-operator")
+                    .build()) {
                 LockInfo web = awaitLegacyLock(operator, log);
                 assertEquals(LegacyWorker.APPLICATION, web.holder().application(), web.toString());
                 assertEquals(LockSource.AGENT, web.source(), web.toString());
                 assertEquals("com.acme.legacy.web.PaymentService#charge", web.method(), web.toString());
                 LockInfo stuck = operator.inspector().get(StuckRole.LOCK).orElseThrow();
-                assertTrue(stuck.remainingTtl().compareTo(Duration.ofSeconds(6)) <= 0 && !stuck.remainingTtl().isNegative(),
+                assertTrue(
+                        stuck.remainingTtl().compareTo(Duration.ofSeconds(6)) <= 0
+                                && !stuck.remainingTtl().isNegative(),
                         "the stuck lock's TTL is 6 s: " + stuck);
                 long releasedAt = System.nanoTime();
                 operator.inspector().forceRelease(StuckRole.LOCK, "test-operator");
                 out = await(log, demo, "[worker-4] stuck-job: LOST 'import:partner-feed'");
                 Duration noticed = Duration.ofNanos(System.nanoTime() - releasedAt);
-                assertTrue(noticed.compareTo(Duration.ofSeconds(4)) < 0,
+                assertTrue(
+                        noticed.compareTo(Duration.ofSeconds(4)) < 0,
                         "reported at its next refresh (every 2 s), not after " + noticed); // + ≤ 200 ms polling here
             }
 
-            Map<String, Long> charged = out.lines().filter(l -> l.contains("payments: charged "))
+            Map<String, Long> charged = out.lines()
+                    .filter(l -> l.contains("payments: charged "))
                     .map(l -> l.replaceAll(".*payments: charged (TX-\\d+).*", "$1"))
                     .collect(Collectors.groupingBy(id -> id, Collectors.counting()));
             assertFalse(charged.isEmpty(), out);
-            charged.forEach((id, n) -> assertEquals(1L, n, id + " charged once across both payment workers\n" + out_(log)));
+            charged.forEach(
+                    (id, n) -> assertEquals(1L, n, id + " charged once across both payment workers\n" + out_(log)));
             assertTrue(out.contains("was already charged: replayed receipt"), out);
             Matcher round = LEGACY_ROUND.matcher(out);
             int rounds = 0;
             while (round.find()) {
                 rounds++;
-                assertEquals(List.of("charged", "already charged", "already charged"), sortedAnswers(round.group(2)),
+                assertEquals(
+                        List.of("charged", "already charged", "already charged"),
+                        sortedAnswers(round.group(2)),
                         round.group(1) + " charged once under the agent: " + round.group());
             }
             assertTrue(rounds >= 2, out);
@@ -191,13 +230,16 @@ class LiveDemoTest {
             assertTrue(demo.waitFor(60, TimeUnit.SECONDS), "the demo did not stop within 60 s\n" + out_(log));
             assertTrue(out_(log).contains("stopped; nothing left behind"), out_(log));
             for (ProcessHandle p : started) {
-                assertTrue(p.onExit().isDone() || !p.isAlive(), "still running after the demo stopped: " + p.pid() + " " + p.info());
+                assertTrue(
+                        p.onExit().isDone() || !p.isAlive(),
+                        "still running after the demo stopped: " + p.pid() + " " + p.info());
             }
             for (int port : ports) {
                 assertThrows(ConnectException.class, () -> connect(port), "port " + port + " still open");
             }
             try (Stream<Path> left = Files.list(tmp)) {
-                assertEquals(List.of(), left.map(Path::toString).collect(Collectors.toList()), "temp files left behind");
+                assertEquals(
+                        List.of(), left.map(Path::toString).collect(Collectors.toList()), "temp files left behind");
             }
             return out_(log);
         } finally {
@@ -228,7 +270,9 @@ class LiveDemoTest {
 
     /** "already charged, charged, already charged" → [charged, already charged, already charged]. */
     private static List<String> sortedAnswers(String answers) {
-        return Stream.of(answers.split(", ")).sorted(Comparator.comparing(String::length)).toList();
+        return Stream.of(answers.split(", "))
+                .sorted(Comparator.comparing(String::length))
+                .toList();
     }
 
     private static void connect(int port) throws IOException {

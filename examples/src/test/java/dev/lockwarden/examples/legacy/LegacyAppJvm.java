@@ -1,5 +1,6 @@
 package dev.lockwarden.examples.legacy;
 
+import dev.lockwarden.examples.BuiltArtifacts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,8 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import dev.lockwarden.examples.BuiltArtifacts;
 
 /**
  * The legacy app ({@code java -jar legacy-app.jar}) in a JVM of its own, as the README runs it: its class path
@@ -30,8 +29,11 @@ final class LegacyAppJvm implements AutoCloseable {
 
     /** {@code java [jvmArgs] -jar legacy-app.jar}. */
     static LegacyAppJvm start(List<String> jvmArgs) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx192m"));
+        List<String> cmd = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-Xmx192m"));
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-jar", BuiltArtifacts.legacyAppJar().toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
@@ -40,18 +42,20 @@ final class LegacyAppJvm implements AutoCloseable {
     }
 
     private static void pump(InputStream in, List<String> sink, String name) {
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    synchronized (sink) {
-                        sink.add(line);
-                        sink.notifyAll();
+        Thread t = new Thread(
+                () -> {
+                    try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                        for (String line; (line = r.readLine()) != null; ) {
+                            synchronized (sink) {
+                                sink.add(line);
+                                sink.notifyAll();
+                            }
+                        }
+                    } catch (IOException ignored) {
+                        // process ended
                     }
-                }
-            } catch (IOException ignored) {
-                // process ended
-            }
-        }, "legacy-app-" + name);
+                },
+                "legacy-app-" + name);
         t.setDaemon(true);
         t.start();
     }
@@ -63,12 +67,14 @@ final class LegacyAppJvm implements AutoCloseable {
             while (true) {
                 for (String l : out) {
                     if (l.startsWith("LISTENING ")) {
-                        return Integer.parseInt(l.substring("LISTENING ".length()).trim());
+                        return Integer.parseInt(
+                                l.substring("LISTENING ".length()).trim());
                     }
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || !process.isAlive()) {
-                    throw new AssertionError("no LISTENING line within " + timeout + " (alive: " + process.isAlive() + ")\n" + this);
+                    throw new AssertionError(
+                            "no LISTENING line within " + timeout + " (alive: " + process.isAlive() + ")\n" + this);
                 }
                 TimeUnit.NANOSECONDS.timedWait(out, Math.min(left, TimeUnit.MILLISECONDS.toNanos(200)));
             }

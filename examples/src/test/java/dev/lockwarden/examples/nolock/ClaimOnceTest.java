@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,7 +19,8 @@ class ClaimOnceTest {
 
     @Test
     void insertOnConflictDoNothingLetsExactlyOneCallerThrough() throws Exception {
-        ClaimOnce claims = new ClaimOnce("jdbc:h2:mem:claims-pg;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
+        ClaimOnce claims =
+                new ClaimOnce("jdbc:h2:mem:claims-pg;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
         for (int round = 0; round < 50; round++) {
             String key = "TX-" + round;
             assertEquals(1, race(16, caller -> claims.claimWithOnConflict(key, caller)), key);

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockManager;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -14,15 +16,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockManager;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /** The payments example in a real Weld SE container against a real redis-server. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -52,17 +50,22 @@ class PaymentsTest {
     @Test
     void chargeTx123EightTimesAtOnceChargesTheCardOnceAndReplaysTheReceipt() throws Exception {
         boot("jdbc:h2:mem:pay-once;DB_CLOSE_DELAY=-1");
-        List<Receipt> receipts = PaymentsApp.chargeConcurrently(cdi.select(PaymentService.class).get(), "TX-123", 4999, 8);
+        List<Receipt> receipts =
+                PaymentsApp.chargeConcurrently(cdi.select(PaymentService.class).get(), "TX-123", 4999, 8);
         assertEquals(1, cdi.select(CardNetwork.class).get().chargesOf("TX-123"));
         assertEquals(1, receipts.stream().filter(r -> !r.replayed()).count(), receipts.toString());
-        assertEquals(Set.of(receipts.get(0).number()), receipts.stream().map(Receipt::number).collect(Collectors.toSet()),
+        assertEquals(
+                Set.of(receipts.get(0).number()),
+                receipts.stream().map(Receipt::number).collect(Collectors.toSet()),
                 "every caller gets the same confirmation");
     }
 
     @Test
     void withoutTheLockTheSameRequestsChargeTheCardSeveralTimes() throws Exception {
         boot("jdbc:h2:mem:pay-control;DB_CLOSE_DELAY=-1"); // control run: the same flow, no lock
-        ChargeFlow unlocked = new ChargeFlow(cdi.select(PaymentLedger.class).get(), cdi.select(CardNetwork.class).get());
+        ChargeFlow unlocked = new ChargeFlow(
+                cdi.select(PaymentLedger.class).get(),
+                cdi.select(CardNetwork.class).get());
         AtomicLong fakeFences = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(8);
         List<Callable<Receipt>> calls = new ArrayList<>();
@@ -84,7 +87,9 @@ class PaymentsTest {
     @Test
     void aStaleHoldersWriteIsRejectedByTheLedger() throws Exception {
         boot("jdbc:h2:mem:pay-stale;DB_CLOSE_DELAY=-1");
-        String story = PaymentsApp.staleHolder(cdi.select(LockManager.class).get(), cdi.select(PaymentService.class).get(),
+        String story = PaymentsApp.staleHolder(
+                cdi.select(LockManager.class).get(),
+                cdi.select(PaymentService.class).get(),
                 cdi.select(PaymentLedger.class).get());
         assertTrue(story.contains("rejected by the ledger"), story);
         assertFalse(story.contains("CN-STALE"), story);
@@ -93,12 +98,15 @@ class PaymentsTest {
 
     @Test
     void theLedgerSqlRunsOnPostgresqlDialect() throws Exception {
-        // no PostgreSQL server here: H2's PostgreSQL mode checks the SQL; -Dpayments.jdbc=jdbc:postgresql://... runs it for real
+        // no PostgreSQL server here: H2's PostgreSQL mode checks the SQL; -Dpayments.jdbc=jdbc:postgresql://... runs it
+        // for real
         boot("jdbc:h2:mem:pay-pg;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
-        List<Receipt> receipts = PaymentsApp.chargeConcurrently(cdi.select(PaymentService.class).get(), "TX-200", 100, 3);
+        List<Receipt> receipts =
+                PaymentsApp.chargeConcurrently(cdi.select(PaymentService.class).get(), "TX-200", 100, 3);
         assertEquals(1, cdi.select(CardNetwork.class).get().chargesOf("TX-200"));
         assertEquals(2, receipts.stream().filter(Receipt::replayed).count());
-        assertTrue(Class.forName("org.postgresql.Driver") != null, "the PostgreSQL driver is on the run-time class path");
+        assertTrue(
+                Class.forName("org.postgresql.Driver") != null, "the PostgreSQL driver is on the run-time class path");
     }
 
     @Test

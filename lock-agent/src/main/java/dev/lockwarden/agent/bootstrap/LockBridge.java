@@ -8,8 +8,7 @@ package dev.lockwarden.agent.bootstrap;
 public final class LockBridge {
     private static volatile Dispatcher dispatcher;
 
-    private LockBridge() {
-    }
+    private LockBridge() {}
 
     /** What the agent runtime implements; called around every lock-wrapped method. */
     public interface Dispatcher {
@@ -60,8 +59,11 @@ public final class LockBridge {
     /** Called on method entry by the inlined advice; without a dispatcher the call fails (never runs unlocked). */
     public static Object enter(int id, Object[] args) {
         Dispatcher d = dispatcher;
-        return d != null ? d.enter(id, args) : new Skip(new IllegalStateException(
-                "lockwarden-agent: this method is lock-wrapped but no agent runtime is installed; it does not run unlocked"));
+        return d != null
+                ? d.enter(id, args)
+                : new Skip(
+                        new IllegalStateException(
+                                "lockwarden-agent: this method is lock-wrapped but no agent runtime is installed; it does not run unlocked"));
     }
 
     /** Called on method exit by the inlined advice. */

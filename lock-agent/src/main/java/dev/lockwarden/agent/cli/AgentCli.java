@@ -4,11 +4,15 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code java -jar lock-agent.jar attach|check ...}: the agent jar's command line. */
-@Command(name = "java -jar lock-agent.jar", mixinStandardHelpOptions = true,
+@Command(
+        name = "java -jar lock-agent.jar",
+        mixinStandardHelpOptions = true,
         versionProvider = AgentCli.Version.class,
-        description = {"Lockwarden lock-agent: puts Redis locks around methods named in a config file.",
-                "As a Java agent: java -javaagent:lock-agent.jar=config=/path/locks.conf -jar app.jar",
-                "Exit status: 0 = done, 1 = a problem (listed), 2 = wrong usage."},
+        description = {
+            "Lockwarden lock-agent: puts Redis locks around methods named in a config file.",
+            "As a Java agent: java -javaagent:lock-agent.jar=config=/path/locks.conf -jar app.jar",
+            "Exit status: 0 = done, 1 = a problem (listed), 2 = wrong usage."
+        },
         subcommands = {AttachCommand.class, CheckCommand.class, CommandLine.HelpCommand.class})
 public final class AgentCli implements Runnable {
     @CommandLine.Spec

@@ -1,27 +1,29 @@
 package dev.lockwarden.agent.cli;
 
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.VirtualMachine;
+import dev.lockwarden.agent.config.AgentConfigException;
+import dev.lockwarden.agent.config.AgentConfigParser;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-
-import com.sun.tools.attach.AgentInitializationException;
-import com.sun.tools.attach.VirtualMachine;
-
-import dev.lockwarden.agent.config.AgentConfigException;
-import dev.lockwarden.agent.config.AgentConfigParser;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** Loads the agent into a running JVM; the config is checked here first, and the target's own verdict is read back. */
-@Command(name = "attach", mixinStandardHelpOptions = true,
-        description = {"Attaches the agent to a running JVM (same user, JDK 17+): classes already loaded are retransformed.",
-                "The config is checked before attaching; problems found in the target (missing methods, rejected keys)",
-                "are reported here too. A failed attach changes nothing in the target; fix the config and attach again."})
+@Command(
+        name = "attach",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Attaches the agent to a running JVM (same user, JDK 17+): classes already loaded are retransformed.",
+            "The config is checked before attaching; problems found in the target (missing methods, rejected keys)",
+            "are reported here too. A failed attach changes nothing in the target; fix the config and attach again."
+        })
 final class AttachCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<pid>", description = "process id of the target JVM (see jps)")
     long pid;
@@ -60,8 +62,10 @@ final class AttachCommand implements Callable<Integer> {
                 verdict.lines().skip(1).forEach(out::println);
                 return verdict.contains(System.lineSeparator() + "problem ") ? 1 : 0;
             }
-            err.println(verdict.isEmpty() ? "the agent did not answer (is process " + pid + " a JVM of this user?)"
-                    : verdict.substring(verdict.indexOf(System.lineSeparator()) + 1));
+            err.println(
+                    verdict.isEmpty()
+                            ? "the agent did not answer (is process " + pid + " a JVM of this user?)"
+                            : verdict.substring(verdict.indexOf(System.lineSeparator()) + 1));
             err.println("not attached: nothing was changed in process " + pid);
             return 1;
         } finally {
@@ -70,6 +74,11 @@ final class AttachCommand implements Callable<Integer> {
     }
 
     private static Path agentJar() throws URISyntaxException {
-        return Path.of(AttachCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
+        return Path.of(AttachCommand.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI())
+                .toAbsolutePath();
     }
 }

@@ -20,7 +20,7 @@ public record AgentConfig(String file, Map<String, String> settings, AgentSettin
     /** Setting names only: values may hold passwords (Redis URIs, {@code tls.*-password}). */
     @Override
     public String toString() {
-        return "AgentConfig[file=" + file + ", settings=" + new java.util.TreeSet<>(settings.keySet()) + ", agent=" + agent
-                + ", rules=" + rules.size() + "]";
+        return "AgentConfig[file=" + file + ", settings=" + new java.util.TreeSet<>(settings.keySet()) + ", agent="
+                + agent + ", rules=" + rules.size() + "]";
     }
 }

@@ -30,7 +30,10 @@ public final class AgentConfigException extends Exception {
 
     private static String message(String file, List<String> problems) {
         StringBuilder sb = new StringBuilder();
-        sb.append("lock-agent config ").append(file).append(" has ").append(problems.size())
+        sb.append("lock-agent config ")
+                .append(file)
+                .append(" has ")
+                .append(problems.size())
                 .append(problems.size() == 1 ? " problem:" : " problems:");
         for (String p : problems) {
             sb.append(System.lineSeparator()).append("  ").append(p);

@@ -1,5 +1,7 @@
 package dev.lockwarden.agent.config;
 
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.config.Durations;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -8,9 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.config.Durations;
 
 /**
  * Parses the lock-agent config file. One entry per line; blank lines and lines starting with
@@ -39,6 +38,7 @@ public final class AgentConfigParser {
     private final Map<String, Integer> ruleLines = new LinkedHashMap<>();
     /** Per method ({@code Class#method}): the first rule's line, and the line of a rule for every overload. */
     private final Map<String, Integer> methodLines = new HashMap<>();
+
     private final Map<String, Integer> allOverloadLines = new HashMap<>();
     private final AgentSettingsReader agent = new AgentSettingsReader();
 
@@ -54,9 +54,12 @@ public final class AgentConfigParser {
         } catch (ConfigLimits.Exceeded e) {
             throw e.asConfigError(path.toString());
         } catch (IOException e) {
-            throw new AgentConfigException(path.toString(), List.of(path + ": cannot read the file (" + e
-                    + ") — check the path given as -javaagent:lock-agent.jar=config=/path/to/locks.conf, "
-                    + "-Dlockwarden.agent.config or LOCKWARDEN_AGENT_CONFIG"), AgentSettings.continueOnErrorProperty());
+            throw new AgentConfigException(
+                    path.toString(),
+                    List.of(path + ": cannot read the file (" + e
+                            + ") — check the path given as -javaagent:lock-agent.jar=config=/path/to/locks.conf, "
+                            + "-Dlockwarden.agent.config or LOCKWARDEN_AGENT_CONFIG"),
+                    AgentSettings.continueOnErrorProperty());
         }
         return parse(path.toString(), lines);
     }
@@ -108,7 +111,11 @@ public final class AgentConfigParser {
         }
         int eq = settingEquals(line);
         if (eq > 0) {
-            setting(where, number, line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+            setting(
+                    where,
+                    number,
+                    line.substring(0, eq).strip(),
+                    line.substring(eq + 1).strip());
         } else {
             Optional<LockRule> rule = RuleLine.parse(where, line, problems);
             if (rule.isPresent()) {
@@ -177,8 +184,9 @@ public final class AgentConfigParser {
         // a rule without parameter types covers every overload: it overlaps any other rule of the method
         Integer overlap = rule.parameterTypes().isEmpty() ? methodLines.get(any) : allOverloadLines.get(any);
         if (overlap != null) {
-            problems.add(rule.where() + ": rule for " + rule.spec() + " overlaps the rule on line " + overlap
-                    + " (a rule without parameter types covers every overload) — remove one or list parameter types on both");
+            problems.add(
+                    rule.where() + ": rule for " + rule.spec() + " overlaps the rule on line " + overlap
+                            + " (a rule without parameter types covers every overload) — remove one or list parameter types on both");
             return;
         }
         ConfigLimits.ruleCount(rule.where(), rules.size() + 1);
@@ -192,20 +200,31 @@ public final class AgentConfigParser {
 
     /** Validates the value of one setting line. */
     static final class SettingCheck {
-        static final List<String> NAMES = List.of("redis", "redlock", "cluster", "application", "key-prefix", "ttl",
-                "wait", "fence-retention", "tls.trust-store", "tls.trust-store-password", "tls.trust-store-type",
-                "tls.key-store", "tls.key-store-password", "tls.key-store-type");
+        static final List<String> NAMES = List.of(
+                "redis",
+                "redlock",
+                "cluster",
+                "application",
+                "key-prefix",
+                "ttl",
+                "wait",
+                "fence-retention",
+                "tls.trust-store",
+                "tls.trust-store-password",
+                "tls.trust-store-type",
+                "tls.key-store",
+                "tls.key-store-password",
+                "tls.key-store-type");
 
-        private SettingCheck() {
-        }
+        private SettingCheck() {}
 
         static Optional<String> check(String full, String value) {
             String name = full.substring("lockwarden.".length());
             if (!NAMES.contains(name)) {
                 List<String> all = new ArrayList<>(NAMES);
                 all.addAll(AgentSettingsReader.NAMES);
-                return Optional.of("unknown setting '" + name + "'" + Suggest.of(name, all)
-                        + " — use one of " + String.join(", ", all));
+                return Optional.of("unknown setting '" + name + "'" + Suggest.of(name, all) + " — use one of "
+                        + String.join(", ", all));
             }
             if (value.isEmpty()) {
                 return Optional.of("setting '" + name + "' has no value — write e.g. " + example(name));
@@ -239,10 +258,12 @@ public final class AgentConfigParser {
                 case "ttl" -> "ttl = 30s";
                 case "wait" -> "wait = 0s";
                 case "fence-retention" -> "fence-retention = 7d";
-                case "tls.trust-store", "tls.key-store" -> name + " = /etc/lockwarden/" + (name.contains("trust") ? "truststore" : "client") + ".p12";
+                case "tls.trust-store", "tls.key-store" ->
+                    name + " = /etc/lockwarden/" + (name.contains("trust") ? "truststore" : "client") + ".p12";
                 case "tls.trust-store-type", "tls.key-store-type" -> name + " = PKCS12";
-                case "tls.trust-store-password", "tls.key-store-password" -> name + " = <the store's password> (or the environment variable "
-                        + dev.lockwarden.config.Settings.envName("lockwarden." + name) + ")";
+                case "tls.trust-store-password", "tls.key-store-password" ->
+                    name + " = <the store's password> (or the environment variable "
+                            + dev.lockwarden.config.Settings.envName("lockwarden." + name) + ")";
                 default -> name + " = billing";
             };
         }

@@ -13,6 +13,7 @@ import java.time.Duration;
 public record AgentSettings(boolean continueOnError, Duration reportUnmatchedAfter, Duration drainTimeout) {
     /** Names as written in the file; system properties are {@code lockwarden.agent.<name>}. */
     public static final String ON_CONFIG_ERROR = "onConfigError";
+
     public static final String REPORT_UNMATCHED_AFTER = "reportUnmatchedAfter";
     public static final String DRAIN_TIMEOUT = "drainTimeout";
 
@@ -23,6 +24,8 @@ public record AgentSettings(boolean continueOnError, Duration reportUnmatchedAft
 
     /** {@code -Dlockwarden.agent.onConfigError=continue}, the only source left when the file cannot be read. */
     public static boolean continueOnErrorProperty() {
-        return "continue".equalsIgnoreCase(System.getProperty("lockwarden.agent." + ON_CONFIG_ERROR, "").strip());
+        return "continue"
+                .equalsIgnoreCase(System.getProperty("lockwarden.agent." + ON_CONFIG_ERROR, "")
+                        .strip());
     }
 }

@@ -1,17 +1,16 @@
 package dev.lockwarden.agent.config;
 
+import dev.lockwarden.config.Durations;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.lockwarden.config.Durations;
-
 /** Reads the agent's own setting lines ({@code onConfigError}, {@code reportUnmatchedAfter}, {@code drainTimeout}). */
 final class AgentSettingsReader {
-    static final List<String> NAMES = List.of(AgentSettings.ON_CONFIG_ERROR, AgentSettings.REPORT_UNMATCHED_AFTER,
-            AgentSettings.DRAIN_TIMEOUT);
+    static final List<String> NAMES =
+            List.of(AgentSettings.ON_CONFIG_ERROR, AgentSettings.REPORT_UNMATCHED_AFTER, AgentSettings.DRAIN_TIMEOUT);
 
     private final Map<String, Integer> lines = new HashMap<>();
     private Boolean continueOnError;
@@ -30,8 +29,10 @@ final class AgentSettingsReader {
                 if (v.equals("fail") || v.equals("continue")) {
                     continueOnError = v.equals("continue");
                 } else {
-                    problems.add(where + ": onConfigError = '" + value + "' is not fail or continue — write onConfigError = fail"
-                            + " (stop the JVM on any agent problem, the default) or onConfigError = continue (run without agent locks)");
+                    problems.add(
+                            where + ": onConfigError = '" + value
+                                    + "' is not fail or continue — write onConfigError = fail"
+                                    + " (stop the JVM on any agent problem, the default) or onConfigError = continue (run without agent locks)");
                 }
             }
             case AgentSettings.REPORT_UNMATCHED_AFTER -> reportUnmatchedAfter = duration(where, name, value, problems);
@@ -59,7 +60,8 @@ final class AgentSettingsReader {
 
     AgentSettings settings() {
         AgentSettings d = AgentSettings.defaults();
-        return new AgentSettings(continueOnError(),
+        return new AgentSettings(
+                continueOnError(),
                 pick(reportUnmatchedAfter, AgentSettings.REPORT_UNMATCHED_AFTER, d.reportUnmatchedAfter()),
                 pick(drainTimeout, AgentSettings.DRAIN_TIMEOUT, d.drainTimeout()));
     }

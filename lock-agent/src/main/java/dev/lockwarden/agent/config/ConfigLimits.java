@@ -19,8 +19,7 @@ final class ConfigLimits {
     /** The most {@code *} in one class or method pattern. */
     static final int MAX_WILDCARDS = 8;
 
-    private ConfigLimits() {
-    }
+    private ConfigLimits() {}
 
     /** A file beyond a limit: never continued past. */
     static final class Exceeded extends RuntimeException {
@@ -37,8 +36,9 @@ final class ConfigLimits {
 
     static void fileSize(String file, long bytes) {
         if (bytes > MAX_FILE_BYTES) {
-            throw new Exceeded(file + ": the file is larger than " + MAX_FILE_BYTES + " bytes (the agent's limit) — a lock"
-                    + " config holds settings and at most " + MAX_RULES + " rules; check that -javaagent names the right file");
+            throw new Exceeded(file + ": the file is larger than " + MAX_FILE_BYTES
+                    + " bytes (the agent's limit) — a lock" + " config holds settings and at most " + MAX_RULES
+                    + " rules; check that -javaagent names the right file");
         }
     }
 

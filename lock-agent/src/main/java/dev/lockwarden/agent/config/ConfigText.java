@@ -16,8 +16,7 @@ import java.util.List;
  * {@code Files.readAllLines} (two dozen classes not in the JDK's class data archive) are start-up time.
  */
 final class ConfigText {
-    private ConfigText() {
-    }
+    private ConfigText() {}
 
     /** The file's lines; a file larger than {@link ConfigLimits#MAX_FILE_BYTES} is never read whole. */
     static List<String> lines(Path path) throws IOException {
@@ -27,7 +26,10 @@ final class ConfigText {
             bytes = in.readNBytes(ConfigLimits.MAX_FILE_BYTES + 1); // a pipe or device has no length: bound the read
         }
         ConfigLimits.fileSize(path.toString(), bytes.length);
-        return split(StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString());
+        return split(StandardCharsets.UTF_8
+                .newDecoder()
+                .decode(ByteBuffer.wrap(bytes))
+                .toString());
     }
 
     /** Splits as {@code BufferedReader.readLine} does: no empty last line after a final line break. */

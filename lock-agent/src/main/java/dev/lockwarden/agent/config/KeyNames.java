@@ -5,8 +5,7 @@ package dev.lockwarden.agent.config;
  * and the name of the instrumented method. They are replaced by text before the template is parsed.
  */
 public final class KeyNames {
-    private KeyNames() {
-    }
+    private KeyNames() {}
 
     /** {@code template} with {@code {class}} and {@code {method}} replaced. */
     public static String substitute(String template, String simpleClassName, String methodName) {

@@ -1,14 +1,13 @@
 package dev.lockwarden.agent.config;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
-
 import dev.lockwarden.KeyTemplate;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.spi.LockPolicy;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * One line of the config file: which methods to lock and how.
@@ -28,10 +27,20 @@ import dev.lockwarden.spi.LockPolicy;
  * @param onStoreDown    what to do when Redis is unreachable
  * @param holdAtLeast    keep the lock at least this long after acquisition, or empty (release at once)
  */
-public record LockRule(String where, String className, boolean subtypes, String methodName,
-                       Optional<List<String>> parameterTypes, String key, Optional<Duration> ttl,
-                       Optional<Duration> waitUpTo, OnBusy onBusy, boolean autoRefresh, OnLost onLost,
-                       OnStoreDown onStoreDown, Optional<Duration> holdAtLeast) {
+public record LockRule(
+        String where,
+        String className,
+        boolean subtypes,
+        String methodName,
+        Optional<List<String>> parameterTypes,
+        String key,
+        Optional<Duration> ttl,
+        Optional<Duration> waitUpTo,
+        OnBusy onBusy,
+        boolean autoRefresh,
+        OnLost onLost,
+        OnStoreDown onStoreDown,
+        Optional<Duration> holdAtLeast) {
 
     /** True for a plain class name: no wildcard, no {@code +}. */
     public boolean exactClass() {
@@ -50,7 +59,9 @@ public record LockRule(String where, String className, boolean subtypes, String 
 
     /** The methods as written in the file: {@code Class#method} or {@code Class#method(types)}. */
     public String spec() {
-        return parameterTypes.isPresent() ? methodId() + "(" + String.join(", ", parameterTypes.get()) + ")" : methodId();
+        return parameterTypes.isPresent()
+                ? methodId() + "(" + String.join(", ", parameterTypes.get()) + ")"
+                : methodId();
     }
 
     /**

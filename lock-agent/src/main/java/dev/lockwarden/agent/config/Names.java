@@ -10,10 +10,10 @@ import java.util.List;
  */
 public final class Names {
     /** Packages never instrumented: the JDK's and Lockwarden's own (an agent lock inside the lock client would recurse). */
-    public static final List<String> PROTECTED = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.lockwarden.");
+    public static final List<String> PROTECTED =
+            List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.lockwarden.");
 
-    private Names() {
-    }
+    private Names() {}
 
     /** Whether {@code s} is non-empty ASCII digits only. */
     public static boolean digits(String s) {

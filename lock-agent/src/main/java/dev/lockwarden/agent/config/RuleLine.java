@@ -1,14 +1,13 @@
 package dev.lockwarden.agent.config;
 
+import dev.lockwarden.KeyTemplate;
+import dev.lockwarden.OnBusy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
-
-import dev.lockwarden.KeyTemplate;
-import dev.lockwarden.OnBusy;
 
 /**
  * Parses one rule line: {@code ClassPattern#methodPattern[(types)] key="..." [options]}. Class patterns are a
@@ -19,8 +18,10 @@ import dev.lockwarden.OnBusy;
  * streams, whose first use spins {@code java.lang.invoke} classes the application's start-up would wait for.
  */
 final class RuleLine {
-    private static final List<String> PRIMITIVES = List.of("boolean", "byte", "char", "short", "int", "long", "float", "double");
-    private static final String EXAMPLE = "com.acme.Billing#charge(java.lang.String) key=\"payment:{0}\" ttl=30s onBusy=FAIL";
+    private static final List<String> PRIMITIVES =
+            List.of("boolean", "byte", "char", "short", "int", "long", "float", "double");
+    private static final String EXAMPLE =
+            "com.acme.Billing#charge(java.lang.String) key=\"payment:{0}\" ttl=30s onBusy=FAIL";
 
     private final String where;
     private final List<String> problems;
@@ -42,7 +43,9 @@ final class RuleLine {
         String spec = line.substring(0, end);
         int hash = spec.indexOf('#');
         if (hash < 0) {
-            problem("'" + abbreviate(line) + "' is neither a setting (name = value) nor a rule (Class#method key=\"...\")",
+            problem(
+                    "'" + abbreviate(line)
+                            + "' is neither a setting (name = value) nor a rule (Class#method key=\"...\")",
                     "write e.g. redis = redis://127.0.0.1:6379 or " + EXAMPLE);
             return Optional.empty();
         }
@@ -59,11 +62,14 @@ final class RuleLine {
         checkClass(className);
         checkMethod(methodName);
         String list = paren < 0 ? "" : rest.substring(paren).replace(" ", "");
-        Optional<List<String>> types = paren < 0 || list.equals("(..)") ? Optional.<List<String>>empty() : types(rest.substring(paren));
+        Optional<List<String>> types =
+                paren < 0 || list.equals("(..)") ? Optional.<List<String>>empty() : types(rest.substring(paren));
         Map<String, String> options = RuleOptions.parse(line.substring(end), new Sink());
         String key = options.get("key");
         if (key == null) {
-            problem("rule for " + spec + " has no key", "add key=\"...\", e.g. key=\"payment:{0}\" ({0} = first argument)");
+            problem(
+                    "rule for " + spec + " has no key",
+                    "add key=\"...\", e.g. key=\"payment:{0}\" ({0} = first argument)");
         } else {
             checkTemplate(key, types);
         }
@@ -72,24 +78,45 @@ final class RuleLine {
         Optional<Duration> wait = v.waitUpTo();
         OnBusy onBusy = v.onBusy();
         boolean autoRefresh = v.autoRefresh();
-        OnLost onLost = v.choice("onLost", OnLost.class, OnLost.LOG,
+        OnLost onLost = v.choice(
+                "onLost",
+                OnLost.class,
+                OnLost.LOG,
                 "onLost=log (WARNING, the caller gets the method's result), onLost=throw (LockLostException after the method"
                         + " returned) or onLost=interrupt (the method's thread is interrupted when the loss is known)");
-        OnStoreDown onStoreDown = v.choice("onStoreDown", OnStoreDown.class, OnStoreDown.FAIL,
+        OnStoreDown onStoreDown = v.choice(
+                "onStoreDown",
+                OnStoreDown.class,
+                OnStoreDown.FAIL,
                 "onStoreDown=fail (LockStoreException, the body does not run) or onStoreDown=skip (with onBusy=SKIP only)");
         Optional<Duration> holdAtLeast = v.holdAtLeast(ttl);
         if (onLost == OnLost.INTERRUPT && !autoRefresh) {
-            problem("onLost=interrupt needs autoRefresh (the refresh is what notices the loss)",
+            problem(
+                    "onLost=interrupt needs autoRefresh (the refresh is what notices the loss)",
                     "remove autoRefresh=false, or use onLost=throw");
         }
         if (onStoreDown == OnStoreDown.SKIP && onBusy != OnBusy.SKIP) {
-            problem("onStoreDown=skip needs onBusy=SKIP", "add onBusy=SKIP, or remove onStoreDown (a FAIL rule fails when Redis is down)");
+            problem(
+                    "onStoreDown=skip needs onBusy=SKIP",
+                    "add onBusy=SKIP, or remove onStoreDown (a FAIL rule fails when Redis is down)");
         }
         if (problems.size() > problemsBefore) {
             return Optional.empty();
         }
-        return Optional.of(new LockRule(where, className, subtypes, methodName, types, key, ttl, wait, onBusy, autoRefresh,
-                onLost, onStoreDown, holdAtLeast));
+        return Optional.of(new LockRule(
+                where,
+                className,
+                subtypes,
+                methodName,
+                types,
+                key,
+                ttl,
+                wait,
+                onBusy,
+                autoRefresh,
+                onLost,
+                onStoreDown,
+                holdAtLeast));
     }
 
     private static int specEnd(String line) {
@@ -117,25 +144,37 @@ final class RuleLine {
 
     private void checkClass(String className) {
         if (!dotted(className, true)) {
-            problem("'" + className + "' is not a class name or pattern", "write the fully qualified class, e.g. com.acme.Billing"
-                    + " (nested: com.acme.Outer$Inner; patterns: com.acme.jobs.*Job, subtypes: com.acme.PaymentHandler+;"
-                    + " the first package name cannot be a wildcard)");
+            problem(
+                    "'" + className + "' is not a class name or pattern",
+                    "write the fully qualified class, e.g. com.acme.Billing"
+                            + " (nested: com.acme.Outer$Inner; patterns: com.acme.jobs.*Job, subtypes: com.acme.PaymentHandler+;"
+                            + " the first package name cannot be a wildcard)");
             return;
         }
         String denied = Names.protectedPackageMatched(className);
         if (denied != null) {
-            problem("class " + (className.contains("*") ? "pattern " + className + " can match classes of " + denied + "*, which"
-                    : className + "") + " cannot be locked (JDK and Lockwarden classes are never instrumented)",
-                    "name a class of the application" + (className.contains("*") ? " and write the package levels the"
-                    + " pattern must stay in, e.g. com.acme.*.Job" : ""));
+            problem(
+                    "class "
+                            + (className.contains("*")
+                                    ? "pattern " + className + " can match classes of " + denied + "*, which"
+                                    : className + "")
+                            + " cannot be locked (JDK and Lockwarden classes are never instrumented)",
+                    "name a class of the application"
+                            + (className.contains("*")
+                                    ? " and write the package levels the" + " pattern must stay in, e.g. com.acme.*.Job"
+                                    : ""));
         }
     }
 
     private void checkMethod(String methodName) {
         if (methodName.equals("<init>") || methodName.equals("<clinit>")) {
-            problem("constructors and static initialisers cannot be locked", "lock a method the constructor calls instead");
+            problem(
+                    "constructors and static initialisers cannot be locked",
+                    "lock a method the constructor calls instead");
         } else if (!name(methodName, true)) {
-            problem("'" + methodName + "' is not a method name or pattern", "write Class#method, e.g. com.acme.Billing#charge or com.acme.Jobs#run*");
+            problem(
+                    "'" + methodName + "' is not a method name or pattern",
+                    "write Class#method, e.g. com.acme.Billing#charge or com.acme.Jobs#run*");
         }
     }
 
@@ -154,7 +193,9 @@ final class RuleLine {
             if (type.endsWith("...")) {
                 problem("varargs parameter '" + type + "'", "write it as an array: " + type.replace("...", "[]"));
             } else if (!type(type)) {
-                problem("'" + type + "' is not a parameter type", "write fully qualified types, e.g. java.lang.String, int, long[]");
+                problem(
+                        "'" + type + "' is not a parameter type",
+                        "write fully qualified types, e.g. java.lang.String, int, long[]");
             } else if (!type.contains(".") && !PRIMITIVES.contains(type.replace("[]", ""))) {
                 problem("parameter type '" + type + "' is not fully qualified", "write e.g. java.lang." + type);
             }
@@ -174,8 +215,10 @@ final class RuleLine {
         }
         int size = types.isPresent() ? types.get().size() : Math.max(names.size(), 256);
         if (names.size() > size) {
-            problem("key \"" + template + "\" names " + names.size() + " parameters but " + types.get().size()
-                    + " are listed", "use indexes {0}..{" + (size - 1) + "} or parameter names of this method");
+            problem(
+                    "key \"" + template + "\" names " + names.size() + " parameters but "
+                            + types.get().size() + " are listed",
+                    "use indexes {0}..{" + (size - 1) + "} or parameter names of this method");
             return;
         }
         while (names.size() < size) {
@@ -184,7 +227,9 @@ final class RuleLine {
         try {
             KeyTemplate.parse(template, names);
         } catch (IllegalArgumentException e) {
-            problem(e.getMessage(), "fix key=\"...\"; placeholders are {0}, {1}, ... or {parameterName}, optionally {0.property}");
+            problem(
+                    e.getMessage(),
+                    "fix key=\"...\"; placeholders are {0}, {1}, ... or {parameterName}, optionally {0.property}");
         }
     }
 
@@ -206,7 +251,11 @@ final class RuleLine {
         }
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            boolean ok = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '$' || wild && c == '*'
+            boolean ok = c >= 'A' && c <= 'Z'
+                    || c >= 'a' && c <= 'z'
+                    || c == '_'
+                    || c == '$'
+                    || wild && c == '*'
                     || i > 0 && c >= '0' && c <= '9';
             if (!ok) {
                 return false;

@@ -7,10 +7,10 @@ import java.util.function.BiConsumer;
 
 /** Splits the options part of a rule line ({@code name=value name="quoted \"value\""}) and rejects unknown ones. */
 final class RuleOptions {
-    static final List<String> OPTIONS = List.of("key", "ttl", "wait", "onBusy", "autoRefresh", "onLost", "onStoreDown", "holdAtLeast");
+    static final List<String> OPTIONS =
+            List.of("key", "ttl", "wait", "onBusy", "autoRefresh", "onLost", "onStoreDown", "holdAtLeast");
 
-    private RuleOptions() {
-    }
+    private RuleOptions() {}
 
     /** The options by name; each problem goes to {@code problem} as (problem, fix). */
     static Map<String, String> parse(String text, BiConsumer<String, String> problem) {
@@ -45,7 +45,8 @@ final class RuleOptions {
         return options;
     }
 
-    private static int quoted(String text, int i, StringBuilder value, String name, BiConsumer<String, String> problem) {
+    private static int quoted(
+            String text, int i, StringBuilder value, String name, BiConsumer<String, String> problem) {
         int n = text.length();
         while (i < n && text.charAt(i) != '"') {
             char c = text.charAt(i);
@@ -56,14 +57,18 @@ final class RuleOptions {
             i++;
         }
         if (i >= n) {
-            problem.accept("the value of " + name + " has no closing quote", "end it with \", e.g. " + name + "=\"payment:{0}\"");
+            problem.accept(
+                    "the value of " + name + " has no closing quote",
+                    "end it with \", e.g. " + name + "=\"payment:{0}\"");
         }
         return i + 1;
     }
 
-    private static void add(Map<String, String> options, String name, String value, BiConsumer<String, String> problem) {
+    private static void add(
+            Map<String, String> options, String name, String value, BiConsumer<String, String> problem) {
         if (!OPTIONS.contains(name)) {
-            problem.accept("unknown option '" + name + "'" + Suggest.of(name, OPTIONS), "use " + String.join(", ", OPTIONS));
+            problem.accept(
+                    "unknown option '" + name + "'" + Suggest.of(name, OPTIONS), "use " + String.join(", ", OPTIONS));
         } else if (options.containsKey(name)) {
             problem.accept("option " + name + " is given twice", "keep one " + name + "=...");
         } else if (value.isEmpty()) {

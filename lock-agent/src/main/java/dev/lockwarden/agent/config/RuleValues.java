@@ -1,15 +1,14 @@
 package dev.lockwarden.agent.config;
 
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.OnBusy;
+import dev.lockwarden.config.Durations;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.OnBusy;
-import dev.lockwarden.config.Durations;
 
 /** Reads and checks the option values of one rule line; every problem is added as {@code file:line: problem — fix}. */
 final class RuleValues {
@@ -53,7 +52,8 @@ final class RuleValues {
             if (h.isNegative()) {
                 problem("holdAtLeast " + h + " is negative", "write e.g. holdAtLeast=30s");
             } else if (ttl.isPresent() && h.compareTo(ttl.get()) > 0) {
-                problem("holdAtLeast " + h + " is longer than ttl " + ttl.get(),
+                problem(
+                        "holdAtLeast " + h + " is longer than ttl " + ttl.get(),
                         "raise ttl= to at least holdAtLeast, e.g. ttl=5m holdAtLeast=1m");
             }
         }
@@ -68,8 +68,10 @@ final class RuleValues {
         try {
             return OnBusy.valueOf(v.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            problem("onBusy=" + v + " is not FAIL or SKIP", "use onBusy=FAIL (throw LockNotAcquiredException)"
-                    + " or onBusy=SKIP (skip the body, return null/0/false); to wait, set wait=5s");
+            problem(
+                    "onBusy=" + v + " is not FAIL or SKIP",
+                    "use onBusy=FAIL (throw LockNotAcquiredException)"
+                            + " or onBusy=SKIP (skip the body, return null/0/false); to wait, set wait=5s");
             return OnBusy.FAIL;
         }
     }
@@ -82,7 +84,9 @@ final class RuleValues {
         if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
             return Boolean.parseBoolean(v);
         }
-        problem("autoRefresh=" + v + " is not true or false", "write autoRefresh=true (watchdog keeps the lock) or autoRefresh=false");
+        problem(
+                "autoRefresh=" + v + " is not true or false",
+                "write autoRefresh=true (watchdog keeps the lock) or autoRefresh=false");
         return true;
     }
 
@@ -95,7 +99,9 @@ final class RuleValues {
         try {
             return Enum.valueOf(type, v.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            problem(option + "=" + v + " is not one of " + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT),
+            problem(
+                    option + "=" + v + " is not one of "
+                            + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT),
                     "use " + fix);
             return fallback;
         }

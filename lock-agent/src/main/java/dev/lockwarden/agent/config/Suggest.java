@@ -4,8 +4,7 @@ import java.util.List;
 
 /** "did you mean" hints for misspelt names. */
 final class Suggest {
-    private Suggest() {
-    }
+    private Suggest() {}
 
     /** {@code " (did you mean 'x'?)"} when a known name is close to {@code given}, else "". */
     static String of(String given, List<String> known) {

@@ -1,12 +1,11 @@
 package dev.lockwarden.agent.config;
 
+import dev.lockwarden.config.Settings;
+import dev.lockwarden.config.TlsSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-
-import dev.lockwarden.config.Settings;
-import dev.lockwarden.config.TlsSettings;
 
 /**
  * Opens the {@code tls.*} stores while the config is checked, whether the file names them or
@@ -16,19 +15,26 @@ import dev.lockwarden.config.TlsSettings;
  * environment variable.
  */
 final class TlsCheck {
-    private static final List<String> NAMES = List.of(TlsSettings.TRUST_STORE, TlsSettings.TRUST_STORE_PASSWORD,
-            TlsSettings.TRUST_STORE_TYPE, TlsSettings.KEY_STORE, TlsSettings.KEY_STORE_PASSWORD, TlsSettings.KEY_STORE_TYPE);
+    private static final List<String> NAMES = List.of(
+            TlsSettings.TRUST_STORE,
+            TlsSettings.TRUST_STORE_PASSWORD,
+            TlsSettings.TRUST_STORE_TYPE,
+            TlsSettings.KEY_STORE,
+            TlsSettings.KEY_STORE_PASSWORD,
+            TlsSettings.KEY_STORE_TYPE);
 
-    private TlsCheck() {
-    }
+    private TlsCheck() {}
 
     /** The problem, if any {@code tls.*} setting is given (file, system property or environment) and the stores cannot be opened. */
     static Optional<String> check(String file, Map<String, String> fileSettings, Map<String, Integer> lines) {
         return check(file, fileSettings, lines, System.getenv());
     }
 
-    static Optional<String> check(String file, Map<String, String> fileSettings, Map<String, Integer> lines,
-                                  Map<String, String> environment) {
+    static Optional<String> check(
+            String file,
+            Map<String, String> fileSettings,
+            Map<String, Integer> lines,
+            Map<String, String> environment) {
         Settings settings = new Settings(new FileThenProperty(fileSettings), environment);
         // loops, not streams: this runs in premain (see RuleLine)
         Integer first = null;
@@ -54,7 +60,8 @@ final class TlsCheck {
                 String where = "system property " + l.getKey();
                 if (l.getKey().startsWith("lockwarden.tls.") && message.contains(where)) {
                     // Settings names every non-environment value a system property; here it came from the file
-                    message = message.replace(where, file + ":" + l.getValue() + " " + l.getKey().substring("lockwarden.".length()));
+                    message = message.replace(
+                            where, file + ":" + l.getValue() + " " + l.getKey().substring("lockwarden.".length()));
                     line = l.getValue();
                 }
             }

@@ -1,5 +1,4 @@
 package com.acme.legacy.pay;
 
 /** A request whose {@code id} names the lock. */
-public record PaymentRequest(String id, long cents) {
-}
+public record PaymentRequest(String id, long cents) {}

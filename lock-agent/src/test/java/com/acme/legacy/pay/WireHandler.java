@@ -1,5 +1,4 @@
 package com.acme.legacy.pay;
 
 /** Inherits handle() from {@link AbstractHandler}. */
-public class WireHandler extends AbstractHandler {
-}
+public class WireHandler extends AbstractHandler {}

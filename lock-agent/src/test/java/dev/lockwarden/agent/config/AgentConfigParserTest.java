@@ -5,16 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.OnBusy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-
 import org.junit.jupiter.api.Test;
-
-import dev.lockwarden.LockOptions;
-import dev.lockwarden.LockSource;
-import dev.lockwarden.OnBusy;
 
 class AgentConfigParserTest {
 
@@ -40,7 +38,8 @@ class AgentConfigParserTest {
         LockRule charge = c.rules().get(0);
         assertEquals("locks.conf:5", charge.where());
         assertEquals("com.acme.Billing#charge", charge.methodId());
-        assertEquals(Optional.of(List.of("java.lang.String", "long[]", "com.acme.Outer$Inner")), charge.parameterTypes());
+        assertEquals(
+                Optional.of(List.of("java.lang.String", "long[]", "com.acme.Outer$Inner")), charge.parameterTypes());
         assertEquals("pay ment:{0} \"x\"", charge.key());
         assertEquals(OnBusy.SKIP, charge.onBusy());
         LockOptions o = charge.options(LockOptions.defaults(), "com.acme.Billing#charge");
@@ -52,7 +51,8 @@ class AgentConfigParserTest {
         LockRule refund = c.rules().get(1);
         assertEquals(Optional.empty(), refund.parameterTypes());
         assertEquals(OnBusy.FAIL, refund.onBusy());
-        LockOptions d = refund.options(LockOptions.ttl(Duration.ofSeconds(7)).waitUpTo(Duration.ofSeconds(1)), "com.acme.Billing#refund");
+        LockOptions d = refund.options(
+                LockOptions.ttl(Duration.ofSeconds(7)).waitUpTo(Duration.ofSeconds(1)), "com.acme.Billing#refund");
         assertEquals(Duration.ofSeconds(7), d.ttl(), "unset TTL comes from the manager's defaults");
         assertEquals(Duration.ofSeconds(1), d.waitUpTo());
         assertTrue(d.autoRefresh());
@@ -60,11 +60,19 @@ class AgentConfigParserTest {
 
     @Test
     void tlsLinesAreAcceptedAndTheirStoresCheckedWhileParsing() throws Exception {
-        AgentConfig ok = parse("redis = rediss://127.0.0.1:6380", "tls.trust-store-type = JKS", "com.acme.X#a key=\"x\"");
+        AgentConfig ok =
+                parse("redis = rediss://127.0.0.1:6380", "tls.trust-store-type = JKS", "com.acme.X#a key=\"x\"");
         assertEquals("JKS", ok.settings().get("lockwarden.tls.trust-store-type"), "a type alone opens no store");
-        String missing = String.join("\n", problems("lockwarden.tls.key-store = /no/such/client.p12",
-                "tls.key-store-password = Pa/ss@w+rd", "com.acme.X#a key=\"x\""));
-        assertTrue(missing.contains("locks.conf:1: /no/such/client.p12 (locks.conf:1 tls.key-store): no such file, fix the path"), missing);
+        String missing = String.join(
+                "\n",
+                problems(
+                        "lockwarden.tls.key-store = /no/such/client.p12",
+                        "tls.key-store-password = Pa/ss@w+rd",
+                        "com.acme.X#a key=\"x\""));
+        assertTrue(
+                missing.contains(
+                        "locks.conf:1: /no/such/client.p12 (locks.conf:1 tls.key-store): no such file, fix the path"),
+                missing);
         assertFalse(missing.contains("Pa/ss@w+rd"), missing);
         String orphan = String.join("\n", problems("tls.trust-store-password = Pa/ss@w+rd", "com.acme.X#a key=\"x\""));
         assertTrue(orphan.contains("locks.conf:1: a lockwarden.tls.*-password is set but neither"), orphan);
@@ -113,12 +121,14 @@ class AgentConfigParserTest {
 
     @Test
     void duplicateAndOverlappingRules() {
-        String all = String.join("\n", problems(
-                "com.acme.X#a(int) key=\"x\"",
-                "com.acme.X#a( int ) key=\"y\"",
-                "com.acme.X#a key=\"z\"",
-                "com.acme.X#b key=\"z\"",
-                "com.acme.X#b(long) key=\"z\""));
+        String all = String.join(
+                "\n",
+                problems(
+                        "com.acme.X#a(int) key=\"x\"",
+                        "com.acme.X#a( int ) key=\"y\"",
+                        "com.acme.X#a key=\"z\"",
+                        "com.acme.X#b key=\"z\"",
+                        "com.acme.X#b(long) key=\"z\""));
         assertTrue(all.contains("locks.conf:2: duplicate rule for com.acme.X#a(int) (first on line 1)"), all);
         assertTrue(all.contains("locks.conf:3: rule for com.acme.X#a overlaps the rule on line 1"), all);
         assertTrue(all.contains("locks.conf:5: rule for com.acme.X#b(long) overlaps the rule on line 4"), all);
@@ -127,21 +137,34 @@ class AgentConfigParserTest {
     @Test
     void templatesAreCheckedAgainstListedParameterCount() {
         String all = String.join("\n", problems("com.acme.X#a(int) key=\"{1}\"", "com.acme.X#b() key=\"{0}\""));
-        assertTrue(all.contains("locks.conf:1: lock name template \"{1}\": '{1}' refers to parameter 1 but the method has 1 parameter(s)"), all);
-        assertTrue(all.contains("locks.conf:2: lock name template \"{0}\": '{0}' refers to parameter 0 but the method has 0 parameter(s)"), all);
+        assertTrue(
+                all.contains(
+                        "locks.conf:1: lock name template \"{1}\": '{1}' refers to parameter 1 but the method has 1 parameter(s)"),
+                all);
+        assertTrue(
+                all.contains(
+                        "locks.conf:2: lock name template \"{0}\": '{0}' refers to parameter 0 but the method has 0 parameter(s)"),
+                all);
     }
 
     @Test
     void namedPlaceholdersWaitForTheClassToLoad() throws Exception {
-        assertEquals(1, parse("com.acme.X#a key=\"order:{order.id}:{1}\"").rules().size());
+        assertEquals(
+                1, parse("com.acme.X#a key=\"order:{order.id}:{1}\"").rules().size());
     }
 
     @Test
     void emptyConfigAndTopologyConflicts() {
-        assertEquals(List.of("locks.conf: no lock rules — add a line such as "
-                + "com.acme.Billing#charge(java.lang.String) key=\"payment:{0}\" ttl=30s onBusy=FAIL"), problems("# nothing"));
-        String all = String.join("\n", problems("redis = redis://a:1", "redlock = redis://a:1,redis://b:1,redis://c:1",
-                "com.acme.X#a key=\"x\""));
+        assertEquals(
+                List.of("locks.conf: no lock rules — add a line such as "
+                        + "com.acme.Billing#charge(java.lang.String) key=\"payment:{0}\" ttl=30s onBusy=FAIL"),
+                problems("# nothing"));
+        String all = String.join(
+                "\n",
+                problems(
+                        "redis = redis://a:1",
+                        "redlock = redis://a:1,redis://b:1,redis://c:1",
+                        "com.acme.X#a key=\"x\""));
         assertTrue(all.contains("locks.conf:1: redis is set together with redlock/cluster"), all);
     }
 
@@ -180,13 +203,15 @@ class AgentConfigParserTest {
 
     @Test
     void badPatternsAndPoliciesAreReported() {
-        String all = String.join("\n", problems(
-                "*.acme.X#a key=\"x\"",
-                "com.acme.X#a key=\"x\" onBusy=FAIL onStoreDown=skip",
-                "com.acme.X#b key=\"x\" onLost=maybe",
-                "onConfigError = sometimes",
-                "drainTimeout = soon",
-                "com.acme.X#c key=\"x\" ttl=10s holdAtLeast=1m"));
+        String all = String.join(
+                "\n",
+                problems(
+                        "*.acme.X#a key=\"x\"",
+                        "com.acme.X#a key=\"x\" onBusy=FAIL onStoreDown=skip",
+                        "com.acme.X#b key=\"x\" onLost=maybe",
+                        "onConfigError = sometimes",
+                        "drainTimeout = soon",
+                        "com.acme.X#c key=\"x\" ttl=10s holdAtLeast=1m"));
         assertTrue(all.contains("locks.conf:1: '*.acme.X' is not a class name or pattern"), all);
         assertTrue(all.contains("locks.conf:2: onStoreDown=skip needs onBusy=SKIP"), all);
         assertTrue(all.contains("locks.conf:3: onLost=maybe is not one of [log, throw, interrupt]"), all);
@@ -197,7 +222,8 @@ class AgentConfigParserTest {
 
     @Test
     void brokenFileStillCarriesOnConfigError() {
-        AgentConfigException e = assertThrows(AgentConfigException.class,
+        AgentConfigException e = assertThrows(
+                AgentConfigException.class,
                 () -> AgentConfigParser.parse("locks.conf", List.of("onConfigError = continue", "com.acme.X#a")));
         assertTrue(e.continueOnError());
         assertEquals(1, e.problems().size(), e.getMessage());
@@ -205,7 +231,9 @@ class AgentConfigParserTest {
 
     @Test
     void onLostInterruptNeedsAutoRefresh() throws Exception {
-        assertEquals(OnLost.INTERRUPT, parse("com.acme.X#a key=\"x\" onLost=interrupt").rules().get(0).onLost());
+        assertEquals(
+                OnLost.INTERRUPT,
+                parse("com.acme.X#a key=\"x\" onLost=interrupt").rules().get(0).onLost());
         String all = String.join("\n", problems("com.acme.X#a key=\"x\" onLost=interrupt autoRefresh=false"));
         assertTrue(all.contains("locks.conf:1: onLost=interrupt needs autoRefresh"), all);
     }

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,27 +31,31 @@ class ConfigLimitsTest {
         try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
             f.setLength(100L * 1024 * 1024);
         }
-        AgentConfigException e = assertTimeoutPreemptively(FAST,
-                () -> assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse(big)));
-        assertTrue(e.getMessage().contains(big + ": the file is larger than 1048576 bytes (the agent's limit)"), e.getMessage());
+        AgentConfigException e = assertTimeoutPreemptively(
+                FAST, () -> assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse(big)));
+        assertTrue(
+                e.getMessage().contains(big + ": the file is larger than 1048576 bytes (the agent's limit)"),
+                e.getMessage());
         assertFalse(e.continueOnError());
     }
 
     @Test
     void aFileWithoutLengthIsReadOnlyUpToTheLimit() {
         Path zero = Path.of("/dev/zero");
-        AgentConfigException e = assertTimeoutPreemptively(FAST,
-                () -> assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse(zero)));
+        AgentConfigException e = assertTimeoutPreemptively(
+                FAST, () -> assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse(zero)));
         assertTrue(e.getMessage().contains("/dev/zero: the file is larger than 1048576 bytes"), e.getMessage());
     }
 
     @Test
     void tenThousandRulesStopAtTheFirstBeyondTheLimitEvenWithContinue() throws Exception {
         Path file = Files.write(dir.resolve("many.conf"), rules(10_000, "onConfigError = continue"));
-        AgentConfigException e = assertTimeoutPreemptively(FAST,
-                () -> assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse(file)));
-        assertEquals(List.of(file + ":1002: more than 1000 rules (the agent's limit) — use patterns"
-                + " (com.acme.jobs.*Job#run) or + for subtypes instead of one rule per class"), e.problems());
+        AgentConfigException e = assertTimeoutPreemptively(
+                FAST, () -> assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse(file)));
+        assertEquals(
+                List.of(file + ":1002: more than 1000 rules (the agent's limit) — use patterns"
+                        + " (com.acme.jobs.*Job#run) or + for subtypes instead of one rule per class"),
+                e.problems());
         assertFalse(e.continueOnError(), "the rules beyond the limit must not run unlocked");
     }
 
@@ -66,17 +69,24 @@ class ConfigLimitsTest {
     @Test
     void patternsAndLinesBeyondTheLimitsAreRefusedWithTheLine() {
         String nine = "com.acme.a*a*a*a*a*a*a*a*a*b#run key=\"x\"";
-        AgentConfigException e = assertThrows(AgentConfigException.class,
+        AgentConfigException e = assertThrows(
+                AgentConfigException.class,
                 () -> AgentConfigParser.parse("p.conf", List.of("onConfigError = continue", nine)));
-        assertTrue(e.getMessage().contains("p.conf:2: pattern 'com.acme.a*a*a*a*a*a*a*a*a*b' has 28 characters and 9"
-                + " wildcards; the agent's limits are 256 and 8"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .contains("p.conf:2: pattern 'com.acme.a*a*a*a*a*a*a*a*a*b' has 28 characters and 9"
+                                + " wildcards; the agent's limits are 256 and 8"),
+                e.getMessage());
         assertFalse(e.continueOnError());
         String longMethod = "com.acme.X#" + "m".repeat(300) + " key=\"x\"";
-        assertTrue(assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse("p.conf", List.of(longMethod)))
-                .getMessage().contains("p.conf:1: pattern 'mmmm"));
+        assertTrue(
+                assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse("p.conf", List.of(longMethod)))
+                        .getMessage()
+                        .contains("p.conf:1: pattern 'mmmm"));
         String longLine = "# " + "x".repeat(5000);
         assertTrue(assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse("p.conf", List.of(longLine)))
-                .getMessage().contains("p.conf:1: the line is longer than 4096 characters"));
+                .getMessage()
+                .contains("p.conf:1: the line is longer than 4096 characters"));
     }
 
     @Test

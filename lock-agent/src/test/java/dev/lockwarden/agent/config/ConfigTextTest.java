@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,8 +20,18 @@ class ConfigTextTest {
 
     @Test
     void sameLinesAsFilesReadAllLines() throws IOException {
-        List<String> samples = List.of("", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\rb\r", "\n\n", "\r\n\r\n", "x\r\r\ny",
-                "redis = redis://127.0.0.1:6379\ncom.acme.Pay#charge(..) key=\"pay:{0}\"\n", "ünïcödé → ✓\n€",
+        List<String> samples = List.of(
+                "",
+                "a",
+                "a\n",
+                "a\nb",
+                "a\r\nb\r\n",
+                "a\rb\r",
+                "\n\n",
+                "\r\n\r\n",
+                "x\r\r\ny",
+                "redis = redis://127.0.0.1:6379\ncom.acme.Pay#charge(..) key=\"pay:{0}\"\n",
+                "ünïcödé → ✓\n€",
                 "trailing spaces   \n\ttab\n");
         for (String s : samples) {
             assertSame(s);
@@ -50,6 +59,9 @@ class ConfigTextTest {
     private void assertSame(String content) throws IOException {
         Path f = dir.resolve("c.conf");
         Files.writeString(f, content, StandardCharsets.UTF_8);
-        assertEquals(Files.readAllLines(f, StandardCharsets.UTF_8), ConfigText.lines(f), () -> "for " + content.replace("\r", "\\r").replace("\n", "\\n"));
+        assertEquals(
+                Files.readAllLines(f, StandardCharsets.UTF_8),
+                ConfigText.lines(f),
+                () -> "for " + content.replace("\r", "\\r").replace("\n", "\\n"));
     }
 }

@@ -6,14 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 /** Rules are refused by what their class pattern can match, not by how it is spelled. */
 class DenyListTest {
     private static String problems(String... lines) {
-        return String.join("\n", assertThrows(AgentConfigException.class,
-                () -> AgentConfigParser.parse("locks.conf", List.of(lines))).problems());
+        return String.join(
+                "\n",
+                assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse("locks.conf", List.of(lines)))
+                        .problems());
     }
 
     @Test
@@ -32,8 +33,13 @@ class DenyListTest {
         for (int line = 1; line <= 10; line++) {
             assertTrue(all.contains("locks.conf:" + line + ": "), "line " + line + " refused\n" + all);
         }
-        assertTrue(all.contains("locks.conf:1: class pattern dev.lockwarde*.LockManager can match classes of dev.lockwarden.*"), all);
-        assertTrue(all.contains("locks.conf:2: class pattern dev.*.LockManager can match classes of dev.lockwarden.*"), all);
+        assertTrue(
+                all.contains(
+                        "locks.conf:1: class pattern dev.lockwarde*.LockManager can match classes of dev.lockwarden.*"),
+                all);
+        assertTrue(
+                all.contains("locks.conf:2: class pattern dev.*.LockManager can match classes of dev.lockwarden.*"),
+                all);
         assertTrue(all.contains("locks.conf:4: class pattern com.*.Foo can match classes of com.sun.*"), all);
         assertTrue(all.contains("locks.conf:7: class dev.lockwarden.agent.LockAgent cannot be locked"), all);
         assertEquals(10, all.lines().count(), all);
@@ -41,13 +47,15 @@ class DenyListTest {
 
     @Test
     void patternsThatStayOutsideAreAccepted() throws Exception {
-        AgentConfig c = AgentConfigParser.parse("locks.conf", List.of(
-                "com.acme.*.Job#run key=\"x\"",
-                "dev.other.LockManager#run key=\"x\"",
-                "dev.lockwardenx.Foo#run key=\"x\"",
-                "com.sunny.Foo#run key=\"x\"",
-                "devx.*.Foo#run key=\"x\"",
-                "dev.*#run key=\"x\""));
+        AgentConfig c = AgentConfigParser.parse(
+                "locks.conf",
+                List.of(
+                        "com.acme.*.Job#run key=\"x\"",
+                        "dev.other.LockManager#run key=\"x\"",
+                        "dev.lockwardenx.Foo#run key=\"x\"",
+                        "com.sunny.Foo#run key=\"x\"",
+                        "devx.*.Foo#run key=\"x\"",
+                        "dev.*#run key=\"x\""));
         assertEquals(6, c.rules().size());
     }
 

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,8 +24,9 @@ class HandParsingTest {
 
     static List<String> samples(String alphabet, int count, long seed) {
         Random r = new Random(seed);
-        List<String> out = new ArrayList<>(List.of("", ".", "a", "a.", ".a", "a..b", "1a", "a1", "*", "a.*", "*.a", "a.b*c.d",
-                "a$b", "_x", "a[]", "a[][]", "a.b[]", "[]", "a[", "a.1b", "é", "a b", "a\tb"));
+        List<String> out = new ArrayList<>(List.of(
+                "", ".", "a", "a.", ".a", "a..b", "1a", "a1", "*", "a.*", "*.a", "a.b*c.d", "a$b", "_x", "a[]", "a[][]",
+                "a.b[]", "[]", "a[", "a.1b", "é", "a b", "a\tb"));
         for (int i = 0; i < count; i++) {
             int n = r.nextInt(9);
             StringBuilder b = new StringBuilder();

@@ -15,27 +15,33 @@ import java.security.ProtectionDomain;
  * {@code com.acme.legacy} class as the JVM defines it, after every earlier transformer.
  */
 public final class TestAgent {
-    private TestAgent() {
-    }
+    private TestAgent() {}
 
     public static void premain(String args, Instrumentation inst) throws Exception {
         if (args.startsWith("load=")) {
             Class.forName(args.substring("load=".length()));
         } else if (args.startsWith("capture=")) {
             Path dir = Path.of(args.substring("capture=".length()));
-            inst.addTransformer(new ClassFileTransformer() {
-                @Override
-                public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain, byte[] bytes) {
-                    if (name != null && name.startsWith("com/acme/legacy/")) {
-                        try {
-                            Files.write(dir.resolve(name.replace('/', '.') + ".class"), bytes);
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
+            inst.addTransformer(
+                    new ClassFileTransformer() {
+                        @Override
+                        public byte[] transform(
+                                ClassLoader loader,
+                                String name,
+                                Class<?> redefined,
+                                ProtectionDomain domain,
+                                byte[] bytes) {
+                            if (name != null && name.startsWith("com/acme/legacy/")) {
+                                try {
+                                    Files.write(dir.resolve(name.replace('/', '.') + ".class"), bytes);
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            }
+                            return null;
                         }
-                    }
-                    return null;
-                }
-            }, true);
+                    },
+                    true);
         }
     }
 }

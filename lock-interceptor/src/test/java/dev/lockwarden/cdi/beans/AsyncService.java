@@ -1,14 +1,13 @@
 package dev.lockwarden.cdi.beans;
 
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.cdi.Locked;
 import dev.lockwarden.cdi.Locks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /** Asynchronous @Locked methods: each returns a stage the test completes through {@code gate}. */
 @ApplicationScoped

@@ -1,11 +1,10 @@
 package dev.lockwarden.cdi.beans;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
 import dev.lockwarden.cdi.LockLostEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Collects every LockLostEvent the interceptor fires, as an application's alerting would. */
 @ApplicationScoped

@@ -1,11 +1,10 @@
 package dev.lockwarden.cdi.beans;
 
-import java.util.Optional;
-
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.cdi.Locked;
 import dev.lockwarden.cdi.Locks;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
 
 /** A type-level @Locked: every business method takes the same constant lock unless it has its own. */
 @ApplicationScoped

@@ -1,7 +1,5 @@
 package dev.lockwarden.cdi.beans;
 
-import java.util.Optional;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.cdi.LockContext;
@@ -9,6 +7,7 @@ import dev.lockwarden.cdi.Locked;
 import dev.lockwarden.cdi.Locks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.Optional;
 
 /** The bean under test: one method per behaviour. */
 @ApplicationScoped
@@ -17,10 +16,13 @@ public class PaymentService {
 
     @Inject
     Probe probe;
+
     @Inject
     LockContext lockContext;
+
     @Inject
     LockManager locks;
+
     @Inject
     InnerService inner;
 
@@ -60,8 +62,13 @@ public class PaymentService {
     @Locked(value = "payment:{paymentId}", ttl = "20s")
     public Inside inside(String paymentId) {
         var handle = lockContext.current();
-        return new Inside(handle, Locks.current(), handle.isHeld(), handle.fencingToken(),
-                locks.inspector().get(handle.name()), Thread.currentThread().getName());
+        return new Inside(
+                handle,
+                Locks.current(),
+                handle.isHeld(),
+                handle.fencingToken(),
+                locks.inspector().get(handle.name()),
+                Thread.currentThread().getName());
     }
 
     @Locked("order:{order.id}")

@@ -1,8 +1,7 @@
 package dev.lockwarden.cdi.beans;
 
-import java.util.concurrent.atomic.AtomicInteger;
-
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** Counts how many bodies run at once and in total. */
 @ApplicationScoped

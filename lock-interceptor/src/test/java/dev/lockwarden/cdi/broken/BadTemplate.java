@@ -7,6 +7,5 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class BadTemplate {
     @Locked("payment:{nope}")
-    public void charge(String paymentId) {
-    }
+    public void charge(String paymentId) {}
 }

@@ -7,6 +7,5 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class BadTtl {
     @Locked(value = "payment:{paymentId}", ttl = "10 parsecs")
-    public void charge(String paymentId) {
-    }
+    public void charge(String paymentId) {}
 }

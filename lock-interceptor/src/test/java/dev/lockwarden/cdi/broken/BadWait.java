@@ -7,6 +7,5 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class BadWait {
     @Locked(value = "payment:{0}", ttl = "2d", waitUpTo = "soon")
-    public void charge(String paymentId) {
-    }
+    public void charge(String paymentId) {}
 }

@@ -7,6 +7,5 @@ import jakarta.enterprise.context.Dependent;
 @Dependent
 public class FinalLocked {
     @Locked("work")
-    public final void work() {
-    }
+    public final void work() {}
 }

@@ -7,6 +7,5 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class HoldTooLong {
     @Locked(value = "cron:daily", ttl = "2s", holdAtLeast = "5s")
-    public void daily() {
-    }
+    public void daily() {}
 }

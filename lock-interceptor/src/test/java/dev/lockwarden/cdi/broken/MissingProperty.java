@@ -6,10 +6,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 /** {order.idd}: a typo in the property path. */
 @ApplicationScoped
 public class MissingProperty {
-    public record Order(String id) {
-    }
+    public record Order(String id) {}
 
     @Locked("order:{order.idd}")
-    public void ship(Order order) {
-    }
+    public void ship(Order order) {}
 }

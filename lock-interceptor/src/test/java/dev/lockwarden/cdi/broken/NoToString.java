@@ -13,6 +13,5 @@ public class NoToString {
     }
 
     @Locked("order:{order}")
-    public void ship(PlainOrder order) {
-    }
+    public void ship(PlainOrder order) {}
 }

@@ -11,6 +11,5 @@ public class PrivateLocked {
     }
 
     @Locked("work")
-    private void work() {
-    }
+    private void work() {}
 }

@@ -1,9 +1,8 @@
 package dev.lockwarden.cdi.broken;
 
-import java.util.concurrent.Future;
-
 import dev.lockwarden.cdi.Locked;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.Future;
 
 /** A Future cannot be followed: the lock would end before the work. */
 @ApplicationScoped

@@ -7,6 +7,5 @@ import jakarta.enterprise.context.Dependent;
 @Dependent
 public class StaticLocked {
     @Locked("work")
-    public static void work() {
-    }
+    public static void work() {}
 }

@@ -7,9 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 @Locked("account:{0}")
 public class TypeLevelBadTemplate {
-    public void debit(String account) {
-    }
+    public void debit(String account) {}
 
-    public void refund() {
-    }
+    public void refund() {}
 }

@@ -7,8 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 /** Everything here is valid: SKIP on a primitive return, ISO durations, property paths, indexes. */
 @ApplicationScoped
 public class ValidBean {
-    public record Account(String id) {
-    }
+    public record Account(String id) {}
 
     @Locked(value = "slot:{0}", onBusy = OnBusy.SKIP)
     public int count(String slot) {
@@ -16,9 +15,7 @@ public class ValidBean {
     }
 
     @Locked(value = "account:{account.id}:{cents}", ttl = "PT10S", waitUpTo = "250ms")
-    public void debit(Account account, long cents) {
-    }
+    public void debit(Account account, long cents) {}
 
-    private void notLocked() {
-    }
+    private void notLocked() {}
 }

@@ -1,13 +1,12 @@
 package dev.lockwarden.cdi.twoapps;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.cdi.Locked;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Deployed in two independent containers (two "application instances"). Its state is static: it
@@ -40,7 +39,9 @@ public class Ledger {
         int sameKey = ACTIVE.computeIfAbsent(account, k -> new AtomicInteger()).incrementAndGet();
         MAX_SAME_KEY_OVERLAP.accumulateAndGet(sameKey, Math::max);
         MAX_ACTIVE_ANY.accumulateAndGet(ACTIVE_ANY.incrementAndGet(), Math::max);
-        RUNS_BY_INSTANCE.computeIfAbsent(locks.application(), k -> new AtomicInteger()).incrementAndGet();
+        RUNS_BY_INSTANCE
+                .computeIfAbsent(locks.application(), k -> new AtomicInteger())
+                .incrementAndGet();
         try {
             int read = BALANCES.getOrDefault(account, 0);
             Thread.sleep(15);

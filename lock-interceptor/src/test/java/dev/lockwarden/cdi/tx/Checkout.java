@@ -20,11 +20,13 @@ public class Checkout {
     @Transactional
     public boolean otherCouldLockBeforeCommit(String account) {
         ledger.write(account);
-        return otherInstance.tryAcquire("ledger:" + account, LockOptions.ttl(java.time.Duration.ofSeconds(5)))
+        return otherInstance
+                .tryAcquire("ledger:" + account, LockOptions.ttl(java.time.Duration.ofSeconds(5)))
                 .map(h -> {
                     h.release();
                     return true;
-                }).orElse(false);
+                })
+                .orElse(false);
     }
 
     /** @Locked outside @Transactional on one method: the transaction commits inside the lock. */

@@ -14,6 +14,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 public class Ledger {
     @Inject
     TransactionSynchronizationRegistry registry;
+
     @Inject
     LockManager locks;
 
@@ -55,8 +56,7 @@ public class Ledger {
         }
         registry.registerInterposedSynchronization(new Synchronization() {
             @Override
-            public void beforeCompletion() {
-            }
+            public void beforeCompletion() {}
 
             @Override
             public void afterCompletion(int status) {
@@ -66,6 +66,8 @@ public class Ledger {
     }
 
     public static String name(int status) {
-        return status == Status.STATUS_COMMITTED ? "committed" : status == Status.STATUS_ROLLEDBACK ? "rolled back" : "status " + status;
+        return status == Status.STATUS_COMMITTED
+                ? "committed"
+                : status == Status.STATUS_ROLLEDBACK ? "rolled back" : "status " + status;
     }
 }

@@ -10,7 +10,6 @@ import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.shared.Registration;
-
 import dev.lockwarden.LockException;
 import dev.lockwarden.admin.service.AdminService;
 import dev.lockwarden.admin.service.ApplicationActivity;
@@ -44,13 +43,32 @@ public final class ActivityView extends VerticalLayout {
     private void configureGrid() {
         grid.setId("activity");
         grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
-        grid.addColumn(ApplicationActivity::application).setHeader("Application").setAutoWidth(true).setFlexGrow(2);
-        grid.addColumn(ApplicationActivity::acquired).setHeader("Acquired").setTextAlign(ColumnTextAlign.END).setAutoWidth(true);
-        grid.addColumn(ApplicationActivity::busy).setHeader("Busy").setTextAlign(ColumnTextAlign.END).setAutoWidth(true);
-        grid.addColumn(ApplicationActivity::lost).setHeader("Lost").setTextAlign(ColumnTextAlign.END).setAutoWidth(true);
-        grid.addColumn(ApplicationActivity::forceReleased).setHeader("Force-released").setTextAlign(ColumnTextAlign.END).setAutoWidth(true);
-        grid.addColumn(a -> Sparkline.of(a.acquiredPerMinute())).setHeader("Acquired / min").setAutoWidth(true);
-        grid.addColumn(a -> Sparkline.of(a.busyPerMinute())).setHeader("Busy / min").setAutoWidth(true);
+        grid.addColumn(ApplicationActivity::application)
+                .setHeader("Application")
+                .setAutoWidth(true)
+                .setFlexGrow(2);
+        grid.addColumn(ApplicationActivity::acquired)
+                .setHeader("Acquired")
+                .setTextAlign(ColumnTextAlign.END)
+                .setAutoWidth(true);
+        grid.addColumn(ApplicationActivity::busy)
+                .setHeader("Busy")
+                .setTextAlign(ColumnTextAlign.END)
+                .setAutoWidth(true);
+        grid.addColumn(ApplicationActivity::lost)
+                .setHeader("Lost")
+                .setTextAlign(ColumnTextAlign.END)
+                .setAutoWidth(true);
+        grid.addColumn(ApplicationActivity::forceReleased)
+                .setHeader("Force-released")
+                .setTextAlign(ColumnTextAlign.END)
+                .setAutoWidth(true);
+        grid.addColumn(a -> Sparkline.of(a.acquiredPerMinute()))
+                .setHeader("Acquired / min")
+                .setAutoWidth(true);
+        grid.addColumn(a -> Sparkline.of(a.busyPerMinute()))
+                .setHeader("Busy / min")
+                .setAutoWidth(true);
     }
 
     private void load() {

@@ -6,8 +6,7 @@ import java.util.List;
 public final class Sparkline {
     private static final char[] BARS = "▁▂▃▄▅▆▇█".toCharArray();
 
-    private Sparkline() {
-    }
+    private Sparkline() {}
 
     /** One character per value; 0 is the lowest bar, the maximum the highest, any other value at least the second. */
     public static String of(List<Long> values) {

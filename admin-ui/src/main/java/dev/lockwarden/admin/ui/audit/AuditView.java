@@ -11,7 +11,6 @@ import com.vaadin.flow.component.textfield.TextField;
 import com.vaadin.flow.data.value.ValueChangeMode;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
-
 import dev.lockwarden.AuditRecord;
 import dev.lockwarden.LockException;
 import dev.lockwarden.admin.service.AdminService;
@@ -42,8 +41,14 @@ public final class AuditView extends VerticalLayout {
         grid.addColumn(AuditRecord::operator).setHeader("Operator").setAutoWidth(true);
         grid.addColumn(AuditRecord::name).setHeader("Lock").setAutoWidth(true).setFlexGrow(2);
         grid.addColumn(AuditRecord::oldHolder).setHeader("Old holder").setAutoWidth(true);
-        grid.addColumn(AuditRecord::oldFence).setHeader("Old fence").setTextAlign(ColumnTextAlign.END).setAutoWidth(true);
-        grid.addColumn(AuditRecord::newFence).setHeader("New fence").setTextAlign(ColumnTextAlign.END).setAutoWidth(true);
+        grid.addColumn(AuditRecord::oldFence)
+                .setHeader("Old fence")
+                .setTextAlign(ColumnTextAlign.END)
+                .setAutoWidth(true);
+        grid.addColumn(AuditRecord::newFence)
+                .setHeader("New fence")
+                .setTextAlign(ColumnTextAlign.END)
+                .setAutoWidth(true);
         HorizontalLayout bar = new HorizontalLayout(filter, new Button("Reload", e -> load()));
         bar.setDefaultVerticalComponentAlignment(Alignment.BASELINE);
         add(bar, status, grid);

@@ -1,7 +1,5 @@
 package dev.lockwarden.admin.ui.clients;
 
-import java.util.List;
-
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.confirmdialog.ConfirmDialog;
@@ -12,7 +10,6 @@ import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
-
 import dev.lockwarden.ClientInfo;
 import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockException;
@@ -22,6 +19,7 @@ import dev.lockwarden.admin.service.AdminService;
 import dev.lockwarden.admin.ui.CurrentUser;
 import dev.lockwarden.admin.ui.MainLayout;
 import dev.lockwarden.admin.ui.locks.Formats;
+import java.util.List;
 
 /**
  * Client JVMs: live ones by heartbeat and dead ones that still own locks. Operators can release all
@@ -37,20 +35,41 @@ public final class ClientsView extends VerticalLayout {
 
     public ClientsView(AdminService service) {
         this.service = service;
-        this.user = CurrentUser.get().orElseThrow(() -> new IllegalStateException("ClientsView needs a logged-in user"));
+        this.user =
+                CurrentUser.get().orElseThrow(() -> new IllegalStateException("ClientsView needs a logged-in user"));
         setSizeFull();
         status.setId("clients-status");
         grid.setId("clients");
         grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
-        grid.addColumn(c -> c.alive() ? "alive" : "DEAD").setHeader("State").setAutoWidth(true).setSortable(true);
-        grid.addColumn(ClientInfo::application).setHeader("Application").setAutoWidth(true).setSortable(true);
+        grid.addColumn(c -> c.alive() ? "alive" : "DEAD")
+                .setHeader("State")
+                .setAutoWidth(true)
+                .setSortable(true);
+        grid.addColumn(ClientInfo::application)
+                .setHeader("Application")
+                .setAutoWidth(true)
+                .setSortable(true);
         grid.addColumn(ClientInfo::host).setHeader("Host").setAutoWidth(true);
         grid.addColumn(ClientInfo::pid).setHeader("PID").setAutoWidth(true);
-        grid.addColumn(c -> orDash(c.version())).setHeader("Lockwarden").setAutoWidth(true).setSortable(true);
-        grid.addColumn(c -> orDash(c.javaVersion())).setHeader("Java").setAutoWidth(true).setSortable(true);
-        grid.addColumn(ClientInfo::locksHeld).setHeader("Locks held").setTextAlign(ColumnTextAlign.END).setAutoWidth(true);
-        grid.addColumn(c -> c.alive() ? "beat within the last " + Formats.ttl(java.time.Duration.ofMillis(
-                Math.max(0, 15_000 - c.heartbeatTtl().toMillis()))) : "none").setHeader("Last beat").setAutoWidth(true);
+        grid.addColumn(c -> orDash(c.version()))
+                .setHeader("Lockwarden")
+                .setAutoWidth(true)
+                .setSortable(true);
+        grid.addColumn(c -> orDash(c.javaVersion()))
+                .setHeader("Java")
+                .setAutoWidth(true)
+                .setSortable(true);
+        grid.addColumn(ClientInfo::locksHeld)
+                .setHeader("Locks held")
+                .setTextAlign(ColumnTextAlign.END)
+                .setAutoWidth(true);
+        grid.addColumn(c -> c.alive()
+                        ? "beat within the last "
+                                + Formats.ttl(java.time.Duration.ofMillis(
+                                        Math.max(0, 15_000 - c.heartbeatTtl().toMillis())))
+                        : "none")
+                .setHeader("Last beat")
+                .setAutoWidth(true);
         grid.addColumn(ClientInfo::jvmId).setHeader("JVM id").setAutoWidth(true);
         if (user.role().mayForceRelease()) {
             grid.addComponentColumn(this::releaseAllButton).setHeader("").setAutoWidth(true);
@@ -76,9 +95,13 @@ public final class ClientsView extends VerticalLayout {
     }
 
     private void confirm(ClientInfo c) {
-        ConfirmDialog d = new ConfirmDialog("Release every lock of dead client " + c.application() + " @ " + c.host() + "?",
-                "Its heartbeat is gone. Each of its " + c.locksHeld() + " locks is force-released (fence raised, one audit "
-                        + "record per lock) unless it changed hands meanwhile.", "Release all", e -> releaseAll(c));
+        ConfirmDialog d = new ConfirmDialog(
+                "Release every lock of dead client " + c.application() + " @ " + c.host() + "?",
+                "Its heartbeat is gone. Each of its " + c.locksHeld()
+                        + " locks is force-released (fence raised, one audit "
+                        + "record per lock) unless it changed hands meanwhile.",
+                "Release all",
+                e -> releaseAll(c));
         d.setCancelable(true);
         d.setConfirmButtonTheme("error primary");
         d.open();
@@ -87,8 +110,9 @@ public final class ClientsView extends VerticalLayout {
     private void releaseAll(ClientInfo c) {
         try {
             List<ForceReleaseResult> r = service.releaseAllOf(c.jvmId(), user);
-            status.setText("Released " + r.stream().filter(ForceReleaseResult::released).count() + " of " + r.size()
-                    + " locks of " + c.jvmId());
+            status.setText("Released "
+                    + r.stream().filter(ForceReleaseResult::released).count() + " of " + r.size() + " locks of "
+                    + c.jvmId());
         } catch (AccessDeniedException | IllegalStateException | LockException e) {
             status.setText(e.getMessage());
         }

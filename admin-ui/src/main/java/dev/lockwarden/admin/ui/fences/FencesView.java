@@ -11,7 +11,6 @@ import com.vaadin.flow.component.textfield.TextField;
 import com.vaadin.flow.data.value.ValueChangeMode;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
-
 import dev.lockwarden.FenceCounter;
 import dev.lockwarden.LockException;
 import dev.lockwarden.admin.service.AdminService;
@@ -46,17 +45,31 @@ public final class FencesView extends VerticalLayout {
     private void configureGrid() {
         grid.setId("fences");
         grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
-        grid.addColumn(FenceCounter::name).setHeader("Lock").setAutoWidth(true).setFlexGrow(2).setSortable(true);
-        grid.addColumn(FenceCounter::value).setHeader("Fence").setTextAlign(ColumnTextAlign.END).setAutoWidth(true).setSortable(true);
-        grid.addColumn(f -> f.held() ? "held" : "free").setHeader("Lock now").setAutoWidth(true).setSortable(true);
-        grid.addColumn(f -> Formats.ttl(f.retention())).setHeader("Retention left").setAutoWidth(true);
+        grid.addColumn(FenceCounter::name)
+                .setHeader("Lock")
+                .setAutoWidth(true)
+                .setFlexGrow(2)
+                .setSortable(true);
+        grid.addColumn(FenceCounter::value)
+                .setHeader("Fence")
+                .setTextAlign(ColumnTextAlign.END)
+                .setAutoWidth(true)
+                .setSortable(true);
+        grid.addColumn(f -> f.held() ? "held" : "free")
+                .setHeader("Lock now")
+                .setAutoWidth(true)
+                .setSortable(true);
+        grid.addColumn(f -> Formats.ttl(f.retention()))
+                .setHeader("Retention left")
+                .setAutoWidth(true);
     }
 
     private void load() {
         try {
             var fences = service.fences(prefix.getValue(), MAX);
             grid.setItems(fences);
-            status.setText(fences.size() + " counters" + (fences.size() >= MAX ? " (first " + MAX + "; narrow the prefix)" : ""));
+            status.setText(fences.size() + " counters"
+                    + (fences.size() >= MAX ? " (first " + MAX + "; narrow the prefix)" : ""));
         } catch (LockException e) {
             status.setText("Cannot read fencing counters: " + e.getMessage());
         }

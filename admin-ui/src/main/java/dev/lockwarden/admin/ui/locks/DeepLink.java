@@ -13,8 +13,7 @@ import java.util.Arrays;
  * value is decoded by Vaadin as a form value (where {@code +} is a space; here it is always {@code %2B}).
  */
 final class DeepLink {
-    private DeepLink() {
-    }
+    private DeepLink() {}
 
     /**
      * The relative link, e.g. {@code locks/orders:42} or {@code locks/a%2Fb%23c}. Two kinds of names
@@ -33,6 +32,9 @@ final class DeepLink {
 
     /** Form-encoding (RFC 3986 percent-encoding apart from its '+' for a space), with ':' and '@' kept. */
     private static String encode(String name) {
-        return URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20").replace("%3A", ":").replace("%40", "@");
+        return URLEncoder.encode(name, StandardCharsets.UTF_8)
+                .replace("+", "%20")
+                .replace("%3A", ":")
+                .replace("%40", "@");
     }
 }

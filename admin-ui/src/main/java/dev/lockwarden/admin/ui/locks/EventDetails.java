@@ -1,12 +1,11 @@
 package dev.lockwarden.admin.ui.locks;
 
+import dev.lockwarden.LockEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-
-import dev.lockwarden.LockEvent;
 
 /**
  * The "Details" text of one event in a lock's history: whatever fields lock-core recorded beyond
@@ -14,10 +13,10 @@ import dev.lockwarden.LockEvent;
  */
 final class EventDetails {
     /** Shown in their own columns, or of no use to an operator. */
-    private static final Set<String> SHOWN_ELSEWHERE = Set.of("type", "name", "at", "fence", "oldFence", "app", "operator", "jvm");
+    private static final Set<String> SHOWN_ELSEWHERE =
+            Set.of("type", "name", "at", "fence", "oldFence", "app", "operator", "jvm");
 
-    private EventDetails() {
-    }
+    private EventDetails() {}
 
     static String of(LockEvent e) {
         Map<String, String> f = e.fields();
@@ -26,11 +25,16 @@ final class EventDetails {
             parts.add("fence → " + f.get("newFence"));
         }
         if (f.containsKey("holder.app")) {
-            parts.add("holder " + f.get("holder.app") + " @ " + f.getOrDefault("holder.host", "?") + ", pid " + f.getOrDefault("holder.pid", "?"));
+            parts.add("holder " + f.get("holder.app") + " @ " + f.getOrDefault("holder.host", "?") + ", pid "
+                    + f.getOrDefault("holder.pid", "?"));
         }
         Map<String, String> rest = new TreeMap<>(f);
-        rest.keySet().removeIf(k -> SHOWN_ELSEWHERE.contains(k) || k.equals("newFence") || k.startsWith("holder.")
-                || k.toLowerCase(java.util.Locale.ROOT).contains("token")); // never a token, not even a hash of one
+        rest.keySet()
+                .removeIf(k -> SHOWN_ELSEWHERE.contains(k)
+                        || k.equals("newFence")
+                        || k.startsWith("holder.")
+                        || k.toLowerCase(java.util.Locale.ROOT)
+                                .contains("token")); // never a token, not even a hash of one
         rest.forEach((k, v) -> parts.add(k + " " + v));
         return String.join(" · ", parts);
     }

@@ -1,15 +1,13 @@
 package dev.lockwarden.admin.ui.locks;
 
-import java.util.List;
-
 import com.vaadin.flow.component.checkbox.Checkbox;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.select.Select;
 import com.vaadin.flow.component.textfield.TextField;
 import com.vaadin.flow.data.value.ValueChangeMode;
-
 import dev.lockwarden.LockSource;
 import dev.lockwarden.admin.service.LockQuery;
+import java.util.List;
 
 /** Name-prefix, application, source and "orphaned only" filters; calls back after the user stops typing. */
 final class FilterBar extends HorizontalLayout {

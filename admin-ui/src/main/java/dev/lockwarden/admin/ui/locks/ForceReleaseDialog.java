@@ -1,12 +1,10 @@
 package dev.lockwarden.admin.ui.locks;
 
-import java.util.function.Consumer;
-
 import com.vaadin.flow.component.confirmdialog.ConfirmDialog;
 import com.vaadin.flow.component.html.Div;
 import com.vaadin.flow.component.html.Paragraph;
-
 import dev.lockwarden.LockInfo;
+import java.util.function.Consumer;
 
 /** Asks the operator to confirm a force-release, showing the holder and fence being removed. */
 final class ForceReleaseDialog extends ConfirmDialog {

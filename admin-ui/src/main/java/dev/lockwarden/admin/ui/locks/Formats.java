@@ -1,21 +1,19 @@
 package dev.lockwarden.admin.ui.locks;
 
+import dev.lockwarden.HolderInfo;
+import dev.lockwarden.LockInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
-import dev.lockwarden.HolderInfo;
-import dev.lockwarden.LockInfo;
-
 /** How lock values are shown. */
 public final class Formats {
     private static final DateTimeFormatter TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z").withZone(ZoneId.systemDefault());
 
-    private Formats() {
-    }
+    private Formats() {}
 
     public static String ttl(Duration d) {
         long ms = Math.max(0, d.toMillis());
@@ -44,7 +42,9 @@ public final class Formats {
 
     static String source(LockInfo i) {
         String m = text(i.method());
-        return i.source() == null ? m : m.isEmpty() ? i.source().name() : i.source().name() + " " + m;
+        return i.source() == null
+                ? m
+                : m.isEmpty() ? i.source().name() : i.source().name() + " " + m;
     }
 
     public static String holder(HolderInfo h) {

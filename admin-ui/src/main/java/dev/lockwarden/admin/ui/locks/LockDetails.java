@@ -1,9 +1,5 @@
 package dev.lockwarden.admin.ui.locks;
 
-import java.util.List;
-import java.util.Optional;
-import java.util.function.Consumer;
-
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.grid.Grid;
@@ -12,9 +8,11 @@ import com.vaadin.flow.component.html.H3;
 import com.vaadin.flow.component.html.H4;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
-
 import dev.lockwarden.LockEvent;
 import dev.lockwarden.LockInfo;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The selected lock: holder, fence, recent events, and the force-release button (shown to
@@ -61,9 +59,12 @@ final class LockDetails extends VerticalLayout {
         events.setHeight("18rem");
         events.addColumn(LockEvent::type).setHeader("Event").setAutoWidth(true);
         events.addColumn(e -> Formats.time(e.at())).setHeader("At").setAutoWidth(true);
-        events.addColumn(e -> e.fields().getOrDefault("fence", "")).setHeader("Fence").setAutoWidth(true);
+        events.addColumn(e -> e.fields().getOrDefault("fence", ""))
+                .setHeader("Fence")
+                .setAutoWidth(true);
         events.addColumn(e -> e.fields().getOrDefault("operator", e.fields().getOrDefault("app", "")))
-                .setHeader("By").setAutoWidth(true);
+                .setHeader("By")
+                .setAutoWidth(true);
         events.addColumn(EventDetails::of).setHeader("Details").setAutoWidth(true);
     }
 
@@ -83,7 +84,8 @@ final class LockDetails extends VerticalLayout {
         }
         LockInfo i = lock.get();
         holder.setText("Holder: " + Formats.holder(i.holder()) + " (" + Formats.alive(i) + ")");
-        fence.setText("Fence " + i.fencingToken() + " · TTL " + Formats.ttl(i.remainingTtl()) + " · " + Formats.source(i));
+        fence.setText(
+                "Fence " + i.fencingToken() + " · TTL " + Formats.ttl(i.remainingTtl()) + " · " + Formats.source(i));
         meta.setText("Acquired " + Formats.time(i.acquiredAt()) + " (" + Formats.ttl(Formats.age(i)) + " ago) · JVM "
                 + i.holder().jvmId() + " · nodes " + String.join(", ", i.nodes()));
     }

@@ -1,19 +1,17 @@
 package dev.lockwarden.admin.ui.locks;
 
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.progressbar.ProgressBar;
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.admin.service.AdminService;
+import dev.lockwarden.admin.service.LockQuery;
+import dev.lockwarden.admin.service.LockSearch;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-
-import com.vaadin.flow.component.button.Button;
-import com.vaadin.flow.component.html.Span;
-import com.vaadin.flow.component.progressbar.ProgressBar;
-
-import dev.lockwarden.LockInfo;
-import dev.lockwarden.admin.service.AdminService;
-import dev.lockwarden.admin.service.LockQuery;
-import dev.lockwarden.admin.service.LockSearch;
 
 /**
  * The Locks view's scan: starts a {@link LockSearch} for the filter, shows its rows and progress as
@@ -109,9 +107,12 @@ final class LockScan {
         loadMore.setVisible(s.full() && !s.complete());
         keepScanning.setVisible(s.stopped());
         progress.setVisible(s.running());
-        s.scanned().ifPresentOrElse(f -> {
-            progress.setIndeterminate(false);
-            progress.setValue(f);
-        }, () -> progress.setIndeterminate(true));
+        s.scanned()
+                .ifPresentOrElse(
+                        f -> {
+                            progress.setIndeterminate(false);
+                            progress.setValue(f);
+                        },
+                        () -> progress.setIndeterminate(true));
     }
 }

@@ -1,9 +1,5 @@
 package dev.lockwarden.admin.ui.locks;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-
 import com.vaadin.flow.component.AttachEvent;
 import com.vaadin.flow.component.DetachEvent;
 import com.vaadin.flow.component.UI;
@@ -20,7 +16,6 @@ import com.vaadin.flow.router.Route;
 import com.vaadin.flow.router.RouteAlias;
 import com.vaadin.flow.router.WildcardParameter;
 import com.vaadin.flow.shared.Registration;
-
 import dev.lockwarden.ForceReleaseResult;
 import dev.lockwarden.LockException;
 import dev.lockwarden.LockInfo;
@@ -30,6 +25,9 @@ import dev.lockwarden.admin.service.AdminService;
 import dev.lockwarden.admin.service.LockChangedException;
 import dev.lockwarden.admin.ui.CurrentUser;
 import dev.lockwarden.admin.ui.MainLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Held locks. Each poll (1 s) re-reads only the rows shown ({@link AdminService#refresh}); the scan
@@ -87,7 +85,10 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
     @Override
     public void setParameter(BeforeEvent event, @WildcardParameter String path) {
         String name = path == null || path.isEmpty()
-                ? event.getLocation().getQueryParameters().getSingleParameter("name").orElse("")
+                ? event.getLocation()
+                        .getQueryParameters()
+                        .getSingleParameter("name")
+                        .orElse("")
                 : path;
         if (!name.isEmpty()) {
             select(name);
@@ -113,7 +114,8 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
         grid.show(locks);
         scan.refreshed(locks.size());
         if (selected != null) {
-            Optional<LockInfo> s = locks.stream().filter(i -> i.name().equals(selected)).findFirst();
+            Optional<LockInfo> s =
+                    locks.stream().filter(i -> i.name().equals(selected)).findFirst();
             details.show(selected, s.isPresent() ? s : service.get(selected));
         }
     }
@@ -157,12 +159,15 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
     private void release(LockInfo lock) {
         try {
             ForceReleaseResult r = service.forceRelease(lock, user);
-            String text = "Released " + r.name() + ": fence " + r.oldFence() + " → " + r.newFence() + ", audit id " + r.auditId();
+            String text = "Released " + r.name() + ": fence " + r.oldFence() + " → " + r.newFence() + ", audit id "
+                    + r.auditId();
             details.showResult(text, false);
-            Notification.show(text, 5000, Notification.Position.BOTTOM_END).addThemeVariants(NotificationVariant.LUMO_SUCCESS);
+            Notification.show(text, 5000, Notification.Position.BOTTOM_END)
+                    .addThemeVariants(NotificationVariant.LUMO_SUCCESS);
         } catch (AccessDeniedException | LockChangedException | LockException e) {
             details.showResult(e.getMessage(), true);
-            Notification.show(e.getMessage(), 8000, Notification.Position.BOTTOM_END).addThemeVariants(NotificationVariant.LUMO_ERROR);
+            Notification.show(e.getMessage(), 8000, Notification.Position.BOTTOM_END)
+                    .addThemeVariants(NotificationVariant.LUMO_ERROR);
         }
         refreshShown();
         refreshEvents();

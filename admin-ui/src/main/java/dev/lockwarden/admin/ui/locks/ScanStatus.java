@@ -1,13 +1,11 @@
 package dev.lockwarden.admin.ui.locks;
 
-import java.time.Instant;
-
 import dev.lockwarden.admin.service.LockSearch;
+import java.time.Instant;
 
 /** The status line of the Locks view: how many locks are shown and how far the filter's scan got. */
 final class ScanStatus {
-    private ScanStatus() {
-    }
+    private ScanStatus() {}
 
     static String text(LockSearch.Snapshot s, int shown) {
         String head = Formats.count(shown, "lock") + " shown";
@@ -16,16 +14,19 @@ final class ScanStatus {
             return "Cannot read locks: " + s.error().get();
         }
         if (s.complete()) {
-            return head + " · " + shown + " of " + shown + (shown == 1 ? " match" : " matches") + ", whole key space scanned"
-                    + updated;
+            return head + " · " + shown + " of " + shown + (shown == 1 ? " match" : " matches")
+                    + ", whole key space scanned" + updated;
         }
         String scanned = s.scanned().isPresent()
-                ? String.format(java.util.Locale.ROOT, "%.0f %% scanned", s.scanned().getAsDouble() * 100) : "scan under way";
+                ? String.format(
+                        java.util.Locale.ROOT, "%.0f %% scanned", s.scanned().getAsDouble() * 100)
+                : "scan under way";
         if (s.full()) {
             return head + " · page full, " + scanned + " — Load more for the rest" + updated;
         }
         if (s.stopped()) {
-            return head + " · " + scanned + ", stopped after " + LockSearch.BUDGET.toSeconds() + " s — Keep scanning" + updated;
+            return head + " · " + scanned + ", stopped after " + LockSearch.BUDGET.toSeconds() + " s — Keep scanning"
+                    + updated;
         }
         return head + " so far · " + scanned + " — keep scanning…";
     }

@@ -12,7 +12,6 @@ import com.vaadin.flow.router.BeforeEnterEvent;
 import com.vaadin.flow.router.BeforeEnterObserver;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
-
 import dev.lockwarden.admin.security.LoginService;
 import dev.lockwarden.admin.ui.AfterLogin;
 import dev.lockwarden.admin.ui.CurrentUser;
@@ -39,9 +38,16 @@ public final class ChangePasswordView extends VerticalLayout implements BeforeEn
         Button save = new Button("Set password", e -> save());
         save.setId("set-password");
         save.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
-        add(new H1("Choose your password"), new Paragraph("You logged in with the generated first-run password. Choose "
-                + "your own (at least " + LoginService.MIN_NEW_PASSWORD + " characters); the file holding the generated "
-                + "one is deleted."), password, repeat, save, problem);
+        add(
+                new H1("Choose your password"),
+                new Paragraph("You logged in with the generated first-run password. Choose "
+                        + "your own (at least " + LoginService.MIN_NEW_PASSWORD
+                        + " characters); the file holding the generated "
+                        + "one is deleted."),
+                password,
+                repeat,
+                save,
+                problem);
     }
 
     @Override
@@ -52,7 +58,9 @@ public final class ChangePasswordView extends VerticalLayout implements BeforeEn
     }
 
     private void save() {
-        var result = logins.changePassword(CurrentUser.get().orElseThrow(), password.getValue().toCharArray(),
+        var result = logins.changePassword(
+                CurrentUser.get().orElseThrow(),
+                password.getValue().toCharArray(),
                 repeat.getValue().toCharArray());
         password.clear();
         repeat.clear();

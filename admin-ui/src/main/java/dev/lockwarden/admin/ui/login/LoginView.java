@@ -14,7 +14,6 @@ import com.vaadin.flow.router.BeforeEnterObserver;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.server.VaadinRequest;
-
 import dev.lockwarden.admin.security.LoginService;
 import dev.lockwarden.admin.ui.AfterLogin;
 import dev.lockwarden.admin.ui.CurrentUser;
@@ -46,8 +45,11 @@ public final class LoginView extends VerticalLayout implements BeforeEnterObserv
     }
 
     private void login(LoginEvent event) {
-        String address = VaadinRequest.getCurrent() == null ? "?" : VaadinRequest.getCurrent().getRemoteAddr();
-        LoginService.Outcome outcome = logins.login(event.getUsername(), event.getPassword().toCharArray(), address);
+        String address = VaadinRequest.getCurrent() == null
+                ? "?"
+                : VaadinRequest.getCurrent().getRemoteAddr();
+        LoginService.Outcome outcome =
+                logins.login(event.getUsername(), event.getPassword().toCharArray(), address);
         if (outcome.user().isEmpty()) {
             LoginI18n i18n = LoginI18n.createDefault();
             i18n.getErrorMessage().setTitle(outcome.message());

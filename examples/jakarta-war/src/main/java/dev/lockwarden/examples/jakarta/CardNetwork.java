@@ -1,11 +1,10 @@
 package dev.lockwarden.examples.jakarta;
 
+import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * A stand-in for the card processor: slow (200 ms) and outside the transaction, so a charge made here is never

@@ -1,5 +1,8 @@
 package dev.lockwarden.examples.jakarta;
 
+import dev.lockwarden.fencing.JdbcFence;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -7,12 +10,7 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-
 import javax.sql.DataSource;
-
-import dev.lockwarden.fencing.JdbcFence;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * The payments table in the server's default datasource (Payara: an embedded H2). Connections join the caller's
@@ -35,7 +33,8 @@ public class Ledger {
 
     /** Creates the table once (at deployment, see {@link Schema}). */
     void createTable() throws SQLException {
-        try (Connection c = db.getConnection(); var s = c.createStatement()) {
+        try (Connection c = db.getConnection();
+                var s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS payment (id VARCHAR(64) PRIMARY KEY, status VARCHAR(16) NOT NULL,"
                     + " confirmation VARCHAR(64), fence BIGINT)");
         }
@@ -44,8 +43,9 @@ public class Ledger {
     /** A new, unpaid payment; false if it exists. */
     public boolean create(String id) throws SQLException {
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("INSERT INTO payment (id, status) SELECT ?, 'NEW' FROM (VALUES 1)"
-                     + " WHERE NOT EXISTS (SELECT 1 FROM payment WHERE id = ?)")) {
+                PreparedStatement ps =
+                        c.prepareStatement("INSERT INTO payment (id, status) SELECT ?, 'NEW' FROM (VALUES 1)"
+                                + " WHERE NOT EXISTS (SELECT 1 FROM payment WHERE id = ?)")) {
             ps.setString(1, id);
             ps.setString(2, id);
             return ps.executeUpdate() == 1;
@@ -54,7 +54,7 @@ public class Ledger {
 
     public Optional<Entry> find(String id) throws SQLException {
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT status, confirmation FROM payment WHERE id = ?")) {
+                PreparedStatement ps = c.prepareStatement("SELECT status, confirmation FROM payment WHERE id = ?")) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(new Entry(rs.getString(1), rs.getString(2))) : Optional.empty();
@@ -66,9 +66,11 @@ public class Ledger {
     public boolean markCharged(String id, String confirmation, OptionalLong fence) throws SQLException {
         try (Connection c = db.getConnection()) {
             if (fence.isPresent()) {
-                return FENCE.update(c, id, fence.getAsLong(), Map.of("status", "CHARGED", "confirmation", confirmation));
+                return FENCE.update(
+                        c, id, fence.getAsLong(), Map.of("status", "CHARGED", "confirmation", confirmation));
             }
-            try (PreparedStatement ps = c.prepareStatement("UPDATE payment SET status = 'CHARGED', confirmation = ? WHERE id = ?")) {
+            try (PreparedStatement ps =
+                    c.prepareStatement("UPDATE payment SET status = 'CHARGED', confirmation = ? WHERE id = ?")) {
                 ps.setString(1, confirmation);
                 ps.setString(2, id);
                 return ps.executeUpdate() == 1;

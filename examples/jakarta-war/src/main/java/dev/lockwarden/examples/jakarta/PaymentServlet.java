@@ -1,8 +1,5 @@
 package dev.lockwarden.examples.jakarta;
 
-import java.io.IOException;
-import java.sql.SQLException;
-
 import dev.lockwarden.LockNotAcquiredException;
 import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
@@ -10,6 +7,8 @@ import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.sql.SQLException;
 
 /**
  * The HTTP face of the shop, plain text:
@@ -23,8 +22,10 @@ public class PaymentServlet extends HttpServlet {
 
     @EJB
     transient Payments payments;
+
     @Inject
     transient Ledger ledger;
+
     @Inject
     transient CardNetwork card;
 
@@ -66,7 +67,9 @@ public class PaymentServlet extends HttpServlet {
 
     private static String[] path(HttpServletRequest req) {
         String info = req.getPathInfo();
-        return info == null || info.length() < 2 ? new String[0] : info.substring(1).split("/");
+        return info == null || info.length() < 2
+                ? new String[0]
+                : info.substring(1).split("/");
     }
 
     private interface Action {

@@ -1,12 +1,11 @@
 package dev.lockwarden.examples.jakarta;
 
-import java.sql.SQLException;
-import java.util.OptionalLong;
-
 import dev.lockwarden.cdi.Locked;
 import dev.lockwarden.cdi.Locks;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
+import java.sql.SQLException;
+import java.util.OptionalLong;
 
 /**
  * "Charge TX-123 twice", in a Jakarta EE server: a {@code @Stateless} EJB (container-managed transaction) whose
@@ -18,6 +17,7 @@ import jakarta.inject.Inject;
 public class Payments {
     @Inject
     Ledger ledger;
+
     @Inject
     CardNetwork card;
 
@@ -33,8 +33,7 @@ public class Payments {
     }
 
     private Receipt chargeFlow(String paymentId, OptionalLong fence) throws SQLException {
-        Ledger.Entry entry = ledger.find(paymentId)
-                .orElseThrow(() -> new UnknownPaymentException(paymentId));
+        Ledger.Entry entry = ledger.find(paymentId).orElseThrow(() -> new UnknownPaymentException(paymentId));
         if (entry.charged()) {
             return new Receipt(paymentId, entry.confirmation(), true);
         }

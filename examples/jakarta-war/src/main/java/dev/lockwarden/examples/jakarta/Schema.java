@@ -1,11 +1,10 @@
 package dev.lockwarden.examples.jakarta;
 
-import java.sql.SQLException;
-
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
+import java.sql.SQLException;
 
 /** Creates the payments table when the WAR is deployed. */
 @Singleton

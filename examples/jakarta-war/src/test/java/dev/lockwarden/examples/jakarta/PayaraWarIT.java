@@ -3,6 +3,11 @@ package dev.lockwarden.examples.jakarta;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.testing.PayaraMicroServer;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,18 +19,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockInfo;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockSource;
-import dev.lockwarden.testing.PayaraMicroServer;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * This module's WAR (target/payments.war, as {@code mvn package} builds it) deployed on a real Payara Micro 6
@@ -37,7 +35,8 @@ import dev.lockwarden.testing.RedisServerExtension;
 class PayaraWarIT {
     private static final Duration BOOT_LIMIT = Duration.ofSeconds(150);
     private static final int AT_ONCE = 8;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @RegisterExtension
     static final RedisServerExtension redis = RedisServerExtension.nodes(1);
@@ -49,12 +48,18 @@ class PayaraWarIT {
     @BeforeAll
     static void deploy() throws Exception {
         Path target = Path.of(System.getProperty("it.target", "target"));
-        payara = PayaraMicroServer.start(Path.of(System.getProperty("it.payara.jar", "target/payara/payara-micro.jar")),
-                Path.of(System.getProperty("it.war", "target/payments.war")), "shop", target, "payara-war.log",
-                "-Dlockwarden.redis=" + redis.uri(), "-Dlockwarden.application=jakarta-payments");
+        payara = PayaraMicroServer.start(
+                Path.of(System.getProperty("it.payara.jar", "target/payara/payara-micro.jar")),
+                Path.of(System.getProperty("it.war", "target/payments.war")),
+                "shop",
+                target,
+                "payara-war.log",
+                "-Dlockwarden.redis=" + redis.uri(),
+                "-Dlockwarden.application=jakarta-payments");
         base = payara.url() + "payments/";
         assertEquals("status=NONE cardCharges=0", payara.awaitServing("payments/TX-0", BOOT_LIMIT));
-        outside = LockManager.builder().redis(redis.uri()).application("outside").build();
+        outside =
+                LockManager.builder().redis(redis.uri()).application("outside").build();
     }
 
     @AfterAll
@@ -81,8 +86,16 @@ class PayaraWarIT {
         }
 
         assertEquals(1, bodies.stream().filter(b -> b.startsWith("charged CN-")).count(), bodies.toString());
-        String confirmation = bodies.stream().filter(b -> b.startsWith("charged ")).findFirst().orElseThrow().substring("charged ".length());
-        assertEquals(AT_ONCE - 1, bodies.stream().filter(("already charged " + confirmation)::equals).count(),
+        String confirmation = bodies.stream()
+                .filter(b -> b.startsWith("charged "))
+                .findFirst()
+                .orElseThrow()
+                .substring("charged ".length());
+        assertEquals(
+                AT_ONCE - 1,
+                bodies.stream()
+                        .filter(("already charged " + confirmation)::equals)
+                        .count(),
                 "every other caller gets the stored receipt: " + bodies);
         assertEquals("status=CHARGED cardCharges=1", send("GET", "TX-1"));
 
@@ -128,8 +141,10 @@ class PayaraWarIT {
     }
 
     private static HttpRequest request(String method, String path) {
-        return HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
-                .method(method, HttpRequest.BodyPublishers.noBody()).build();
+        return HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(60))
+                .method(method, HttpRequest.BodyPublishers.noBody())
+                .build();
     }
 
     private static String send(String method, String path) throws Exception {
@@ -137,11 +152,13 @@ class PayaraWarIT {
     }
 
     private static CompletableFuture<String> sendAsync(String method, String path) {
-        return HTTP.sendAsync(request(method, path), HttpResponse.BodyHandlers.ofString()).thenApply(r -> {
-            if (r.statusCode() != 200) {
-                throw new AssertionError("HTTP " + r.statusCode() + " for " + method + " " + path + ": " + r.body());
-            }
-            return r.body();
-        });
+        return HTTP.sendAsync(request(method, path), HttpResponse.BodyHandlers.ofString())
+                .thenApply(r -> {
+                    if (r.statusCode() != 200) {
+                        throw new AssertionError(
+                                "HTTP " + r.statusCode() + " for " + method + " " + path + ": " + r.body());
+                    }
+                    return r.body();
+                });
     }
 }

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
-
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
@@ -21,14 +20,20 @@ import org.apache.catalina.startup.Tomcat;
  * {@code -Dlegacy.stopOnStdinClose=true} ends it when its standard input closes (the demo's launcher died).
  */
 public final class LegacyWebServer {
-    private LegacyWebServer() {
-    }
+    private LegacyWebServer() {}
 
     public static void main(String[] args) throws Exception {
-        Class<?> generated = new net.bytebuddy.ByteBuddy().subclass(Object.class).name("com.acme.legacy.server.Generated")
-                .make().load(LegacyWebServer.class.getClassLoader()).getLoaded();
+        Class<?> generated = new net.bytebuddy.ByteBuddy()
+                .subclass(Object.class)
+                .name("com.acme.legacy.server.Generated")
+                .make()
+                .load(LegacyWebServer.class.getClassLoader())
+                .getLoaded();
         System.out.println("HOST-BYTEBUDDY " + generated.getName() + " from "
-                + net.bytebuddy.ByteBuddy.class.getProtectionDomain().getCodeSource().getLocation());
+                + net.bytebuddy.ByteBuddy.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation());
         Path lib = args.length > 0 ? Path.of(args[0]) : besideThisJar();
         Path work = Files.createTempDirectory("legacy-app-");
         Tomcat tomcat = new Tomcat();
@@ -50,26 +55,33 @@ public final class LegacyWebServer {
     }
 
     private static void stopOnStdinClose() {
-        Thread watch = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // ignore input; only its end matters
-                }
-            } catch (IOException closed) {
-                // same as EOF
-            }
-            System.exit(0);
-        }, "legacy-app-stdin");
+        Thread watch = new Thread(
+                () -> {
+                    try {
+                        while (System.in.read() >= 0) {
+                            // ignore input; only its end matters
+                        }
+                    } catch (IOException closed) {
+                        // same as EOF
+                    }
+                    System.exit(0);
+                },
+                "legacy-app-stdin");
         watch.setDaemon(true);
         watch.start();
     }
 
     /** {@code ../webapp} relative to the directory holding this class's jar. */
     private static Path besideThisJar() throws URISyntaxException {
-        Path jar = Path.of(LegacyWebServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path jar = Path.of(LegacyWebServer.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
         Path lib = jar.getParent().resolveSibling("webapp");
         if (!Files.isDirectory(lib)) {
-            throw new IllegalStateException("no web app jars in " + lib + ": pass their directory as the first argument");
+            throw new IllegalStateException(
+                    "no web app jars in " + lib + ": pass their directory as the first argument");
         }
         return lib;
     }

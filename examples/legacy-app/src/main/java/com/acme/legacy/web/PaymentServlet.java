@@ -1,12 +1,10 @@
 package com.acme.legacy.web;
 
-import java.io.IOException;
-
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-
+import java.io.IOException;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -21,8 +19,9 @@ public class PaymentServlet extends HttpServlet {
     public void init() {
         String[] redis = System.getProperty("legacy.redis", "127.0.0.1:6379").split(":", 2);
         payments = new PaymentService(redis[0], Integer.parseInt(redis[1]), Long.getLong("legacy.card.millis", 100));
-        System.out.println("WEBAPP-JEDIS " + Jedis.class.getProtectionDomain().getCodeSource().getLocation()
-                + " loader=" + getClass().getClassLoader().getClass().getName());
+        System.out.println("WEBAPP-JEDIS "
+                + Jedis.class.getProtectionDomain().getCodeSource().getLocation() + " loader="
+                + getClass().getClassLoader().getClass().getName());
     }
 
     @Override

@@ -1,11 +1,9 @@
 package dev.lockwarden.examples.shedlock;
 
-import java.time.Instant;
-
-import org.springframework.scheduling.annotation.Scheduled;
-
 import dev.lockwarden.shedlock.LockwardenLockProvider;
+import java.time.Instant;
 import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
+import org.springframework.scheduling.annotation.Scheduled;
 
 /**
  * A job every server schedules every 2 seconds and ShedLock runs on one of them: lockAtLeastFor

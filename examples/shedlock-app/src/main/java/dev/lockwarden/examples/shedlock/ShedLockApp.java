@@ -1,7 +1,6 @@
 package dev.lockwarden.examples.shedlock;
 
 import java.time.Duration;
-
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
 /**
@@ -16,8 +15,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
  * An optional argument stops it after that many seconds.
  */
 public final class ShedLockApp {
-    private ShedLockApp() {
-    }
+    private ShedLockApp() {}
 
     public static void main(String[] args) throws InterruptedException {
         Duration runFor = args.length > 0 ? Duration.ofSeconds(Long.parseLong(args[0])) : null;

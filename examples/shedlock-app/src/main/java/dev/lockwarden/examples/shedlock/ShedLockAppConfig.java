@@ -1,13 +1,12 @@
 package dev.lockwarden.examples.shedlock;
 
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.scheduling.annotation.EnableScheduling;
-
 import dev.lockwarden.LockManager;
 import dev.lockwarden.shedlock.LockwardenLockProvider;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
  * A plain ShedLock set-up: {@code @EnableScheduling}, {@code @EnableSchedulerLock} and one

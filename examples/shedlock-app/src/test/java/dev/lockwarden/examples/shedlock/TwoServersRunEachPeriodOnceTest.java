@@ -3,6 +3,10 @@ package dev.lockwarden.examples.shedlock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.LockInfo;
+import dev.lockwarden.LockManager;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.testing.RedisServerExtension;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,14 +19,8 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockwarden.LockInfo;
-import dev.lockwarden.LockManager;
-import dev.lockwarden.LockSource;
-import dev.lockwarden.testing.RedisServerExtension;
 
 /**
  * Two JVMs run the Spring app with the same {@code @Scheduled} + {@code @SchedulerLock} job against
@@ -41,16 +39,27 @@ class TwoServersRunEachPeriodOnceTest {
         List<Process> servers = new ArrayList<>();
         List<File> logs = new ArrayList<>();
         Set<String> apps = Set.of("billing-a", "billing-b");
-        try (LockManager dashboard = LockManager.builder().redis(REDIS.uri()).application("dashboard")
-                .shutdownHook(false).build()) {
+        try (LockManager dashboard = LockManager.builder()
+                .redis(REDIS.uri())
+                .application("dashboard")
+                .shutdownHook(false)
+                .build()) {
             for (String app : apps) {
                 File log = File.createTempFile("shedlock-app-" + app + "-", ".log");
                 log.deleteOnExit();
                 logs.add(log);
-                servers.add(new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xmx128m",
-                        "-Dlockwarden.redis=" + REDIS.uri(), "-Dlockwarden.application=" + app,
-                        "-cp", System.getProperty("java.class.path"), ShedLockApp.class.getName(), Integer.toString(RUN_SECONDS))
-                        .redirectErrorStream(true).redirectOutput(log).start());
+                servers.add(new ProcessBuilder(
+                                ProcessHandle.current().info().command().orElse("java"),
+                                "-Xmx128m",
+                                "-Dlockwarden.redis=" + REDIS.uri(),
+                                "-Dlockwarden.application=" + app,
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                ShedLockApp.class.getName(),
+                                Integer.toString(RUN_SECONDS))
+                        .redirectErrorStream(true)
+                        .redirectOutput(log)
+                        .start());
             }
             LockInfo seen = awaitLock(dashboard, Duration.ofSeconds(RUN_SECONDS));
             assertEquals(LockSource.SHEDLOCK, seen.source());
@@ -71,15 +80,19 @@ class TwoServersRunEachPeriodOnceTest {
             all.append(out);
             Matcher m = RAN.matcher(out);
             while (m.find()) {
-                runs.computeIfAbsent(Long.parseLong(m.group(1)), k -> new ArrayList<>()).add(m.group(2) + "@" + m.group(3));
+                runs.computeIfAbsent(Long.parseLong(m.group(1)), k -> new ArrayList<>())
+                        .add(m.group(2) + "@" + m.group(3));
             }
         }
-        assertTrue(all.toString().contains("READY billing-a") && all.toString().contains("READY billing-b"), all.toString());
+        assertTrue(
+                all.toString().contains("READY billing-a") && all.toString().contains("READY billing-b"),
+                all.toString());
         assertTrue(runs.size() >= 3, "too few periods ran: " + runs + "\n" + all);
         long previousFence = 0;
         for (long period = runs.firstKey(); period <= runs.lastKey(); period++) {
             List<String> ran = runs.get(period);
-            assertTrue(ran != null && ran.size() == 1, "period " + period + " ran " + ran + " (expected once): " + runs);
+            assertTrue(
+                    ran != null && ran.size() == 1, "period " + period + " ran " + ran + " (expected once): " + runs);
             long fence = Long.parseLong(ran.get(0).substring(0, ran.get(0).indexOf('@')));
             assertTrue(fence > previousFence, "fences rise: " + runs);
             previousFence = fence;
