@@ -4,16 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockwarden.LockHandle;
-import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
-import dev.lockwarden.testing.ClusterFailover;
-import dev.lockwarden.testing.RedisBinary;
-import dev.lockwarden.testing.RedisCluster;
 import dev.lockwarden.testing.RedisNode;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,32 +17,15 @@ import org.junit.jupiter.api.Timeout;
  * fences above the ones issued before.
  */
 @Timeout(120)
-class ClusterAcquireFailoverTest {
+class ClusterAcquireFailoverTest extends ClusterWithReplicas {
 
     private static final LockOptions OPTS =
             LockOptions.ttl(Duration.ofSeconds(5)).waitUpTo(Duration.ofSeconds(10));
     private static final Duration FAILOVER = Duration.ofSeconds(30);
 
-    private RedisCluster cluster;
-    private ClusterFailover failover;
-    private LockManager locks;
-
-    @BeforeEach
-    void start() {
-        cluster = new RedisCluster(3, 1, RedisBinary.detect()).start();
-        failover = ClusterFailover.of(cluster);
-        locks = LockManager.builder()
-                .cluster(cluster.seedUris().toArray(String[]::new))
-                .application("acquire")
-                .timeout(Duration.ofMillis(500))
-                .shutdownHook(false)
-                .build();
-    }
-
-    @AfterEach
-    void stop() {
-        locks.close();
-        cluster.close();
+    @Override
+    protected String application() {
+        return "acquire";
     }
 
     private long acquireAndRelease(String name) {

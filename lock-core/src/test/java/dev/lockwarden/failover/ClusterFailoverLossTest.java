@@ -5,11 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
-import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
-import dev.lockwarden.testing.ClusterFailover;
-import dev.lockwarden.testing.RedisBinary;
-import dev.lockwarden.testing.RedisCluster;
 import dev.lockwarden.testing.RedisNode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,8 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,31 +21,14 @@ import org.junit.jupiter.api.Timeout;
  * refreshing the locks on the healthy masters while one master is killed and replaced.
  */
 @Timeout(120)
-class ClusterFailoverLossTest {
+class ClusterFailoverLossTest extends ClusterWithReplicas {
 
     private static final Duration TTL = Duration.ofSeconds(3);
     private static final int LOCKS = 20;
 
-    private RedisCluster cluster;
-    private ClusterFailover failover;
-    private LockManager locks;
-
-    @BeforeEach
-    void start() {
-        cluster = new RedisCluster(3, 1, RedisBinary.detect()).start();
-        failover = ClusterFailover.of(cluster);
-        locks = LockManager.builder()
-                .cluster(cluster.seedUris().toArray(String[]::new))
-                .application("cluster-loss")
-                .timeout(Duration.ofMillis(500))
-                .shutdownHook(false)
-                .build();
-    }
-
-    @AfterEach
-    void stop() {
-        locks.close();
-        cluster.close();
+    @Override
+    protected String application() {
+        return "cluster-loss";
     }
 
     @Test

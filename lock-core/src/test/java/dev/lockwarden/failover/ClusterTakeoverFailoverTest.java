@@ -5,19 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
-import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
-import dev.lockwarden.testing.ClusterFailover;
-import dev.lockwarden.testing.RedisBinary;
-import dev.lockwarden.testing.RedisCluster;
 import dev.lockwarden.testing.RedisNode;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,34 +20,18 @@ import org.junit.jupiter.api.Timeout;
  * follows the slots to the promoted replicas and the watchdog keeps refreshing there.
  */
 @Timeout(120)
-class ClusterTakeoverFailoverTest {
+class ClusterTakeoverFailoverTest extends ClusterWithReplicas {
 
     private static final Duration TTL = Duration.ofSeconds(10);
     private static final int LOCKS = 20;
 
-    private RedisCluster cluster;
-    private LockManager locks;
-
-    @BeforeEach
-    void start() {
-        cluster = new RedisCluster(3, 1, RedisBinary.detect()).start();
-        locks = LockManager.builder()
-                .cluster(cluster.seedUris().toArray(String[]::new))
-                .application("takeover")
-                .timeout(Duration.ofMillis(500))
-                .shutdownHook(false)
-                .build();
-    }
-
-    @AfterEach
-    void stop() {
-        locks.close();
-        cluster.close();
+    @Override
+    protected String application() {
+        return "takeover";
     }
 
     @Test
     void aTakeoverOfEveryMasterKeepsEveryLock() throws Exception {
-        ClusterFailover failover = ClusterFailover.of(cluster);
         Map<String, LockHandle> handles = new LinkedHashMap<>();
         Map<String, LockLostEvent> lost = new ConcurrentHashMap<>();
         for (int i = 0; i < LOCKS; i++) {
