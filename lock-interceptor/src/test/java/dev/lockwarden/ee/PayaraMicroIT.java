@@ -41,9 +41,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * H2 default datasource, against a real redis-server. The WAR is built with ShrinkWrap from this
  * module's jar and its runtime dependencies.
  */
-@Timeout(value = 240, unit = TimeUnit.SECONDS)
+@Timeout(value = 360, unit = TimeUnit.SECONDS)
 class PayaraMicroIT {
-    private static final Duration BOOT_LIMIT = Duration.ofSeconds(150);
+    private static final Duration BOOT_LIMIT = Duration.ofSeconds(240);
 
     @RegisterExtension
     static final RedisServerExtension redis = RedisServerExtension.nodes(1);
