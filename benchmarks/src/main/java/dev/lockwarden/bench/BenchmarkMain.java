@@ -40,6 +40,7 @@ public final class BenchmarkMain {
                     new LockwardenContender("Lockwarden (single node)", List.of(single)),
                     new LockwardenContender("Lockwarden Redlock (5 nodes)", redlock),
                     new RedissonContender(single),
+                    new FencingLockContender(single),
                     new ShedLockContender(single),
                     new SnippetContender(List.of(single), SnippetContender.Mode.SINGLE));
             List<Contender> diag = List.of(
