@@ -36,10 +36,12 @@ public final class BenchmarkMain {
             Bench b = new Bench(cfg, single, redlock);
             b.note(header(cfg, servers.binary()));
             b.note(Pools.describe(cfg.threads()));
+            double loadAtStart = loadAverage();
             List<Contender> all = List.of(
                     new LockwardenContender("Lockwarden (single node)", List.of(single)),
                     new LockwardenContender("Lockwarden Redlock (5 nodes)", redlock),
                     new RedissonContender(single),
+                    new FencingLockContender(single),
                     new ShedLockContender(single),
                     new SnippetContender(List.of(single), SnippetContender.Mode.SINGLE));
             List<Contender> diag = List.of(
@@ -85,9 +87,21 @@ public final class BenchmarkMain {
             if (b.outOfTime()) {
                 b.note("**The time budget (" + cfg.budget() + ") ran out: later parts were skipped.**");
             }
-            b.note(String.format(Locale.ROOT, "Whole run: %.0f s.", (System.nanoTime() - started) / 1e9));
+            b.note(String.format(
+                    Locale.ROOT,
+                    "Whole run: %.0f s. Machine load (1-minute load average, %d CPUs): %.1f at the start, %.1f at the"
+                            + " end; above the CPU count other processes competed with the run for the cores.",
+                    (System.nanoTime() - started) / 1e9,
+                    Runtime.getRuntime().availableProcessors(),
+                    loadAtStart,
+                    loadAverage()));
             return b.report();
         }
+    }
+
+    /** The system's 1-minute load average (what {@code uptime} prints first), or -1 where the OS has none. */
+    private static double loadAverage() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     private static List<Contender> concat(List<Contender> a, List<Contender> b) {

@@ -28,7 +28,7 @@ import redis.clients.jedis.params.SetParams;
  * (six rounds), so a disturbance from outside hits all of them alike; each prints cycles/s and its ratio to
  * the first variant; {@code DiagnosticsSmokeTest} runs {@code scripts} in {@code mvn verify}.
  * <ul>
- *   <li>{@code -Dbench.bounds=scripts} (one node, {@code .threads} 1 and 16): the plain snippet, Lockwarden's own
+ *   <li>{@code -Dbench.bounds=scripts} (one node, {@code .threads} 1 and 16): the plain snippet, the FencingLock, Lockwarden's own
  *   {@code acquire.lua}/{@code release.lua} (packed holder, fence, release message), and a one-write prototype
  *   ({@code one-write-*.lua}: the fence kept in the lock key) — all on the same Jedis pool of {@link Pools#SIZE},
  *   without Lockwarden's client, so only the scripts differ.</li>
@@ -37,7 +37,7 @@ import redis.clients.jedis.params.SetParams;
  *   all five connections itself and then reading the five replies (no thread hand-off at all: the best an
  *   asynchronous fan-out could do).</li>
  *   <li>{@code -Dbench.bounds=instructions} (one node under valgrind's callgrind): Redis's instructions per cycle
- *   of the snippet, Lockwarden's scripts, the one-write prototype and a minimal Lua acquire ({@link CallgrindBound});
+ *   of the snippet, the FencingLock, Lockwarden's scripts, the one-write prototype and a minimal Lua acquire ({@link CallgrindBound});
  *   counted, so repeatable to about 1% where cycles/s differ by 20% between runs.</li>
  * </ul>
  * Bounded: {@code .seconds} (default 24, at most 120) of measuring plus a warm-up slice per variant; every loop
@@ -91,6 +91,7 @@ public final class BoundsMain {
             String release = redis.scriptLoad(resource(LockHolder.class, "release.lua"));
             String oneWriteAcquire = redis.scriptLoad(resource(BoundsMain.class, "one-write-acquire.lua"));
             String oneWriteRelease = redis.scriptLoad(resource(BoundsMain.class, "one-write-release.lua"));
+            String fencingAcquire = redis.scriptLoad(resource(BoundsMain.class, "fencing-lock-acquire.lua"));
             String ttl = "30000";
             String retention = String.valueOf(TimeUnit.DAYS.toMillis(1));
             String holder = new LockHolder(
@@ -102,6 +103,7 @@ public final class BoundsMain {
                     .encode();
             List<String> names = List.of(
                     "plain snippet (SET NX PX + Lua DEL)",
+                    "FencingLock (INCR fence + SET NX PX script, the snippet's release)",
                     "Lockwarden's acquire.lua + release.lua (fence counter key + lock key)",
                     "prototype: one-write scripts (fence kept in the lock key)");
             List<Cycle> cycles = List.of(
@@ -110,11 +112,18 @@ public final class BoundsMain {
                         redis.evalsha(snippetRelease, List.of(key), List.of(token));
                     },
                     (key, token) -> {
+                        redis.evalsha(fencingAcquire, List.of(key, key + ":fence"), List.of(token, ttl));
+                        redis.evalsha(snippetRelease, List.of(key), List.of(token));
+                    },
+                    (key, token) -> {
                         redis.evalsha(
                                 acquire,
                                 List.of(key, key + ":info", key + ":fence"),
                                 List.of(token, ttl, retention, "1", holder));
-                        redis.evalsha(release, List.of(key, key + ":info"), List.of(token, key + ":released"));
+                        redis.evalsha(
+                                release,
+                                List.of(key, key + ":info", key + ":waiters"),
+                                List.of(token, key + ":released", "0", "0"));
                     },
                     (key, token) -> {
                         redis.evalsha(oneWriteAcquire, List.of(key), List.of(token, ttl));

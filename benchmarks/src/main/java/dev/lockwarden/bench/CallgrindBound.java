@@ -97,6 +97,7 @@ final class CallgrindBound {
         String oneWriteAcquire = load(c, BoundsMain.resource(BoundsMain.class, "one-write-acquire.lua"));
         String oneWriteRelease = load(c, BoundsMain.resource(BoundsMain.class, "one-write-release.lua"));
         String minimalAcquire = load(c, BoundsMain.resource(BoundsMain.class, "minimal-acquire.lua"));
+        String fencingAcquire = load(c, BoundsMain.resource(BoundsMain.class, "fencing-lock-acquire.lua"));
         String retention = String.valueOf(TimeUnit.DAYS.toMillis(1));
         String holder = new LockHolder(
                         UUID.randomUUID().toString(), "bench-worker-1", LockSource.API, "", System.currentTimeMillis())
@@ -108,7 +109,12 @@ final class CallgrindBound {
                                 cmd(Protocol.Command.SET, key, token, "NX", "PX", TTL),
                                 evalsha(snippetRelease, List.of(key), token))),
                 new Variant(
-                        "Lockwarden's acquire.lua + release.lua (fence, packed holder, message)",
+                        "FencingLock (INCR fence + SET NX PX script, the snippet's release)",
+                        (key, token) -> List.of(
+                                evalsha(fencingAcquire, List.of(key, key + ":fence"), token, TTL),
+                                evalsha(snippetRelease, List.of(key), token))),
+                new Variant(
+                        "Lockwarden's acquire.lua + release.lua (fence, packed holder; nobody waits)",
                         (key, token) -> List.of(
                                 evalsha(
                                         acquire,
@@ -118,7 +124,13 @@ final class CallgrindBound {
                                         retention,
                                         "1",
                                         holder),
-                                evalsha(release, List.of(key, key + ":info"), token, key + ":released"))),
+                                evalsha(
+                                        release,
+                                        List.of(key, key + ":info", key + ":waiters"),
+                                        token,
+                                        key + ":released",
+                                        "0",
+                                        "0"))),
                 new Variant(
                         "prototype: one-write scripts (fence kept in the lock key)",
                         (key, token) -> List.of(

@@ -34,7 +34,7 @@ final class Pools {
                 ? REDISSON_NETTY_THREADS
                 : 2 * Runtime.getRuntime().availableProcessors();
         return "Connection pools: " + SIZE
-                + " connections per node for every contender (plain snippet and ShedLock: Jedis "
+                + " connections per node for every contender (plain snippet, FencingLock and ShedLock: Jedis "
                 + "RedisClient pool maxTotal=" + SIZE + "; Lockwarden maxConnections=" + SIZE
                 + " (its acquire and release calls share one pipelined connection per node, the other calls use the pool)"
                 + "; Redisson connectionPoolSize=" + SIZE + ", Netty threads=" + netty

@@ -25,9 +25,8 @@ final class ThroughputScenarios {
             String prefix = "s" + scenario + ":" + Integer.toHexString(System.identityHashCode(c)) + ":";
             return (t, i) -> c.cycle(prefix + t + ":" + i);
         });
-        Contender snippet = snippet(ok);
-        double base =
-                snippet != null && res.get(snippet) != null ? res.get(snippet).successesPerSecond() : 0;
+        double base = rate(res, snippet(ok));
+        double fenced = rate(res, fencingLock(ok));
         RedisLimit.Result lim = threads == 1 ? b.limit1 : b.limit16;
         double limit = lim == null ? 0 : lim.cycles();
         Table t = new Table(
@@ -36,6 +35,7 @@ final class ThroughputScenarios {
                 "p50 µs",
                 "p99 µs",
                 "p99.9 µs",
+                "× FencingLock",
                 "× snippet",
                 "× Redis limit",
                 "commands sent / cycle",
@@ -61,6 +61,7 @@ final class ThroughputScenarios {
                     Table.num(r.micros(50)),
                     Table.num(r.micros(99)),
                     Table.num(r.micros(99.9)),
+                    Table.ratio(cps, fenced),
                     Table.ratio(cps, base),
                     Table.ratio(cps, limit),
                     Table.num(RedisStats.clientSent(d, c.plainCommands()) / n),
@@ -77,6 +78,7 @@ final class ThroughputScenarios {
                     "",
                     "",
                     "",
+                    Table.ratio(limit, fenced),
                     Table.ratio(limit, base),
                     "1.00×",
                     "");
@@ -84,7 +86,21 @@ final class ThroughputScenarios {
         String title = threads == 1
                 ? "Scenario 1 — one thread, distinct keys"
                 : "Scenario 2 — " + threads + " threads, distinct keys";
-        b.section(title, t.markdown());
+        Contender lockwarden = lockwardenSingle(ok);
+        String lead = lockwarden == null
+                ? ""
+                : "Lockwarden (single node) × FencingLock: **" + Table.ratio(rate(res, lockwarden), fenced)
+                        + "** (× snippet " + Table.ratio(rate(res, lockwarden), base) + ").\n\n";
+        b.section(title, lead + t.markdown());
+    }
+
+    private static Contender lockwardenSingle(List<Contender> ok) {
+        for (Contender c : ok) {
+            if (c.name().equals("Lockwarden (single node)")) {
+                return c;
+            }
+        }
+        return null;
     }
 
     static void oneKeyNonBlocking(Bench b, List<Contender> all, List<Contender> ok, int threads)
@@ -106,10 +122,16 @@ final class ThroughputScenarios {
             };
             return (t, i) -> c.cycle(key, body);
         });
-        Contender snippet = snippet(ok);
-        double base =
-                snippet != null && res.get(snippet) != null ? res.get(snippet).successesPerSecond() : 0;
-        Table t = new Table("contender", "acquisitions/s", "attempts/s", "overlaps (must be 0)", "× snippet", "errors");
+        double base = rate(res, snippet(ok));
+        double fenced = rate(res, fencingLock(ok));
+        Table t = new Table(
+                "contender",
+                "acquisitions/s",
+                "attempts/s",
+                "overlaps (must be 0)",
+                "× FencingLock",
+                "× snippet",
+                "errors");
         for (Contender c : all) {
             LoadRunner.Result r = res.get(c);
             if (r == null) {
@@ -121,6 +143,7 @@ final class ThroughputScenarios {
                     Table.num(r.successesPerSecond()),
                     Table.num(r.attemptsPerSecond()),
                     overlaps.get(c).sum(),
+                    Table.ratio(r.successesPerSecond(), fenced),
                     Table.ratio(r.successesPerSecond(), base),
                     errors(r));
         }
@@ -174,6 +197,20 @@ final class ThroughputScenarios {
             }
         }
         return null;
+    }
+
+    static Contender fencingLock(List<Contender> ok) {
+        for (Contender c : ok) {
+            if (c instanceof FencingLockContender) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Successes per second of {@code c} in {@code res}, 0 if it did not run. */
+    static double rate(Map<Contender, LoadRunner.Result> res, Contender c) {
+        return c != null && res.get(c) != null ? res.get(c).successesPerSecond() : 0;
     }
 
     static String errors(LoadRunner.Result r) {

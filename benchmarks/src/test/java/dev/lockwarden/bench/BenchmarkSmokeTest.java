@@ -26,7 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BenchmarkSmokeTest {
     private static final String[] CONTENDERS = {
-        "Lockwarden (single node)", "Lockwarden Redlock (5 nodes)", "Redisson RLock", "ShedLock", "plain snippet"
+        "Lockwarden (single node)",
+        "Lockwarden Redlock (5 nodes)",
+        "Redisson RLock",
+        "FencingLock",
+        "ShedLock",
+        "plain snippet"
     };
 
     @Test

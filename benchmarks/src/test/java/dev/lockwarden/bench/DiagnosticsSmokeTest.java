@@ -47,8 +47,9 @@ class DiagnosticsSmokeTest {
             assertTrue(Double.parseDouble(m.group(2).replace(",", "")) > 0, m.group(1) + ": no cycles\n" + output);
             variants.add(m.group(1));
         }
-        assertEquals(3, variants.size(), output);
-        assertTrue(variants.get(1).startsWith("Lockwarden's acquire.lua + release.lua"), output);
+        assertEquals(4, variants.size(), output);
+        assertTrue(variants.get(1).startsWith("FencingLock"), output);
+        assertTrue(variants.get(2).startsWith("Lockwarden's acquire.lua + release.lua"), output);
     }
 
     @Test

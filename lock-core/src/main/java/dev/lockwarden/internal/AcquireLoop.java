@@ -69,7 +69,7 @@ final class AcquireLoop {
                 // delete what a later attempt took on a node that was stalled in between
                 Lease lease =
                         new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
-                AcquireResult r = attempt(lease, info, plan);
+                AcquireResult r = attempt(lease, info, plan, channel != null);
                 if (r == null) {
                     continue;
                 }
@@ -109,10 +109,11 @@ final class AcquireLoop {
      * One attempt; null = try again at once (no local connection was free, or the store was slow, within the
      * budget: that wait is part of it). Store errors are reported, never as "busy".
      */
-    private AcquireResult attempt(Lease lease, LockHolder info, WaitPlan plan) throws InterruptedException {
+    private AcquireResult attempt(Lease lease, LockHolder info, WaitPlan plan, boolean waiter)
+            throws InterruptedException {
         unconfirmed.giveBack(lease.name());
         try {
-            return attempt(lease, info, plan.deadlineNanos());
+            return attempt(lease, info, plan.deadlineNanos(), waiter);
         } catch (LocalPoolBusyException poolBusy) {
             if (!plan.retryAfterPoolBusy(System.nanoTime())) {
                 throw poolBusy;
@@ -128,9 +129,10 @@ final class AcquireLoop {
         }
     }
 
-    private AcquireResult attempt(Lease lease, LockHolder info, long deadline) {
+    private AcquireResult attempt(Lease lease, LockHolder info, long deadline, boolean waiter) {
         try {
-            return store.tryAcquire(lease, info, deadline);
+            // a call that may wait marks a busy lock, so the holder's release sends the message it listens for
+            return store.tryAcquire(lease, info, deadline, waiter);
         } catch (LockStoreException e) {
             // The reply may have been lost after Redis granted the lock (or a stalled Redis grants it when it
             // resumes): give our token back in the background so the caller learns of the failure at once,

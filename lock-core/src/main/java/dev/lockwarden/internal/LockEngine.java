@@ -183,6 +183,9 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
      */
     private boolean releaseHandingOver(DefaultLockHandle h) {
         HandOver handOver = wakeups.handOver(keys.releasedChannel(h.name())); // before the release is sent
+        if (handOver == HandOver.NONE) {
+            return store.release(h.lease(), 0); // no local waiter of this lock: a message only if one marked it
+        }
         boolean wasOurs;
         try {
             wasOurs = store.release(h.lease(), 0, handOver::give);

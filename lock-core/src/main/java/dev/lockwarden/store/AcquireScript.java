@@ -21,17 +21,25 @@ final class AcquireScript {
     }
 
     /**
-     * Keys lock, info, fence; arguments token, ttl, retention, floor, holder. {@code storeFloor = false}
+     * Keys lock, info, fence and, for a {@code waiter} (a call that will wait for the release message), the
+     * waiter mark its busy answer sets; arguments token, ttl, retention, floor, holder. {@code storeFloor = false}
      * (Redlock phase 1) leaves a counter below the clock floor as it is and says so in
      * {@link AcquireResult#counterBehind()}.
      */
-    ScriptCall call(Lease lease, LockHolder holder, boolean storeFloor) {
+    ScriptCall call(Lease lease, LockHolder holder, boolean storeFloor, boolean waiter) {
         byte[] lock = keys.lock(lease.name()).getBytes(StandardCharsets.UTF_8);
-        Rawable[] k = {
-            Encoded.wrap(lock),
-            Encoded.suffixed(lock, KeySpace.INFO_SUFFIX),
-            Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX)
-        };
+        Rawable[] k = waiter
+                ? new Rawable[] {
+                    Encoded.wrap(lock),
+                    Encoded.suffixed(lock, KeySpace.INFO_SUFFIX),
+                    Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX),
+                    Encoded.suffixed(lock, KeySpace.WAITERS_SUFFIX)
+                }
+                : new Rawable[] {
+                    Encoded.wrap(lock),
+                    Encoded.suffixed(lock, KeySpace.INFO_SUFFIX),
+                    Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX)
+                };
         Rawable[] a = {
             Encoded.of(lease.token()),
             ttlArg(lease.ttlMillis()),

@@ -20,6 +20,8 @@ public record KeySpace(String prefix) {
     public static final String HISTORY_SUFFIX = ":history";
     /** Entries a lock's history keeps ({@code MAXLEN ~}: Redis trims whole stream nodes, so up to ~100 more). */
     public static final long HISTORY_MAX_LEN = 100;
+    /** Suffix of a lock's waiter mark: set by a waiter's busy attempt, so the release sends its message. */
+    public static final String WAITERS_SUFFIX = ":waiters";
     /** Suffix of the release channel. */
     public static final String RELEASED_SUFFIX = ":released";
 

@@ -22,7 +22,16 @@ public interface LockStore extends AutoCloseable {
         return tryAcquire(lease, holder);
     }
 
-    /** Token-checked delete that publishes a wake-up; true if the lock was still ours. */
+    /**
+     * {@link #tryAcquire(Lease, LockHolder, long)} of a call that will wait for the lock: its busy answer marks
+     * the lock as waited for, so the holder's release sends the release message (a release nobody waits for
+     * sends none).
+     */
+    default AcquireResult tryAcquire(Lease lease, LockHolder holder, long deadlineNanos, boolean waiter) {
+        return tryAcquire(lease, holder, deadlineNanos);
+    }
+
+    /** Token-checked delete that publishes a wake-up if a waiter marked the lock; true if the lock was still ours. */
     default boolean release(Lease lease) {
         return release(lease, 0);
     }
@@ -38,6 +47,8 @@ public interface LockStore extends AutoCloseable {
      * call of this JVM on the lock reaches Redis after the release, as soon as the release is queued to go
      * and before Redis can have run it (before it is known whether the lock was still ours: {@code sent} then
      * wakes a local waiter one round trip earlier); otherwise after the reply, and only if the lock was still ours.
+     * This release always sends the release message: this JVM's own waiter may not have marked the lock, and
+     * the wake-up counting of {@code sent} expects the message to come back.
      */
     default boolean release(Lease lease, long keepMillis, Runnable sent) {
         boolean ours = release(lease, keepMillis);

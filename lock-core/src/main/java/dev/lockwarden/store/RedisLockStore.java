@@ -18,24 +18,34 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public AcquireResult tryAcquire(Lease lease, LockHolder holder) {
-        return node.acquire(lease, holder, true, 0);
+        return node.acquire(lease, holder, true, 0, false);
     }
 
     @Override
     public AcquireResult tryAcquire(Lease lease, LockHolder holder, long deadlineNanos) {
-        return node.acquire(lease, holder, true, deadlineNanos);
+        return node.acquire(lease, holder, true, deadlineNanos, false);
+    }
+
+    @Override
+    public AcquireResult tryAcquire(Lease lease, LockHolder holder, long deadlineNanos, boolean waiter) {
+        return node.acquire(lease, holder, true, deadlineNanos, waiter);
     }
 
     @Override
     public boolean release(Lease lease, long keepMillis) {
-        return node.release(lease, true, keepMillis);
+        return node.release(lease, ReleaseScript.Wake.IF_WAITED, keepMillis);
     }
 
     @Override
     public boolean release(Lease lease, long keepMillis, Runnable sent) {
-        return node.sharesConnection()
-                ? node.release(lease, keepMillis, sent)
-                : LockStore.super.release(lease, keepMillis, sent);
+        if (node.sharesConnection()) {
+            return node.release(lease, keepMillis, sent);
+        }
+        boolean ours = node.release(lease, ReleaseScript.Wake.ALWAYS, keepMillis);
+        if (ours) {
+            sent.run();
+        }
+        return ours;
     }
 
     @Override

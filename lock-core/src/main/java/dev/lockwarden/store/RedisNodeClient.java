@@ -97,17 +97,18 @@ public final class RedisNodeClient implements AutoCloseable {
     /**
      * One acquire attempt (see acquire.lua) waiting for a free connection until {@code deadlineNanos}
      * (the caller's wait budget; 0 = none), at least the Redis timeout; {@code storeFloor = false}
-     * (Redlock phase 1) leaves a counter below the clock floor as it is.
+     * (Redlock phase 1) leaves a counter below the clock floor as it is; a {@code waiter}'s busy answer
+     * marks the lock as waited for.
      */
-    AcquireResult acquire(Lease lease, LockHolder holder, boolean storeFloor, long deadlineNanos) {
-        ScriptCall c = acquire.call(lease, holder, storeFloor);
+    AcquireResult acquire(Lease lease, LockHolder holder, boolean storeFloor, long deadlineNanos, boolean waiter) {
+        ScriptCall c = acquire.call(lease, holder, storeFloor, waiter);
         CallDescription what = new CallDescription("acquire", lease.name());
         return acquire.reply(lease, calls.run(what, deadlineNanos, true, () -> runHot(c, null)), what, calls);
     }
 
-    /** Token-checked release; {@code wakeWaiters = false} skips the release message, {@code keepMillis > 0} keeps the lock that long (see release.lua). */
-    boolean release(Lease lease, boolean wakeWaiters, long keepMillis) {
-        ScriptCall c = release.call(lease, wakeWaiters, keepMillis);
+    /** Token-checked release, its message as {@code wake} says; {@code keepMillis > 0} keeps the lock that long. */
+    boolean release(Lease lease, ReleaseScript.Wake wake, long keepMillis) {
+        ScriptCall c = release.call(lease, wake, keepMillis);
         return ReleaseScript.released(
                 calls.run(new CallDescription("release", lease.name()), 0, true, () -> runHot(c, null)));
     }
@@ -127,7 +128,7 @@ public final class RedisNodeClient implements AutoCloseable {
             throw new IllegalStateException(
                     "no shared connection to " + address + ": use release(lease, wakeWaiters, keepMillis)");
         }
-        ScriptCall c = release.call(lease, true, keepMillis);
+        ScriptCall c = release.call(lease, ReleaseScript.Wake.ALWAYS, keepMillis);
         boolean[] ran = {false}; // once, though a broken connection may make the call send the script again
         Runnable once = () -> {
             if (!ran[0]) {
@@ -151,7 +152,7 @@ public final class RedisNodeClient implements AutoCloseable {
     boolean[] releaseMany(List<Lease> leases, long[] keepMillis) {
         List<ScriptCall> batch = new ArrayList<>(leases.size());
         for (int i = 0; i < leases.size(); i++) {
-            batch.add(release.call(leases.get(i), true, keepMillis[i]));
+            batch.add(release.call(leases.get(i), ReleaseScript.Wake.ALWAYS, keepMillis[i]));
         }
         List<Object> replies = ScriptPipeline.run(
                 this,

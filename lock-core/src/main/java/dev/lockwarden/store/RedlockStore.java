@@ -59,20 +59,26 @@ public final class RedlockStore implements LockStore {
      */
     @Override
     public AcquireResult tryAcquire(Lease lease, LockHolder holder) {
+        return tryAcquire(lease, holder, 0, false);
+    }
+
+    @Override
+    public AcquireResult tryAcquire(Lease lease, LockHolder holder, long deadlineNanos, boolean waiter) {
         // Threads of this JVM take turns per lock name: concurrent attempts on one name can only split
         // the votes between themselves. A turn lasts one attempt (a few round trips), never a wait.
         ReentrantLock turn = turns[Math.floorMod(lease.name().hashCode(), turns.length)];
         turn.lock();
         try {
-            return tryAcquireInTurn(lease, holder);
+            return tryAcquireInTurn(lease, holder, waiter);
         } finally {
             turn.unlock();
         }
     }
 
-    private AcquireResult tryAcquireInTurn(Lease lease, LockHolder holder) {
+    private AcquireResult tryAcquireInTurn(Lease lease, LockHolder holder, boolean waiter) {
         for (int split = 0; ; split++) {
-            AcquireResult r = split == 0 ? attemptOrRetrySlow(lease, holder) : gatedAttempt(lease, holder);
+            AcquireResult r =
+                    split == 0 ? attemptOrRetrySlow(lease, holder, waiter) : gatedAttempt(lease, holder, waiter);
             if (r.acquired() || r != SPLIT || split == MAX_SPLIT_RETRIES) {
                 return r == SPLIT ? AcquireResult.busy(-1) : r;
             }
@@ -87,13 +93,13 @@ public final class RedlockStore implements LockStore {
      * Contenders then queue on one node instead of splitting five; node 0 is asked again in the
      * parallel round, which is harmless because the acquire script is idempotent per token.
      */
-    private AcquireResult gatedAttempt(Lease lease, LockHolder holder) {
+    private AcquireResult gatedAttempt(Lease lease, LockHolder holder, boolean waiter) {
         try {
             AcquireResult gate = fanOut.callOne(
                     0,
                     "acquire '" + lease.name() + "'",
                     lease.name(),
-                    n -> n.acquire(lease, holder, false, 0),
+                    n -> n.acquire(lease, holder, false, 0, waiter),
                     RedlockRules.nodeTimeoutMillis(lease.ttlMillis()));
             if (!gate.acquired()) {
                 return AcquireResult.busy(gate.holderTtlMillis());
@@ -101,15 +107,15 @@ public final class RedlockStore implements LockStore {
         } catch (LockStoreException e) {
             // node 0 is down or slow: the plain parallel attempt decides without it
         }
-        return attemptOrRetrySlow(lease, holder);
+        return attemptOrRetrySlow(lease, holder, waiter);
     }
 
-    private AcquireResult attemptOrRetrySlow(Lease lease, LockHolder holder) {
+    private AcquireResult attemptOrRetrySlow(Lease lease, LockHolder holder, boolean waiter) {
         try {
-            return attempt(lease, holder);
+            return attempt(lease, holder, waiter);
         } catch (RedlockVotes.SlowQuorumException e) {
             try {
-                return attempt(lease, holder);
+                return attempt(lease, holder, waiter);
             } catch (RedlockVotes.SlowQuorumException again) {
                 again.addSuppressed(e);
                 throw again;
@@ -126,14 +132,14 @@ public final class RedlockStore implements LockStore {
         }
     }
 
-    private AcquireResult attempt(Lease lease, LockHolder holder) {
+    private AcquireResult attempt(Lease lease, LockHolder holder, boolean waiter) {
         long start = System.nanoTime();
         long nodeTimeout = RedlockRules.nodeTimeoutMillis(lease.ttlMillis());
         String what = "acquire '" + lease.name() + "'";
         List<NodeReply<AcquireResult>> phase1 = fanOut.call(
                 what,
                 lease.name(),
-                n -> n.acquire(lease, holder, false, 0),
+                n -> n.acquire(lease, holder, false, 0, waiter),
                 nodeTimeout,
                 AcquireResult::acquired,
                 quorum);
@@ -184,10 +190,24 @@ public final class RedlockStore implements LockStore {
 
     @Override
     public boolean release(Lease lease, long keepMillis) {
+        return release(lease, ReleaseScript.Wake.IF_WAITED, keepMillis);
+    }
+
+    /** Always sends the release message: see {@link LockStore#release(Lease, long, Runnable)}. */
+    @Override
+    public boolean release(Lease lease, long keepMillis, Runnable sent) {
+        boolean ours = release(lease, ReleaseScript.Wake.ALWAYS, keepMillis);
+        if (ours) {
+            sent.run();
+        }
+        return ours;
+    }
+
+    private boolean release(Lease lease, ReleaseScript.Wake wake, long keepMillis) {
         List<NodeReply<Boolean>> r = fanOut.call(
                 "release '" + lease.name() + "'",
                 lease.name(),
-                n -> n.release(lease, true, keepMillis),
+                n -> n.release(lease, wake, keepMillis),
                 callTimeoutMillis,
                 Boolean::booleanValue,
                 quorum);
@@ -209,16 +229,7 @@ public final class RedlockStore implements LockStore {
         if (redis.tooManyFailures(RedlockVotes.errors(replies))) {
             throw RedlockVotes.quorumImpossible(what, replies, quorum);
         }
-        for (int i = 0; i < ours.length; i++) {
-            int yes = 0;
-            for (NodeReply<boolean[]> r : replies) {
-                if (r.ok() && r.value()[i]) {
-                    yes++;
-                }
-            }
-            ours[i] = yes >= quorum;
-        }
-        return ours;
+        return RedlockVotes.perLease(replies, ours.length, quorum);
     }
 
     /**
@@ -262,16 +273,7 @@ public final class RedlockStore implements LockStore {
         if (redis.tooManyFailures(RedlockVotes.errors(replies))) {
             throw RedlockVotes.quorumImpossible(what, replies, quorum);
         }
-        for (int i = 0; i < ours.length; i++) {
-            int confirmed = 0;
-            for (NodeReply<boolean[]> r : replies) {
-                if (r.ok() && r.value()[i]) {
-                    confirmed++;
-                }
-            }
-            ours[i] = confirmed >= quorum;
-        }
-        return ours;
+        return RedlockVotes.perLease(replies, ours.length, quorum);
     }
 
     /** Closes the deployment: its fan-out threads and every node's connections. */
@@ -285,7 +287,7 @@ public final class RedlockStore implements LockStore {
         fanOut.call(
                 "release '" + lease.name() + "' after a failed attempt",
                 lease.name(),
-                n -> n.release(lease, false, 0),
+                n -> n.release(lease, ReleaseScript.Wake.QUIET, 0),
                 nodeTimeout,
                 x -> true,
                 0);

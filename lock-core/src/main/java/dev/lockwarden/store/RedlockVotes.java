@@ -81,4 +81,19 @@ final class RedlockVotes {
         sorted.sort(null);
         return sorted.get(sorted.size() / 2);
     }
+
+    /** Per lease of a batch: true where at least {@code quorum} nodes answered true. */
+    static boolean[] perLease(List<NodeReply<boolean[]>> replies, int leases, int quorum) {
+        boolean[] ours = new boolean[leases];
+        for (int i = 0; i < leases; i++) {
+            int yes = 0;
+            for (NodeReply<boolean[]> r : replies) {
+                if (r.ok() && r.value()[i]) {
+                    yes++;
+                }
+            }
+            ours[i] = yes >= quorum;
+        }
+        return ours;
+    }
 }

@@ -1,5 +1,7 @@
 -- Acquire: take the lock, issue its fence and record the holder, atomically (one round trip).
--- KEYS[1] lock, KEYS[2] info (the holder hash of the older layout), KEYS[3] fence
+-- KEYS[1] lock, KEYS[2] info (the holder hash of the older layout), KEYS[3] fence, KEYS[4] (optional, only
+-- from a caller that will wait for the release message) the waiter mark: a busy answer sets it, so the
+-- holder's release.lua knows someone listens and publishes the release message (only then)
 -- ARGV[1] token, ARGV[2] ttl ms, ARGV[3] fence retention ms, ARGV[4] '1' = store a clock floor in the
 -- counter (single node, cluster) / '0' = only return it (Redlock: phase 2 stores the maximum on a
 -- majority, so a node answering late never holds a counter above the token handed out),
@@ -35,7 +37,13 @@ if v then
     local fence = tonumber(redis.call('HGET', KEYS[2], 'fence'))
     return {1, fence, tonumber(redis.call('GET', KEYS[3]) or '0') < fence and 1 or 0}
   end
-  return -2 - redis.call('PTTL', KEYS[1])
+  local ttl = redis.call('PTTL', KEYS[1])
+  if KEYS[4] then
+    -- outlives the holder's TTL by the waiter's own: the waiter tries again (and sets it again) within the
+    -- holder's remaining TTL, and the holder's release deletes it
+    redis.call('SET', KEYS[4], '1', 'PX', (ttl > 0 and ttl or 0) + ARGV[2])
+  end
+  return -2 - ttl
 end
 -- (the :info key is not read here: a packed acquire never uses it, so whatever it holds cannot matter)
 local packed = #ARGV == 5

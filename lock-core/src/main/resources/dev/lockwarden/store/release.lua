@@ -2,14 +2,18 @@
 -- the cycle as one entry of the lock's own capped history stream (the dashboard's lock detail).
 -- The lock's value is token US fence US packed holder (acquire.lua), or, written by an older caller,
 -- the token alone with the holder in the :info hash; both are released here.
--- KEYS[1] lock, KEYS[2] info (older layout), KEYS[3] (optional) the lock's history stream — hash-tagged
--- like the lock, so this stays a single-slot script on Redis Cluster
+-- KEYS[1] lock, KEYS[2] info (older layout), KEYS[3] the waiter mark (acquire.lua: set by a waiter's busy
+-- answer), KEYS[4] (optional) the lock's history stream — hash-tagged like the lock, so this stays a
+-- single-slot script on Redis Cluster
 -- ARGV[1] token, ARGV[2] release channel ('' = release quietly: the cleanup of a failed Redlock
--- attempt must not wake waiters, or they retry in step and split the votes again)
--- ARGV[3] (optional) keep ms: > 0 = the holdAtLeast period is not over, so keep lock + info for
--- that long instead of deleting them (they then expire by themselves; no wake-up is sent)
--- ARGV[4] (optional) history MAXLEN ('0' or absent = no entry), ARGV[5] the lock name (for the entry),
--- ARGV[6] history retention ms (the stream's expiry, renewed by every entry: names used once, e.g. one
+-- attempt must not wake waiters, or they retry in step and split the votes again); the release message
+-- goes out only when the waiter mark was set (deleted with the lock in one DEL: its count says so)
+-- ARGV[3] keep ms: > 0 = the holdAtLeast period is not over, so keep lock + info for that long instead
+-- of deleting them (they then expire by themselves; no wake-up is sent)
+-- ARGV[4] '1' = send the release message even without the waiter mark (the releasing JVM hands the lock
+-- to its own waiter, which may not have set it, and counts on the message coming back)
+-- ARGV[5] (optional) history MAXLEN ('0' or absent = no entry), ARGV[6] the lock name (for the entry),
+-- ARGV[7] history retention ms (the stream's expiry, renewed by every entry: names used once, e.g. one
 -- per order id, leave no stream behind for longer than that)
 -- The entry is {type release|release-held, name, fence, h (the packed holder: JVM, acquired-at,
 -- source, method, thread)} (older layout: the info hash's fields); its id is Redis's clock at the release. One entry per
@@ -29,9 +33,9 @@ local packed = string.byte(v, n + 1) == 31 and string.sub(v, 1, n) == ARGV[1]
 if not packed and v ~= ARGV[1] then
   return 0
 end
-local keep = tonumber(ARGV[3] or '0')
-if KEYS[3] and tonumber(ARGV[4] or '0') > 0 then
-  local entry = {'type', (keep and keep > 0) and 'release-held' or 'release', 'name', ARGV[5]}
+local keep = tonumber(ARGV[3])
+if KEYS[4] and tonumber(ARGV[5] or '0') > 0 then
+  local entry = {'type', (keep and keep > 0) and 'release-held' or 'release', 'name', ARGV[6]}
   if packed then
     local sep = string.find(v, '\31', n + 2, true)
     entry[5] = 'fence'
@@ -47,8 +51,8 @@ if KEYS[3] and tonumber(ARGV[4] or '0') > 0 then
       end
     end
   end
-  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], '*', unpack(entry))
-  redis.call('PEXPIRE', KEYS[3], ARGV[6])
+  redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[5], '*', unpack(entry))
+  redis.call('PEXPIRE', KEYS[4], ARGV[7])
 end
 if keep and keep > 0 then
   redis.call('PEXPIRE', KEYS[1], keep)
@@ -57,12 +61,14 @@ if keep and keep > 0 then
   end
   return 1
 end
-if packed then
-  redis.call('DEL', KEYS[1])
-else
+if ARGV[2] == '' then
   redis.call('DEL', KEYS[1], KEYS[2])
+  return 1
 end
-if ARGV[2] ~= '' then
+if not packed then
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+  redis.call('PUBLISH', ARGV[2], '1') -- the older layout's waiters may not set the mark
+elseif redis.call('DEL', KEYS[1], KEYS[3]) > 1 or ARGV[4] == '1' then
   redis.call('PUBLISH', ARGV[2], '1')
 end
 return 1

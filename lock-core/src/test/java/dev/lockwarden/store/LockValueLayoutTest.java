@@ -104,7 +104,7 @@ class LockValueLayoutTest {
             assertEquals(fence, fr.oldFence());
             assertEquals("0", cmd("EXISTS", "lock:{layout:old}"));
             assertEquals("0", cmd("EXISTS", "lock:{layout:old}:info"));
-            assertFalse(node.release(lease, true, 0), "gone");
+            assertFalse(node.release(lease, ReleaseScript.Wake.IF_WAITED, 0), "gone");
         }
     }
 

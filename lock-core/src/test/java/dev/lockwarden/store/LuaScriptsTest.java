@@ -35,10 +35,10 @@ class LuaScriptsTest {
             RedisNodeClient node = new RedisNodeClient(c, "test", new KeySpace("lock:"), 60_000, null, null);
             REDIS.node(0).command("SCRIPT", "FLUSH");
             Lease lease = new Lease("lua:one", "tok", 5_000);
-            assertEquals(true, node.acquire(lease, HOLDER, true, 0).acquired());
+            assertEquals(true, node.acquire(lease, HOLDER, true, 0, false).acquired());
             REDIS.node(0).command("SCRIPT", "FLUSH");
             assertEquals(true, node.refresh(List.of(lease))[0]); // pipelined EVALSHA → NOSCRIPT → EVAL
-            assertEquals(true, node.release(lease, true, 0));
+            assertEquals(true, node.release(lease, ReleaseScript.Wake.IF_WAITED, 0));
         }
     }
 
@@ -50,7 +50,7 @@ class LuaScriptsTest {
             java.util.List<Lease> leases = new java.util.ArrayList<>();
             for (int i = 0; i < RefreshScript.CHUNK * 2 + 7; i++) { // three chunks
                 Lease l = new Lease("many:" + i, "tok" + i, 1_000);
-                assertEquals(true, node.acquire(l, HOLDER, true, 0).acquired());
+                assertEquals(true, node.acquire(l, HOLDER, true, 0, false).acquired());
                 leases.add(i % 3 == 0 ? new Lease(l.name(), "stolen", 60_000) : new Lease(l.name(), l.token(), 60_000));
             }
             REDIS.node(0).command("SCRIPT", "FLUSH"); // NOSCRIPT on every chunk → EVAL fallback
