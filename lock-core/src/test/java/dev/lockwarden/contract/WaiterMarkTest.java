@@ -8,8 +8,8 @@ import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -80,21 +80,27 @@ class WaiterMarkTest {
             LockHandle first = b.acquire(name, HOLD);
             CountDownLatch w2Holds = new CountDownLatch(1);
             CountDownLatch w2May = new CountDownLatch(1);
-            CompletableFuture<Void> w2 = CompletableFuture.runAsync(() -> {
+            FutureTask<Void> w2 = new FutureTask<>(() -> {
                 try (LockHandle h = b.acquire(name, WAIT)) {
                     w2Holds.countDown();
                     await(w2May);
                 }
+                return null;
             });
-            Thread.sleep(300);
-            CompletableFuture<Long> w3 = CompletableFuture.supplyAsync(() -> {
+            FutureTask<Long> w3 = new FutureTask<>(() -> {
                 try (LockHandle h = b.acquire(name, WAIT)) {
                     return System.nanoTime();
                 }
             });
-            Thread.sleep(300);
+            // each waiter must be queued before the next step: a thread started late on a busy machine would
+            // otherwise find the lock free and the test would prove nothing (or fail for the wrong reason)
+            Thread t2 = start(w2, "w2");
+            awaitQueued(t2);
+            Thread t3 = start(w3, "w3");
+            awaitQueued(t3);
             first.release();
             assertTrue(w2Holds.await(5, TimeUnit.SECONDS), "w2 was not handed the lock");
+            awaitQueued(t3); // still queued behind w2's hold, without having marked the lock since
             long before = calls(raw, "publish");
             long released = System.nanoTime();
             w2May.countDown();
@@ -103,6 +109,31 @@ class WaiterMarkTest {
             assertTrue(ms < 1_000, "w3 got the lock " + ms + " ms after w2's release");
             assertTrue(calls(raw, "publish") > before, "the hand-over to a waiter without a mark sent no message");
         }
+    }
+
+    private static Thread start(Runnable task, String name) {
+        Thread t = new Thread(task, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Waits until {@code t} sleeps in this manager's wake-up queue (a local waiter), at most 10 s. */
+    private static void awaitQueued(Thread t) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            Thread.State st = t.getState();
+            if (st == Thread.State.TIMED_WAITING || st == Thread.State.WAITING) {
+                for (StackTraceElement e : t.getStackTrace()) {
+                    if (e.getClassName().endsWith("internal.ReleaseQueue")
+                            && e.getMethodName().equals("await")) {
+                        return;
+                    }
+                }
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError(t.getName() + " did not queue for the lock within 10 s: " + t.getState());
     }
 
     private static void await(CountDownLatch l) {
