@@ -59,7 +59,9 @@ final class ActivityReader {
     /** Activity keys of the window on one scan target, at most {@value #MAX_KEYS}. */
     private static List<String> keys(RedisNodeClient node, UnifiedJedis target, long firstMinute) {
         List<String> out = new ArrayList<>();
-        ScanParams params = new ScanParams().match(ActivityCounter.PREFIX + "*").count(SCAN_COUNT);
+        ScanParams params = new ScanParams()
+                .match(KeySpace.startingWith(KeySpace.ACTIVITY_PREFIX))
+                .count(SCAN_COUNT);
         String cursor = "0";
         do {
             String from = cursor;
@@ -95,7 +97,7 @@ final class ActivityReader {
             } catch (redis.clients.jedis.exceptions.JedisDataException notAHash) {
                 continue; // not written by a client (wrong type): skip it rather than fail the whole read
             }
-            String app = key.substring(ActivityCounter.PREFIX.length(), key.lastIndexOf(':'));
+            String app = key.substring(KeySpace.ACTIVITY_PREFIX.length(), key.lastIndexOf(':'));
             long[] c = counts.computeIfAbsent(app + "\n" + minuteOf(key), k -> new long[4]);
             for (int f = 0; f < ActivityCounter.FIELDS.length; f++) {
                 c[f] += LockReader.parseLong(fields.get(ActivityCounter.FIELDS[f]), 0);
@@ -136,7 +138,7 @@ final class ActivityReader {
     /** The epoch minute at the end of an activity key, or -1 when the key is not one. */
     static long minuteOf(String key) {
         int colon = key.lastIndexOf(':');
-        if (colon <= ActivityCounter.PREFIX.length()) {
+        if (colon <= KeySpace.ACTIVITY_PREFIX.length()) {
             return -1;
         }
         try {

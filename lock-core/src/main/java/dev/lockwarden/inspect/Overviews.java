@@ -25,7 +25,7 @@ import redis.clients.jedis.resps.StreamEntry;
 
 /**
  * The dashboard's overviews beyond single locks: fencing counters, client JVMs, the audit log. All bounded.
- * Just over 200 lines: three small bounded SCAN readers that share the scan helper.
+ * Over 200 lines because its three bounded SCAN readers (fences, client JVMs, the audit) share one scan helper.
  */
 final class Overviews {
     private static final int SCAN_COUNT = 500;
@@ -38,7 +38,7 @@ final class Overviews {
     }
 
     List<FenceCounter> fences(String prefix, int max) {
-        String pattern = KeySpaceGlob.fencePattern(keys, prefix);
+        String pattern = keys.fencePattern(prefix);
         Map<String, FenceCounter> byName = new TreeMap<>();
         for (RedisNodeClient node : nodes) {
             try {
@@ -93,7 +93,7 @@ final class Overviews {
         Map<String, ClientInfo> byJvm = new LinkedHashMap<>();
         RedisNodeClient node = nodes.get(0);
         for (UnifiedJedis target : node.scanTargets()) {
-            List<String> beats = scan(node, target, KeySpaceGlob.escape(KeySpace.JVM_PREFIX) + "*", 10_000, k -> k);
+            List<String> beats = scan(node, target, KeySpace.startingWith(KeySpace.JVM_PREFIX), 10_000, k -> k);
             List<Response<String>> values = new ArrayList<>();
             List<Response<Long>> ttls = new ArrayList<>();
             node.call("read heartbeats", () -> {
@@ -271,26 +271,5 @@ final class Overviews {
             cursor = r.getCursor();
         } while (!"0".equals(cursor) && out.size() < max);
         return out;
-    }
-
-    /** SCAN patterns. */
-    static final class KeySpaceGlob {
-        private KeySpaceGlob() {}
-
-        static String fencePattern(KeySpace keys, String prefix) {
-            String lock = keys.lockPattern(prefix); // <prefix>{<name prefix>*}
-            return lock + ":fence";
-        }
-
-        static String escape(String s) {
-            StringBuilder sb = new StringBuilder();
-            for (char c : s.toCharArray()) {
-                if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
-                    sb.append('\\');
-                }
-                sb.append(c);
-            }
-            return sb.toString();
-        }
     }
 }

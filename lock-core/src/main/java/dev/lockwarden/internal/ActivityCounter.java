@@ -1,5 +1,6 @@
 package dev.lockwarden.internal;
 
+import dev.lockwarden.store.KeySpace;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -18,8 +19,6 @@ import redis.clients.jedis.UnifiedJedis;
  * with the next one, logged once a minute at most, and never reaches a lock call.
  */
 public final class ActivityCounter implements AutoCloseable {
-    /** Prefix of the activity hashes (the inspector SCANs {@code lockwarden:activity:*}). */
-    public static final String PREFIX = "lockwarden:activity:";
     /** Hash fields, in the order of {@link Kind}. */
     public static final String[] FIELDS = {"acquired", "busy", "lost"};
     /** Five seconds: fresh enough for a dashboard that shows minutes, and one batch per 5 s per JVM costs Redis nothing. */
@@ -45,7 +44,7 @@ public final class ActivityCounter implements AutoCloseable {
     public ActivityCounter(UnifiedJedis redis, String application, Supplier<long[]> totals) {
         this.redis = redis;
         this.totals = totals;
-        this.keyPrefix = PREFIX + application + ":";
+        this.keyPrefix = KeySpace.ACTIVITY_PREFIX + application + ":";
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "lockwarden-activity");
             t.setDaemon(true);

@@ -12,6 +12,8 @@ public record KeySpace(String prefix) {
     public static final String AUDIT = "lockwarden:audit";
     /** Prefix of each client JVM's heartbeat key. */
     public static final String JVM_PREFIX = "lockwarden:jvm:";
+    /** Prefix of the per-application, per-minute activity hashes: {@code <prefix><application>:<epochMinute>}. */
+    public static final String ACTIVITY_PREFIX = "lockwarden:activity:";
     /** Suffix of a lock's holder info hash. */
     public static final String INFO_SUFFIX = ":info";
     /** Suffix of a lock's fence counter. */
@@ -79,6 +81,16 @@ public record KeySpace(String prefix) {
     /** SCAN pattern matching lock keys only (not :info/:fence), with glob characters of the prefix escaped. */
     public String lockPattern(String namePrefix) {
         return escapeGlob(prefix) + "{" + escapeGlob(namePrefix) + "*}";
+    }
+
+    /** SCAN pattern matching the fence counters of the locks whose names start with {@code namePrefix}. */
+    public String fencePattern(String namePrefix) {
+        return lockPattern(namePrefix) + FENCE_SUFFIX;
+    }
+
+    /** SCAN pattern matching every key that starts with {@code literal} (glob characters in it escaped). */
+    public static String startingWith(String literal) {
+        return escapeGlob(literal) + "*";
     }
 
     static String escapeGlob(String s) {
