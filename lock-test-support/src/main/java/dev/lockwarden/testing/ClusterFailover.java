@@ -20,17 +20,33 @@ public final class ClusterFailover {
         this.cluster = cluster;
     }
 
-    /** Failovers of {@code cluster}. */
+    /**
+     * Failovers of {@code cluster}.
+     *
+     * @param cluster the cluster to fail over
+     * @return a helper bound to {@code cluster}
+     */
     public static ClusterFailover of(RedisCluster cluster) {
         return new ClusterFailover(cluster);
     }
 
-    /** The hash slot of {@code key} ({@code CLUSTER KEYSLOT}, honouring a {@code {hash tag}}). */
+    /**
+     * The hash slot of {@code key} ({@code CLUSTER KEYSLOT}, honouring a {@code {hash tag}}).
+     *
+     * @param key a Redis key
+     * @return its slot, 0 to 16383
+     */
     public int slotOf(String key) {
         return Integer.parseInt(anyRunning().command(TIMEOUT, "CLUSTER", "KEYSLOT", key));
     }
 
-    /** The running node that reports itself as master of {@code slot} ({@code CLUSTER NODES} "myself"). */
+    /**
+     * The running node that reports itself as master of {@code slot} ({@code CLUSTER NODES} "myself").
+     *
+     * @param slot a hash slot
+     * @return the master that owns it
+     * @throws IllegalStateException if no running master claims it
+     */
     public RedisNode masterOf(int slot) {
         for (RedisNode node : running()) {
             for (String line : node.command(TIMEOUT, "CLUSTER", "NODES").split("\n")) {
@@ -43,12 +59,22 @@ public final class ClusterFailover {
         throw new IllegalStateException("no running master claims slot " + slot + " in " + cluster);
     }
 
-    /** The master that serves {@code key} now. */
+    /**
+     * The master that serves {@code key} now.
+     *
+     * @param key a Redis key
+     * @return the master that owns its slot
+     */
     public RedisNode masterOfKey(String key) {
         return masterOf(slotOf(key));
     }
 
-    /** The running nodes that replicate {@code master}. */
+    /**
+     * The running nodes that replicate {@code master}.
+     *
+     * @param master a master of the cluster
+     * @return its running replicas, possibly none
+     */
     public List<RedisNode> replicasOf(RedisNode master) {
         String port = Integer.toString(master.port());
         return running().stream()
@@ -63,6 +89,9 @@ public final class ClusterFailover {
      * Runs {@code CLUSTER FAILOVER TAKEOVER} on {@code replica} (no agreement of other masters, no
      * wait for the old master) and waits until it is master and every running node reports
      * {@code cluster_state:ok}.
+     *
+     * @param replica the replica to promote
+     * @param timeout how long to wait for the promotion and a healthy cluster
      */
     public void takeover(RedisNode replica, Duration timeout) {
         replica.command("CLUSTER", "FAILOVER", "TAKEOVER");
@@ -72,6 +101,10 @@ public final class ClusterFailover {
     /**
      * Waits until one of {@code replicas} (the killed master's replicas, taken before the kill) is
      * master and every running node reports {@code cluster_state:ok}; returns it.
+     *
+     * @param replicas the candidates for promotion
+     * @param timeout  how long to wait
+     * @return the promoted replica
      */
     public RedisNode awaitPromotion(List<RedisNode> replicas, Duration timeout) {
         Replication.await(timeout, () -> {

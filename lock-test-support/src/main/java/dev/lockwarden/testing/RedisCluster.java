@@ -31,12 +31,22 @@ public final class RedisCluster implements AutoCloseable {
     private final int masters;
     private final List<RedisNode> nodes;
 
-    /** A cluster of {@code masters} nodes using {@link RedisBinary#detect()}; call {@link #start()}. */
+    /**
+     * A cluster of {@code masters} nodes using {@link RedisBinary#detect()}; call {@link #start()}.
+     *
+     * @param masters the number of masters, at least 1
+     */
     public RedisCluster(int masters) {
         this(masters, RedisBinary.detect());
     }
 
-    /** A cluster of {@code masters} nodes; {@code extraArgs} are passed to every redis-server. */
+    /**
+     * A cluster of {@code masters} nodes; {@code extraArgs} are passed to every redis-server.
+     *
+     * @param masters   the number of masters, at least 1
+     * @param binary    the redis-server to run
+     * @param extraArgs further arguments for every node
+     */
     public RedisCluster(int masters, RedisBinary binary, String... extraArgs) {
         this(masters, 0, binary, extraArgs);
     }
@@ -44,6 +54,11 @@ public final class RedisCluster implements AutoCloseable {
     /**
      * A cluster of {@code masters} masters with {@code replicasPerMaster} replicas each; replica
      * {@code j} of master {@code i} is node {@code masters + i * replicasPerMaster + j}.
+     *
+     * @param masters           the number of masters, at least 1
+     * @param replicasPerMaster replicas of each master, 0 or more
+     * @param binary            the redis-server to run
+     * @param extraArgs         further arguments for every node
      */
     public RedisCluster(int masters, int replicasPerMaster, RedisBinary binary, String... extraArgs) {
         if (masters < 1 || replicasPerMaster < 0) {
@@ -110,6 +125,7 @@ public final class RedisCluster implements AutoCloseable {
      * Waits until every node reports {@code cluster_state:ok}, all slots covered, all nodes known and
      * connected, and all nodes agree on ids, addresses and slot ownership.
      *
+     * @param timeout how long to wait
      * @throws IllegalStateException if a node is not running or the cluster is not ok within the timeout
      */
     public void awaitClusterOk(Duration timeout) {
@@ -199,22 +215,29 @@ public final class RedisCluster implements AutoCloseable {
     /**
      * Every node: the masters as started, in slot order (node 0 owns the first slots), then the
      * replicas. Roles change with a failover; {@link ClusterFailover} tells the current ones.
+     *
+     * @return every node, unmodifiable
      */
     public List<RedisNode> nodes() {
         return nodes;
     }
 
-    /** Node {@code i}. */
+    /**
+     * Node {@code i}, in the order of {@link #nodes()}.
+     *
+     * @param i the node's index
+     * @return that node
+     */
     public RedisNode node(int i) {
         return nodes.get(i);
     }
 
-    /** The number of masters as started. */
+    /** {@return the number of masters as started} */
     public int masterCount() {
         return masters;
     }
 
-    /** {@code redis://127.0.0.1:PORT} of every node, for a cluster client's seed list. */
+    /** {@return {@code redis://127.0.0.1:PORT} of every node, for a cluster client's seed list} */
     public List<String> seedUris() {
         return nodes.stream().map(RedisNode::uri).collect(Collectors.toUnmodifiableList());
     }

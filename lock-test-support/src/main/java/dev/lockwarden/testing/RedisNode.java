@@ -89,6 +89,10 @@ public final class RedisNode implements AutoCloseable {
     /**
      * A node started as {@code redis-server CONFIGFILE --port P ... extraArgs}: the file is read first
      * and may be rewritten by the server (a sentinel records its state there).
+     *
+     * @param binary     the redis-server to run
+     * @param configFile a config file passed first, or {@code null} for none
+     * @param extraArgs  further arguments after the port
      */
     public RedisNode(RedisBinary binary, Path configFile, List<String> extraArgs) {
         this.binary = binary;

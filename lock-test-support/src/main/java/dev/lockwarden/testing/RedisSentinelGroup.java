@@ -41,12 +41,21 @@ public final class RedisSentinelGroup implements AutoCloseable {
     private final List<RedisNode> sentinels = new ArrayList<>();
     private Path configDir;
 
-    /** A group on {@link RedisBinary#detect()}; {@code relayed}: replicas connect through relays. */
+    /**
+     * A group on {@link RedisBinary#detect()}.
+     *
+     * @param relayed whether the replicas connect through {@link ReplicationRelay}s
+     */
     public RedisSentinelGroup(boolean relayed) {
         this(RedisBinary.detect(), relayed);
     }
 
-    /** A group on the given binary. */
+    /**
+     * A group on the given binary.
+     *
+     * @param binary  the redis-server to run, also as sentinel
+     * @param relayed whether the replicas connect through {@link ReplicationRelay}s
+     */
     public RedisSentinelGroup(RedisBinary binary, boolean relayed) {
         this.binary = binary;
         this.relayed = relayed;
@@ -55,6 +64,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
     /**
      * Starts master, replicas and sentinels and waits (≤ 30 s) until the replicas are in sync and
      * every sentinel knows both replicas and both other sentinels. Stops everything on failure.
+     *
+     * @return this group
      */
     public synchronized RedisSentinelGroup start() {
         try {
@@ -115,6 +126,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
     /**
      * Waits until every running sentinel names the same running master, reaches its quorum, and
      * sees every other running data node as a healthy replica whose link to the master is up.
+     *
+     * @param timeout how long to wait
      */
     public void awaitReady(Duration timeout) {
         Replication.await(timeout, () -> {
@@ -142,7 +155,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
         });
     }
 
-    /** The data node the first answering sentinel names as master (it may be down already). */
+    /** {@return the data node the first answering sentinel names as master (it may be down already)} */
     public RedisNode master() {
         RuntimeException failure = null;
         for (RedisNode sentinel : runningSentinels()) {
@@ -155,7 +168,11 @@ public final class RedisSentinelGroup implements AutoCloseable {
         throw new IllegalStateException("no sentinel names a master", failure);
     }
 
-    /** SIGKILLs the current master; returns it (restart it with {@link #rejoin(RedisNode)}). */
+    /**
+     * SIGKILLs the current master (restart it with {@link #rejoin(RedisNode)}).
+     *
+     * @return the killed master
+     */
     public RedisNode killMaster() {
         RedisNode master = master();
         master.kill();
@@ -165,6 +182,10 @@ public final class RedisSentinelGroup implements AutoCloseable {
     /**
      * Waits until every running sentinel names a running master other than {@code old} and that
      * node reports {@code role:master}; returns it.
+     *
+     * @param old     the master before the failover
+     * @param timeout how long to wait
+     * @return the new master
      */
     public RedisNode awaitPromotion(RedisNode old, Duration timeout) {
         Replication.await(timeout, () -> {
@@ -185,6 +206,9 @@ public final class RedisSentinelGroup implements AutoCloseable {
     /**
      * Restarts a killed data node (empty) as a replica of the current master and waits until the
      * group is {@linkplain #awaitReady ready} again.
+     *
+     * @param node    a killed data node, not the current master
+     * @param timeout how long to wait for the group to be ready
      */
     public void rejoin(RedisNode node, Duration timeout) {
         RedisNode master = master();
@@ -196,7 +220,11 @@ public final class RedisSentinelGroup implements AutoCloseable {
         awaitReady(timeout);
     }
 
-    /** Same as {@link #rejoin(RedisNode, Duration)} with {@link #READY_TIMEOUT}. */
+    /**
+     * Same as {@link #rejoin(RedisNode, Duration)} with {@link #READY_TIMEOUT}.
+     *
+     * @param node a killed data node, not the current master
+     */
     public void rejoin(RedisNode node) {
         rejoin(node, READY_TIMEOUT);
     }
@@ -219,27 +247,33 @@ public final class RedisSentinelGroup implements AutoCloseable {
         }
     }
 
-    /** The master (index 0, as started) and the two replicas. */
+    /** {@return the master (index 0, as started) and the two replicas} */
     public List<RedisNode> dataNodes() {
         return List.copyOf(dataNodes);
     }
 
-    /** The relays in front of the first master, one per replica (empty unless relayed). */
+    /** {@return the relays in front of the first master, one per replica (empty unless relayed)} */
     public List<ReplicationRelay> relays() {
         return List.copyOf(relays);
     }
 
-    /** The three sentinel processes. */
+    /** {@return the three sentinel processes} */
     public List<RedisNode> sentinels() {
         return List.copyOf(sentinels);
     }
 
-    /** {@code redis://127.0.0.1:PORT} of every sentinel. */
+    /** {@return {@code redis://127.0.0.1:PORT} of every sentinel} */
     public List<String> sentinelUris() {
         return sentinels.stream().map(RedisNode::uri).collect(Collectors.toUnmodifiableList());
     }
 
-    /** The data node on {@code port}. */
+    /**
+     * The data node on {@code port}.
+     *
+     * @param port a data node's port
+     * @return that node
+     * @throws IllegalStateException if no data node of this group listens there
+     */
     public RedisNode dataNode(int port) {
         return dataNodes.stream()
                 .filter(n -> n.port() == port)

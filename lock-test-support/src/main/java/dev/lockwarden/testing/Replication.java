@@ -17,7 +17,12 @@ public final class Replication {
 
     private Replication() {}
 
-    /** The fields of {@code INFO replication} (e.g. {@code role}, {@code master_port}, {@code master_link_status}). */
+    /**
+     * The fields of {@code INFO replication} (e.g. {@code role}, {@code master_port}, {@code master_link_status}).
+     *
+     * @param node a running node
+     * @return field name to value
+     */
     public static Map<String, String> info(RedisNode node) {
         Map<String, String> fields = new HashMap<>();
         for (String line : node.command(POLL_TIMEOUT, "INFO", "replication").split("\r\n")) {
@@ -29,12 +34,22 @@ public final class Replication {
         return fields;
     }
 
-    /** {@code master} or {@code slave}. */
+    /**
+     * The node's role.
+     *
+     * @param node a running node
+     * @return {@code master} or {@code slave}
+     */
     public static String role(RedisNode node) {
         return info(node).get("role");
     }
 
-    /** Whether the node answers and reports {@code role:master}. */
+    /**
+     * Whether the node answers and reports {@code role:master}.
+     *
+     * @param node any node, running or not
+     * @return true if it answers as a master
+     */
     public static boolean isMaster(RedisNode node) {
         try {
             return node.isRunning() && !node.isPaused() && "master".equals(role(node));
@@ -43,7 +58,13 @@ public final class Replication {
         }
     }
 
-    /** Waits until {@code replica} replicates from {@code masterPort} with its link up. */
+    /**
+     * Waits until {@code replica} replicates from {@code masterPort} with its link up.
+     *
+     * @param replica    the replica
+     * @param masterPort the port it should replicate from
+     * @param timeout    how long to wait
+     */
     public static void awaitLinkUp(RedisNode replica, int masterPort, Duration timeout) {
         await(timeout, () -> {
             Map<String, String> info = info(replica);
@@ -59,6 +80,10 @@ public final class Replication {
     /**
      * Waits until {@code replica} has processed everything {@code master} has written so far (its
      * replication offset reached the master's offset as read at the call).
+     *
+     * @param master  the master
+     * @param replica one of its replicas
+     * @param timeout how long to wait
      */
     public static void awaitCaughtUp(RedisNode master, RedisNode replica, Duration timeout) {
         long target = Long.parseLong(info(master).get("master_repl_offset"));

@@ -47,17 +47,22 @@ public final class ReplicationRelay implements AutoCloseable {
                 .start();
     }
 
-    /** Starts a relay forwarding to {@code 127.0.0.1:targetPort}, flowing. */
+    /**
+     * Starts a relay forwarding to {@code 127.0.0.1:targetPort}, flowing.
+     *
+     * @param targetPort the master's port
+     * @return the started relay
+     */
     public static ReplicationRelay to(int targetPort) {
         return new ReplicationRelay(targetPort);
     }
 
-    /** The port replicas connect to. */
+    /** {@return the port replicas connect to} */
     public int port() {
         return server.getLocalPort();
     }
 
-    /** The master port this relay forwards to. */
+    /** {@return the master port this relay forwards to} */
     public int targetPort() {
         return targetPort;
     }
@@ -77,7 +82,7 @@ public final class ReplicationRelay implements AutoCloseable {
         }
     }
 
-    /** Whether the stream is held. */
+    /** {@return whether the stream is held} */
     public boolean isHeld() {
         synchronized (gate) {
             return held;
