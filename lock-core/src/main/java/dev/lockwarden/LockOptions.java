@@ -177,7 +177,7 @@ public final class LockOptions {
             throw new IllegalArgumentException("replicaAcks timeout " + timeout
                     + " must be at least 1 ms, e.g. Duration.ofMillis(100) (replicas = 0 switches it off)");
         }
-        if (timeout.compareTo(ttl) >= 0) {
+        if (replicas > 0 && timeout.compareTo(ttl) >= 0) {
             throw new IllegalArgumentException("replicaAcks timeout " + timeout + " is not shorter than the ttl " + ttl
                     + ": the lock could expire while the replicas are awaited; shorten the timeout");
         }

@@ -80,6 +80,39 @@ class ReplicaAcksTest {
     }
 
     @Test
+    void aWaiterWithAcknowledgementGetsTheLockOnRelease() throws Exception {
+        RedisNode master = group.master();
+        LockManager holder = on("holder", master);
+        LockManager waiter = on("waiter", master);
+        LockHandle held = holder.acquire(NAME, ACKED);
+        java.util.concurrent.CompletableFuture<Long> next = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try (LockHandle h = waiter.acquire(NAME, ACKED.waitUpTo(Duration.ofSeconds(20)))) {
+                return h.fencingToken();
+            }
+        });
+        Thread.sleep(300); // the waiter is queued (if not yet, it takes the free lock: the assertions still hold)
+        assertFalse(next.isDone(), "the waiter got a lock that was held");
+        held.release();
+        assertTrue(next.get(30, java.util.concurrent.TimeUnit.SECONDS) > held.fencingToken());
+    }
+
+    @Test
+    void aScriptTheServerLostIsSentAgainOnTheSameConnection() {
+        RedisNode master = group.master();
+        LockManager acked = on("acked", master);
+        acked.acquire("warm", ACKED).release(); // scripts cached
+        master.command("SCRIPT", "FLUSH");
+        master.command("CONFIG", "RESETSTAT");
+        try (LockHandle h = acked.acquire(NAME, ACKED)) {
+            assertTrue(h.isHeld());
+            assertTrue(h.extend(TTL));
+            // the control, before the release: acquire and extend met NOSCRIPT and ran as EVAL
+            String stats = master.command("INFO", "commandstats");
+            assertTrue(stats.contains("cmdstat_eval:calls=2,"), stats);
+        }
+    }
+
+    @Test
     void withReplicationHeldTheAcquisitionFailsAndReleasesTheLock() {
         RedisNode master = group.master();
         LockManager acked = on("acked", master);
