@@ -157,6 +157,25 @@ class ReplicaAcksTest {
     }
 
     @Test
+    void aUserWithoutWaitPermissionGetsAnErrorAndTheLockIsGivenBack() throws InterruptedException {
+        RedisNode master = group.master();
+        master.command("ACL", "SETUSER", "nowait", "on", ">pw", "~*", "&*", "+@all", "-wait");
+        LockManager m = LockManager.builder()
+                .redis("redis://nowait:pw@127.0.0.1:" + master.port())
+                .replicaAcks(1, Duration.ofMillis(200))
+                .shutdownHook(false)
+                .build();
+        managers.add(m);
+        LockStoreException e = assertThrows(LockStoreException.class, () -> m.acquire(NAME, PLAIN));
+        assertTrue(e.getMessage().contains("NOPERM"), e.getMessage());
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!"0".equals(master.command("EXISTS", KEY)) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals("0", master.command("EXISTS", KEY), "the lock the script took was never given back");
+    }
+
+    @Test
     void withReplicaAcknowledgementAFailoverGrantsNoLockTwice() {
         RedisNode old = group.master();
         LockManager first = on("holder-a", old);
