@@ -38,7 +38,9 @@ public interface LockHandle extends AutoCloseable {
      *         force-released or taken over) — the handle is then lost and {@code onLost} fires
      *         (unless it had been released)
      * @throws IllegalArgumentException if {@code ttl} is not positive or longer than {@link LockOptions#MAX_TTL}
-     * @throws LockStoreException if Redis (or a Redlock majority) cannot be reached; the handle is unchanged
+     * @throws LockStoreException if Redis (or a Redlock majority) cannot be reached, or fewer replicas than
+     *         {@code replicaAcks} asks acknowledged the extension (the message names the master and the acks);
+     *         the handle stays held, but counts on no more than the shorter of its old validity and {@code ttl}
      */
     boolean extend(Duration ttl);
 

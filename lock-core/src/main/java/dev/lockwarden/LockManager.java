@@ -14,6 +14,7 @@ import dev.lockwarden.spi.LockedBody;
 import dev.lockwarden.store.ConnectionSettings;
 import dev.lockwarden.store.KeySpace;
 import dev.lockwarden.store.RedisDeployment;
+import dev.lockwarden.store.ReplicaAcks;
 import dev.lockwarden.store.StoreFactory;
 import dev.lockwarden.store.StoreFactory.Topology;
 import java.time.Duration;
@@ -213,6 +214,7 @@ public final class LockManager implements AutoCloseable {
         private Settings settings = Settings.fromSystem();
         private SSLSocketFactory sslSocketFactory;
         private Ticker ticker = Ticker.SYSTEM;
+        private ReplicaAcks replicaAcks;
 
         private Builder() {}
 
@@ -440,6 +442,23 @@ public final class LockManager implements AutoCloseable {
         }
 
         /**
+         * Hands a lock out only after {@code replicas} replicas of the master acknowledged it ({@code WAIT}); fewer
+         * within the timeout → the lock is released and the caller gets a {@link LockStoreException} naming the
+         * master and the acknowledgements it got; refreshes and {@code extend} wait the same way. The default of
+         * every lock whose {@link LockOptions#replicaAcks(int, Duration)} is not set (default off, setting
+         * {@code lockwarden.replica-acks}, e.g. {@code 1/100ms}). Single node (and Sentinel) only: Redlock and
+         * Redis Cluster refuse it (docs/failover.md).
+         *
+         * @param replicas at least 0 (0 = off)
+         * @param timeout  at least 1 ms, shorter than the default TTL and the Redis {@link #timeout(Duration)}
+         * @return this builder
+         */
+        public Builder replicaAcks(int replicas, Duration timeout) {
+            this.replicaAcks = ReplicaAcks.of(replicas, timeout, "LockManager.Builder.replicaAcks");
+            return this;
+        }
+
+        /**
          * Where unset values come from (default: system properties and environment).
          *
          * @param settings the source of unset values
@@ -490,6 +509,7 @@ public final class LockManager implements AutoCloseable {
                         + Settings.HISTORY_RETENTION + " to at least 1m");
             }
             MetricsConfig metricsConfig = MetricsConfig.from(settings); // bad values fail before any connection
+            ReplicaAcks acks = ReplicaAcks.resolve(replicaAcks, settings, topology, ttl, timeout);
             // An explicit tls(...) wins; the lockwarden.tls.* stores are read only when a URI uses TLS.
             SSLSocketFactory tls = sslSocketFactory != null || parsed.stream().noneMatch(RedisUri::tls)
                     ? sslSocketFactory
@@ -502,7 +522,7 @@ public final class LockManager implements AutoCloseable {
                     StoreFactory.store(redis, conn),
                     JvmIdentity.create(),
                     new EngineSettings(
-                            reentrant, app, eventsMaxLen, cycles, history.toMillis(), ticker, metricsConfig));
+                            reentrant, app, eventsMaxLen, cycles, history.toMillis(), ticker, metricsConfig, acks));
             LockInspector inspector =
                     new MeteredInspector(new RedisLockInspector(redis, auditMaxLen, eventsMaxLen), engine.metrics());
             return new LockManager(engine, inspector, defaults, app, redis.describe(), shutdownHook);

@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How one lock is taken: TTL, how long to wait, whether the watchdog keeps it alive.
- * Immutable; every {@code with}-style method returns a copy.
+ * How one lock is taken: TTL, how long to wait, whether the watchdog keeps it alive, how many replicas must
+ * acknowledge it. Immutable; every {@code with}-style method returns a copy.
+ * <p>
+ * Over 200 lines because each option carries its checks and its documentation.
  *
  * <pre>{@code
  * LockOptions.ttl(Duration.ofSeconds(30)).waitUpTo(Duration.ofSeconds(2)).autoRefresh(true)
@@ -25,6 +27,10 @@ public final class LockOptions {
     private final LockSource source;
     private final String method;
     private final Duration holdAtLeast;
+    /** Replicas that must acknowledge; -1 = not set here (the manager's default applies), 0 = off. */
+    private final int replicaAcks;
+
+    private final Duration replicaAcksTimeout;
 
     private LockOptions(
             Duration ttl,
@@ -33,8 +39,12 @@ public final class LockOptions {
             Duration retryInterval,
             LockSource source,
             String method,
-            Duration holdAtLeast) {
+            Duration holdAtLeast,
+            int replicaAcks,
+            Duration replicaAcksTimeout) {
         this.ttl = ttl;
+        this.replicaAcks = replicaAcks;
+        this.replicaAcksTimeout = replicaAcksTimeout;
         this.holdAtLeast = holdAtLeast;
         this.waitUpTo = waitUpTo;
         this.autoRefresh = autoRefresh;
@@ -48,7 +58,16 @@ public final class LockOptions {
      * @return options with that TTL, no waiting, auto-refresh on
      */
     public static LockOptions ttl(Duration ttl) {
-        return new LockOptions(checkTtl(ttl), Duration.ZERO, true, DEFAULT_RETRY, LockSource.API, "", Duration.ZERO);
+        return new LockOptions(
+                checkTtl(ttl),
+                Duration.ZERO,
+                true,
+                DEFAULT_RETRY,
+                LockSource.API,
+                "",
+                Duration.ZERO,
+                -1,
+                Duration.ZERO);
     }
 
     /** {@return 30 s TTL, no waiting, auto-refresh on} */
@@ -65,7 +84,8 @@ public final class LockOptions {
         if (wait.isNegative()) {
             throw new IllegalArgumentException("waitUpTo " + wait + " is negative: use Duration.ZERO for non-blocking");
         }
-        return new LockOptions(ttl, wait, autoRefresh, retryInterval, source, method, holdAtLeast);
+        return new LockOptions(
+                ttl, wait, autoRefresh, retryInterval, source, method, holdAtLeast, replicaAcks, replicaAcksTimeout);
     }
 
     /**
@@ -73,7 +93,8 @@ public final class LockOptions {
      * @return a copy with that setting
      */
     public LockOptions autoRefresh(boolean on) {
-        return new LockOptions(ttl, waitUpTo, on, retryInterval, source, method, holdAtLeast);
+        return new LockOptions(
+                ttl, waitUpTo, on, retryInterval, source, method, holdAtLeast, replicaAcks, replicaAcksTimeout);
     }
 
     /**
@@ -88,7 +109,8 @@ public final class LockOptions {
         if (interval.toMillis() < 1) {
             throw new IllegalArgumentException("retryInterval " + interval + " must be at least 1 ms");
         }
-        return new LockOptions(ttl, waitUpTo, autoRefresh, interval, source, method, holdAtLeast);
+        return new LockOptions(
+                ttl, waitUpTo, autoRefresh, interval, source, method, holdAtLeast, replicaAcks, replicaAcksTimeout);
     }
 
     /**
@@ -106,7 +128,9 @@ public final class LockOptions {
                 retryInterval,
                 Objects.requireNonNull(source, "source"),
                 method == null ? "" : method,
-                holdAtLeast);
+                holdAtLeast,
+                replicaAcks,
+                replicaAcksTimeout);
     }
 
     /**
@@ -121,7 +145,54 @@ public final class LockOptions {
      */
     public LockOptions holdAtLeast(Duration minimum) {
         return new LockOptions(
-                ttl, waitUpTo, autoRefresh, retryInterval, source, method, checkHoldAtLeast(minimum, ttl));
+                ttl,
+                waitUpTo,
+                autoRefresh,
+                retryInterval,
+                source,
+                method,
+                checkHoldAtLeast(minimum, ttl),
+                replicaAcks,
+                replicaAcksTimeout);
+    }
+
+    /**
+     * Hands the lock out only after {@code replicas} replicas of its Redis master acknowledged it
+     * ({@code WAIT replicas timeout}); fewer within the timeout → the lock is released and the caller gets a
+     * {@link LockStoreException} naming the master and the acknowledgements it got. Refreshes and
+     * {@link LockHandle#extend} wait the same way (too few acknowledgements: a failed refresh). Overrides the
+     * manager's {@code replicaAcks}; {@code replicas = 0} switches it off for this lock. Single node (and
+     * Sentinel) only: Redlock and Redis Cluster refuse it (docs/failover.md).
+     *
+     * @param replicas at least 0 (0 = off)
+     * @param timeout  how long to wait for them: at least 1 ms, shorter than the TTL and the Redis timeout
+     * @return a copy that waits for that many replicas
+     */
+    public LockOptions replicaAcks(int replicas, Duration timeout) {
+        Objects.requireNonNull(timeout, "replicaAcks timeout is null: pass e.g. Duration.ofMillis(100)");
+        if (replicas < 0) {
+            throw new IllegalArgumentException("replicaAcks replicas " + replicas + " is negative: use 0 for off");
+        }
+        if (timeout.toMillis() <= 0) {
+            throw new IllegalArgumentException("replicaAcks timeout " + timeout
+                    + " must be at least 1 ms, e.g. Duration.ofMillis(100) (replicas = 0 switches it off)");
+        }
+        if (replicas > 0 && timeout.compareTo(ttl) >= 0) {
+            throw new IllegalArgumentException("replicaAcks timeout " + timeout + " is not shorter than the ttl " + ttl
+                    + ": the lock could expire while the replicas are awaited; shorten the timeout");
+        }
+        return new LockOptions(
+                ttl, waitUpTo, autoRefresh, retryInterval, source, method, holdAtLeast, replicas, timeout);
+    }
+
+    /** {@return replicas that must acknowledge the lock: -1 = not set here (the manager's default), 0 = off} */
+    public int replicaAcks() {
+        return replicaAcks;
+    }
+
+    /** {@return how long to wait for the replicas' acknowledgement (zero when {@link #replicaAcks()} is not set)} */
+    public Duration replicaAcksTimeout() {
+        return replicaAcksTimeout;
     }
 
     /** {@return the TTL} */
@@ -189,6 +260,7 @@ public final class LockOptions {
     public String toString() {
         return "LockOptions[ttl=" + ttl + ", waitUpTo=" + waitUpTo + ", autoRefresh=" + autoRefresh
                 + ", retryInterval=" + retryInterval + ", source=" + source
-                + (holdAtLeast.isZero() ? "" : ", holdAtLeast=" + holdAtLeast) + "]";
+                + (holdAtLeast.isZero() ? "" : ", holdAtLeast=" + holdAtLeast)
+                + (replicaAcks < 0 ? "" : ", replicaAcks=" + replicaAcks + "/" + replicaAcksTimeout) + "]";
     }
 }

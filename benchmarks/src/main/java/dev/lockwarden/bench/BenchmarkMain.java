@@ -84,6 +84,9 @@ public final class BenchmarkMain {
             if (cfg.runs(7) && !b.outOfTime()) {
                 ListingScenario.run(b);
             }
+            if (cfg.runs(8) && !b.outOfTime()) {
+                ReplicaAckScenario.run(b, servers);
+            }
             if (b.outOfTime()) {
                 b.note("**The time budget (" + cfg.budget() + ") ran out: later parts were skipped.**");
             }

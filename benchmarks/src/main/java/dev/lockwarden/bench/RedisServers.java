@@ -2,7 +2,9 @@ package dev.lockwarden.bench;
 
 import dev.lockwarden.testing.RedisBinary;
 import dev.lockwarden.testing.RedisNode;
+import dev.lockwarden.testing.Replication;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -51,6 +53,16 @@ final class RedisServers implements AutoCloseable {
         // the contenders' pools plus the watchdog scenario's connections stay far below this
         RedisNode node = new RedisNode(binary, "--maxclients", "1000").start();
         nodes.add(node);
+        return node.port();
+    }
+
+    /** Starts a replica of the server on {@code masterPort} and waits (at most 30 s) until its link is up. */
+    int startReplicaOf(int masterPort) {
+        RedisNode node = new RedisNode(
+                        binary, "--maxclients", "1000", "--replicaof", RedisNode.HOST, Integer.toString(masterPort))
+                .start();
+        nodes.add(node);
+        Replication.awaitLinkUp(node, masterPort, Duration.ofSeconds(30));
         return node.port();
     }
 

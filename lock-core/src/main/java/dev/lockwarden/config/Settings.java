@@ -17,6 +17,8 @@ public final class Settings {
     public static final String REDLOCK = "lockwarden.redlock";
     /** Cluster seed nodes, comma-separated URIs. */
     public static final String CLUSTER = "lockwarden.cluster";
+    /** Replica acknowledgement of every lock: {@code replicas/timeout}, e.g. {@code 1/100ms}, or {@code off}. */
+    public static final String REPLICA_ACKS = "lockwarden.replica-acks";
     /** Application name shown on the dashboard. */
     public static final String APPLICATION = "lockwarden.application";
     /** Prefix of every lock key. */

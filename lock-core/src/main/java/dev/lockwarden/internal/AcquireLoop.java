@@ -11,6 +11,7 @@ import dev.lockwarden.store.Lease;
 import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.LockStore;
 import dev.lockwarden.store.NodeTimeoutException;
+import dev.lockwarden.store.ReplicaAcks;
 import dev.lockwarden.store.StoreTimeoutException;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -28,6 +29,7 @@ final class AcquireLoop {
     private final WakeupBus wakeups;
     private final KeySpace keys;
     private final Consumer<Runnable> dispatch;
+    private final ReplicaAckPolicy replicaAcks;
 
     /** @param dispatch runs background work (giving back an unconfirmed attempt) off the caller's thread */
     AcquireLoop(
@@ -35,7 +37,9 @@ final class AcquireLoop {
             UnconfirmedAttempts unconfirmed,
             WakeupBus wakeups,
             KeySpace keys,
-            Consumer<Runnable> dispatch) {
+            Consumer<Runnable> dispatch,
+            ReplicaAckPolicy replicaAcks) {
+        this.replicaAcks = replicaAcks;
         this.store = store;
         this.unconfirmed = unconfirmed;
         this.wakeups = wakeups;
@@ -48,6 +52,7 @@ final class AcquireLoop {
      * {@code throwOnBusy} a {@link LockNotAcquiredException}. Store errors are thrown, never reported as busy.
      */
     Granted run(String name, LockOptions options, LockHolder info, boolean throwOnBusy) {
+        ReplicaAcks acks = replicaAcks.of(name, options); // a bad combination fails before any Redis call
         WaitPlan plan = new WaitPlan(System.nanoTime(), options.waitUpTo(), options.retryInterval());
         // the release channel's name only when this call may wait: a non-blocking attempt never needs it
         String channel = plan.mayWait() ? keys.releasedChannel(name) : null;
@@ -68,7 +73,7 @@ final class AcquireLoop {
                 // a fresh token per attempt: a late release of a timed-out attempt can never
                 // delete what a later attempt took on a node that was stalled in between
                 Lease lease =
-                        new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis());
+                        new Lease(name, JvmIdentity.newToken(), options.ttl().toMillis(), acks);
                 AcquireResult r = attempt(lease, info, plan, channel != null);
                 if (r == null) {
                     continue;

@@ -133,9 +133,19 @@ public final class DefaultLockHandle implements LockHandle {
             if (state.get() != HELD) {
                 return false;
             }
-            Lease next = new Lease(lease.name(), lease.token(), ttlMillis);
+            Lease next = lease.withTtl(ttlMillis);
             long start = ticker.nanos();
-            long validity = manager.extend(this, next);
+            long validity;
+            try {
+                validity = manager.extend(this, next);
+            } catch (RuntimeException e) {
+                // the refresh may have run (a timeout; too few replica acks): count on no more than the new TTL
+                long newTtlEnds = start + TimeUnit.MILLISECONDS.toNanos(ttlMillis) - Drift.nanos(ttlMillis);
+                if (newTtlEnds - validUntilNanos < 0) {
+                    validUntilNanos = newTtlEnds;
+                }
+                throw e;
+            }
             if (validity < 0) {
                 markLost(manager.whyGone(
                         this,

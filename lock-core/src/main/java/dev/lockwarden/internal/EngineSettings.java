@@ -1,6 +1,7 @@
 package dev.lockwarden.internal;
 
 import dev.lockwarden.metrics.MetricsConfig;
+import dev.lockwarden.store.ReplicaAcks;
 
 /**
  * What a {@link LockEngine} is configured with (resolved and checked by {@code LockManager.Builder}).
@@ -12,6 +13,7 @@ import dev.lockwarden.metrics.MetricsConfig;
  * @param historyRetentionMillis how long a lock's history outlives its last entry
  * @param ticker                 time source of handles and watchdog (tests advance one instead of sleeping)
  * @param metrics                which metrics are kept
+ * @param replicaAcks            the replica acknowledgement of locks whose options do not set one
  */
 public record EngineSettings(
         boolean reentrant,
@@ -20,4 +22,5 @@ public record EngineSettings(
         boolean recordCycles,
         long historyRetentionMillis,
         Ticker ticker,
-        MetricsConfig metrics) {}
+        MetricsConfig metrics,
+        ReplicaAcks replicaAcks) {}

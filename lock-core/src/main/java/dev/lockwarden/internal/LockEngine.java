@@ -75,7 +75,8 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
         this.watchdog = new Watchdog(store, redis, settings.ticker());
         this.metrics = new LockMetrics(application, id.jvmId(), settings.metrics(), watchdog::batches);
         this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
-        this.acquireLoop = new AcquireLoop(store, unconfirmed, wakeups, keys, this::dispatch);
+        ReplicaAckPolicy acks = new ReplicaAckPolicy(settings.replicaAcks(), redis.topology());
+        this.acquireLoop = new AcquireLoop(store, unconfirmed, wakeups, keys, this::dispatch, acks);
         this.events = new EventRecorder(
                 redis,
                 Map.of("app", application, "jvm", id.jvmId()),

@@ -110,6 +110,11 @@ public final class LuaScript {
         return pipeline.executeCommand(command(Protocol.Command.EVALSHA, sha1Raw, keys, args));
     }
 
+    /** Queues the script as EVAL (its source): after a NOSCRIPT where it must run on the same connection again. */
+    Response<Object> queueEval(AbstractPipeline pipeline, Rawable[] keys, Rawable[] args) {
+        return pipeline.executeCommand(command(Protocol.Command.EVAL, sourceRaw, keys, args));
+    }
+
     /** True if a pipelined reply failed only because the server did not have the script cached. */
     public static boolean isNoScript(RuntimeException e) {
         return e instanceof JedisNoScriptException

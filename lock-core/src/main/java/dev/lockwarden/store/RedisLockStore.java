@@ -38,7 +38,10 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public boolean release(Lease lease, long keepMillis, Runnable sent) {
-        if (node.sharesConnection()) {
+        // the early hand-over needs the waiter's next attempt on the shared connection, behind this release; with
+        // replica acknowledgement attempts run on a pooled connection (ReplicaWait), so wake the waiter after the
+        // reply (a name is normally taken with the same options by every caller)
+        if (node.sharesConnection() && !lease.acks().on()) {
             return node.release(lease, keepMillis, sent);
         }
         boolean ours = node.release(lease, ReleaseScript.Wake.ALWAYS, keepMillis);

@@ -15,7 +15,7 @@ import redis.clients.jedis.UnifiedJedis;
  * arguments and reply are its own class's ({@link AcquireScript}, {@link ReleaseScript},
  * {@link RefreshScript}, {@link RaiseFenceScript}, {@link ForceReleaseScript}); how a call is admitted,
  * retried and how its failures are mapped is {@link NodeCalls}'; a batch's round trip is {@link ScriptPipeline}'s.
- * This class picks the connection for each call.
+ * This class picks the connection for each call; for a lease with replica acknowledgement, {@link ReplicaWait} does.
  * <p>
  * Over 200 lines because it is the one entry point of every call to a node: each script's call, the two
  * batches (release and refresh many) and the node's connections.
@@ -32,6 +32,8 @@ public final class RedisNodeClient implements AutoCloseable {
     private final ClusterMasters cluster;
     /** The refresh of many leases, one pipeline per slot owner; null off a cluster. */
     private final ClusterRefresh clusterRefresh;
+    /** The calls of leases with replica acknowledgement (never on a cluster: the engine refuses them there). */
+    private final ReplicaWait replicaWait;
 
     private final AcquireScript acquire;
     private final ReleaseScript release;
@@ -80,6 +82,8 @@ public final class RedisNodeClient implements AutoCloseable {
         this.refresh = new RefreshScript(keys);
         this.raiseFence = new RaiseFenceScript(keys, fenceRetentionMillis);
         this.clusterRefresh = cluster == null ? null : new ClusterRefresh((RedisClusterClient) redis, calls, refresh);
+        this.replicaWait =
+                new ReplicaWait(redis, calls, conn, acquire, refresh, l -> release(l, ReleaseScript.Wake.IF_WAITED, 0));
     }
 
     /** The client of a Redis Cluster; {@code seed} gives the masters' credentials and TLS. */
@@ -103,6 +107,9 @@ public final class RedisNodeClient implements AutoCloseable {
     AcquireResult acquire(Lease lease, LockHolder holder, boolean storeFloor, long deadlineNanos, boolean waiter) {
         ScriptCall c = acquire.call(lease, holder, storeFloor, waiter);
         CallDescription what = new CallDescription("acquire", lease.name());
+        if (lease.acks().on()) {
+            return replicaWait.acquire(lease, c, what, deadlineNanos);
+        }
         return acquire.reply(lease, calls.run(what, deadlineNanos, true, () -> runHot(c, null)), what, calls);
     }
 
@@ -145,10 +152,7 @@ public final class RedisNodeClient implements AutoCloseable {
         return shared != null ? c.run(shared, sent) : c.run(redis);
     }
 
-    /**
-     * Token-checked release of many leases in one pipelined round trip (shutdown); {@code keepMillis[i] > 0}
-     * keeps lease i that long (holdAtLeast). True per lease that was still ours.
-     */
+    /** Token-checked release of many leases in one pipeline (shutdown), {@code keepMillis[i]} as in release. */
     boolean[] releaseMany(List<Lease> leases, long[] keepMillis) {
         List<ScriptCall> batch = new ArrayList<>(leases.size());
         for (int i = 0; i < leases.size(); i++) {
@@ -169,13 +173,13 @@ public final class RedisNodeClient implements AutoCloseable {
     /** Token-checked refresh of one lock to {@code lease.ttlMillis()} (see refresh.lua); true if still ours. */
     boolean extend(Lease lease) {
         ScriptCall c = refresh.call(lease);
+        if (lease.acks().on()) {
+            return replicaWait.extend(lease, c);
+        }
         return RefreshScript.extended(calls.run("extend '" + lease.name() + "'", 0, true, () -> c.run(redis)));
     }
 
-    /**
-     * Token-checked refresh of many leases in one round trip: chunks of {@value RefreshScript#CHUNK} locks per
-     * script call, pipelined (on a cluster, where keys span slots, one script call per lock).
-     */
+    /** Token-checked refresh of many leases, pipelined: {@value RefreshScript#CHUNK} per call (cluster: 1). */
     boolean[] refresh(List<Lease> leases) {
         List<List<Lease>> chunks = refresh.chunks(leases, singleSlotScriptsOnly());
         List<Object> replies = ScriptPipeline.run(
@@ -194,10 +198,11 @@ public final class RedisNodeClient implements AutoCloseable {
 
     /**
      * {@link #refresh(List)} with an answer per lease: on a cluster each slot owner answers for its own
-     * leases (see {@link ClusterRefresh}); elsewhere the batch is confirmed or fails as a whole.
+     * leases (see {@link ClusterRefresh}); elsewhere the batch is confirmed or fails as a whole (replica
+     * acknowledgement aside: {@link ReplicaWait#refreshEach}).
      */
     Refreshed refreshEach(List<Lease> leases) {
-        return clusterRefresh != null ? clusterRefresh.run(leases) : Refreshed.confirmed(refresh(leases));
+        return clusterRefresh != null ? clusterRefresh.run(leases) : replicaWait.refreshEach(leases, this::refresh);
     }
 
     /** True where one script may only touch one hash slot (Redis Cluster). */
@@ -240,10 +245,7 @@ public final class RedisNodeClient implements AutoCloseable {
         return v == null ? 0 : calls.integer(what, v);
     }
 
-    /**
-     * Runs an idempotent Redis call, turning every Jedis failure into a {@link NodeException} naming
-     * this node; a broken connection is retried once on a fresh one (see {@link NodeCalls}).
-     */
+    /** An idempotent call; every Jedis failure is a {@link NodeException} naming this node (see {@link NodeCalls}). */
     public <T> T call(String what, Supplier<T> action) {
         return calls.run(what, 0, true, action);
     }
@@ -277,10 +279,8 @@ public final class RedisNodeClient implements AutoCloseable {
     }
 
     /**
-     * The node that holds {@code key}: this node's address or, on a cluster, the master that owns the
-     * key's hash slot, written like the seeds ({@code redis://host:port}, user and password masked), from
-     * Jedis' slot cache: no round trip unless the cache has no owner for the slot. After a resharding it
-     * names the new owner once Jedis has followed the first MOVED.
+     * The node that holds {@code key}: this node's address or, on a cluster, the slot's master written like the
+     * seeds (password masked), from Jedis' slot cache (a round trip only if it has no owner for the slot).
      */
     public String masterOf(String key) {
         return cluster == null ? address : cluster.masterOf(key, calls);

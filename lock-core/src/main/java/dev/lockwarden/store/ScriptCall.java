@@ -18,4 +18,8 @@ record ScriptCall(LuaScript script, Rawable[] keys, Rawable[] args) {
     Response<Object> queue(AbstractPipeline pipeline) {
         return script.queue(pipeline, keys, args);
     }
+
+    Response<Object> queueEval(AbstractPipeline pipeline) {
+        return script.queueEval(pipeline, keys, args);
+    }
 }
