@@ -17,6 +17,8 @@ public final class Settings {
     public static final String REDLOCK = "lockwarden.redlock";
     /** Cluster seed nodes, comma-separated URIs. */
     public static final String CLUSTER = "lockwarden.cluster";
+    /** Sentinel: the master's name, {@code @}, the sentinels' comma-separated URIs ({@code mymaster@redis://s1:26379,...}). */
+    public static final String SENTINEL = "lockwarden.sentinel";
     /** Application name shown on the dashboard. */
     public static final String APPLICATION = "lockwarden.application";
     /** Prefix of every lock key. */
