@@ -48,9 +48,8 @@ public final class RedisDeployment implements AutoCloseable {
     }
 
     /**
-     * Calls {@code listener} (with a short description) each time the master changed (Sentinel: on
-     * {@code +switch-master}, once the connections follow the new master); it must not block. Other topologies
-     * have no such signal: the listener is never called.
+     * Calls {@code listener} (with a short description, not blocking) each time a Sentinel deployment's master
+     * changed, once the connections follow the new master; other topologies never call it.
      */
     public void onMasterSwitch(java.util.function.Consumer<String> listener) {
         if (sentinel != null) {
