@@ -64,6 +64,9 @@ final class SentinelWatch implements AutoCloseable {
             try (Jedis j = new Jedis(sentinel, sentinelConfig)) {
                 connections.add(j);
                 try {
+                    if (closed) {
+                        return; // close() ran before j was listed: it could not close it
+                    }
                     List<String> addr = j.sentinelGetMasterAddrByName(masterName);
                     if (addr != null && addr.size() == 2) {
                         switched(new HostAndPort(addr.get(0), Integer.parseInt(addr.get(1))));
@@ -93,7 +96,6 @@ final class SentinelWatch implements AutoCloseable {
             sleep(5); // Jedis's own sentinel listener hears the same message and re-points the pool
         }
         String what = "failover of " + masterName + " to " + master;
-        LOG.log(System.Logger.Level.INFO, what + ": re-checking every lock held on the new master");
         for (Consumer<String> l : listeners) {
             try {
                 l.accept(what);
@@ -101,6 +103,8 @@ final class SentinelWatch implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "a master switch listener failed", e);
             }
         }
+        // after the listeners: a JVM's first log line can take a second (logging set-up), the re-check must not wait
+        LOG.log(System.Logger.Level.INFO, what + ": re-checking every lock held on the new master");
     }
 
     private static void sleep(long millis) {
