@@ -253,6 +253,7 @@ public final class LockManager implements AutoCloseable {
          * after a failover every lock this manager holds is re-checked on the new master at once (docs/failover.md).
          * The user, password and TLS of the sentinel URIs ({@code redis://[user:pass@]host:26379}, or
          * {@code rediss://}) are used for the sentinels and the master alike, their database for the master.
+         * {@link #build()} asks the sentinels for the master even with {@code verifyOnBuild(false)}.
          *
          * @param masterName   the name in the sentinels' {@code sentinel monitor} line, e.g. {@code mymaster}
          * @param sentinelUris the sentinels' URIs
