@@ -16,7 +16,6 @@ import dev.lockwarden.PageRequest;
 import dev.lockwarden.testing.RedisNode;
 import dev.lockwarden.testing.RedisSentinelGroup;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +38,7 @@ import org.junit.jupiter.api.Timeout;
 class SentinelDeploymentTest {
     private static final LockOptions TEN_SECONDS = LockOptions.ttl(Duration.ofSeconds(10));
     private static RedisSentinelGroup group;
-    private static final List<LockManager> managers = new ArrayList<>();
+    private static final Clients clients = new Clients();
 
     @BeforeAll
     static void start() {
@@ -48,29 +47,18 @@ class SentinelDeploymentTest {
 
     @AfterAll
     static void stop() {
-        managers.forEach(LockManager::close);
+        clients.close();
         if (group != null) {
             group.close();
         }
-    }
-
-    static LockManager onSentinel(RedisSentinelGroup group, String application) {
-        LockManager m = LockManager.builder()
-                .sentinel(RedisSentinelGroup.MASTER_NAME, group.sentinelUris().toArray(String[]::new))
-                .application(application)
-                .timeout(Duration.ofMillis(500))
-                .shutdownHook(false)
-                .build();
-        managers.add(m);
-        return m;
     }
 
     @Test
     @Order(1)
     void acquireReleaseFenceWaitAndInspectOnTheMaster() throws Exception {
         RedisNode master = group.master();
-        LockManager a = onSentinel(group, "sentinel-a");
-        LockManager b = onSentinel(group, "sentinel-b");
+        LockManager a = clients.onSentinel("sentinel-a", group);
+        LockManager b = clients.onSentinel("sentinel-b", group);
         assertEquals(
                 "sentinel[mymaster@" + String.join(",", group.sentinelUris()) + "] master 127.0.0.1:" + master.port(),
                 a.describeRedis());
@@ -124,7 +112,7 @@ class SentinelDeploymentTest {
     @Test
     @Order(3)
     void theSameManagerFollowsTheMasterThroughAFailover() throws Exception {
-        LockManager before = onSentinel(group, "before-failover");
+        LockManager before = clients.onSentinel("before-failover", group);
         before.acquire("sentinel:two", TEN_SECONDS).release();
 
         RedisNode old = group.killMaster();
@@ -151,7 +139,7 @@ class SentinelDeploymentTest {
         after.release();
 
         // the wake-up subscription of the manager built before the failover moved to the new master too
-        LockManager other = onSentinel(group, "after-failover");
+        LockManager other = clients.onSentinel("after-failover", group);
         LockHandle blocking = other.acquire("sentinel:two", TEN_SECONDS);
         CompletableFuture<LockHandle> waiter = CompletableFuture.supplyAsync(
                 () -> before.acquire("sentinel:two", TEN_SECONDS.waitUpTo(Duration.ofSeconds(8))));

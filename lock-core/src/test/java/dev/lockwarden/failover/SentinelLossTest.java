@@ -35,8 +35,7 @@ class SentinelLossTest {
     private static final LockOptions OPTS = LockOptions.ttl(Duration.ofSeconds(30));
 
     private RedisSentinelGroup group;
-    private final Clients direct = new Clients();
-    private LockManager first;
+    private final Clients clients = new Clients();
 
     @BeforeEach
     void start() {
@@ -45,16 +44,13 @@ class SentinelLossTest {
 
     @AfterEach
     void stop() {
-        if (first != null) {
-            first.close();
-        }
-        direct.close();
+        clients.close();
         group.close();
     }
 
     @Test
     void aLockThePromotedReplicaLacksIsReportedLostWithinASecondOfThePromotion() throws InterruptedException {
-        first = SentinelDeploymentTest.onSentinel(group, "holder-a");
+        LockManager first = clients.onSentinel("holder-a", group);
         RedisNode old = group.master();
         group.holdReplication();
         long acquired = System.nanoTime();
@@ -95,7 +91,7 @@ class SentinelLossTest {
         assertThrows(LockLostException.class, held::checkHeld);
 
         // the control: the double grant is real, a second client gets the lock on the new master
-        Optional<LockHandle> second = direct.on("holder-b", promoted).tryAcquire(NAME, OPTS);
+        Optional<LockHandle> second = clients.on("holder-b", promoted).tryAcquire(NAME, OPTS);
         assertTrue(second.isPresent(), "the second client was refused: the lock was not lost");
         assertTrue(second.get().fencingToken() > held.fencingToken());
     }
