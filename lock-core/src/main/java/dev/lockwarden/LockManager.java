@@ -45,7 +45,7 @@ public final class LockManager implements AutoCloseable {
     private final LockInspector inspector;
     private final LockOptions defaults;
     private final String application;
-    private final String redis;
+    private final java.util.function.Supplier<String> redis;
     private final Thread shutdownHook;
 
     private LockManager(
@@ -53,7 +53,7 @@ public final class LockManager implements AutoCloseable {
             LockInspector inspector,
             LockOptions defaults,
             String application,
-            String redis,
+            java.util.function.Supplier<String> redis,
             boolean withShutdownHook) {
         this.engine = engine;
         this.redis = redis;
@@ -174,10 +174,11 @@ public final class LockManager implements AutoCloseable {
 
     /**
      * {@return where this manager's locks live, without credentials} E.g. {@code redis://127.0.0.1:6379},
-     * {@code redlock[redis://a:6379, ...]} or {@code cluster[...]} — for start-up lines and dashboards.
+     * {@code redlock[redis://a:6379, ...]}, {@code cluster[...]} or {@code sentinel[mymaster@redis://s1:26379,...]
+     * master host:port} (the master now) — for start-up lines and dashboards.
      */
     public String describeRedis() {
-        return redis;
+        return redis.get();
     }
 
     /** Releases every lock still held, stops background threads and closes connections. */
@@ -197,6 +198,7 @@ public final class LockManager implements AutoCloseable {
     public static final class Builder {
         private Topology topology;
         private List<String> uris = List.of();
+        private String sentinelMaster;
         private String application;
         private String keyPrefix;
         private Duration defaultTtl;
@@ -248,9 +250,31 @@ public final class LockManager implements AutoCloseable {
             return topology(Topology.CLUSTER, uris);
         }
 
+        /**
+         * Redis Sentinel: the master the sentinels monitor as {@code masterName}, followed through failovers;
+         * after a failover every lock this manager holds is re-checked on the new master at once (docs/failover.md).
+         * The user, password and TLS of the sentinel URIs ({@code redis://[user:pass@]host:26379}, or
+         * {@code rediss://}) are used for the sentinels and the master alike, their database for the master.
+         * {@link #build()} asks the sentinels for the master even with {@code verifyOnBuild(false)}.
+         *
+         * @param masterName   the name in the sentinels' {@code sentinel monitor} line, e.g. {@code mymaster}
+         * @param sentinelUris the sentinels' URIs
+         * @return this builder
+         */
+        public Builder sentinel(String masterName, String... sentinelUris) {
+            String name = requireText(masterName, "Sentinel master name");
+            topology(Topology.SENTINEL, sentinelUris);
+            this.sentinelMaster = name;
+            return this;
+        }
+
         private Builder topology(Topology t, String... given) {
+            if (topology != null) {
+                throw new IllegalArgumentException(name(topology) + "(...) and " + name(t) + "(...) were both called:"
+                        + " a manager uses one topology, call only one of redis, redlock, cluster and sentinel");
+            }
             if (given == null || given.length == 0) {
-                throw new IllegalArgumentException(t.name().toLowerCase() + "(...) needs at least one Redis URI");
+                throw new IllegalArgumentException(name(t) + "(...) needs at least one Redis URI");
             }
             this.topology = t;
             this.uris = List.copyOf(Arrays.asList(given));
@@ -515,8 +539,9 @@ public final class LockManager implements AutoCloseable {
                     ? sslSocketFactory
                     : TlsSettings.socketFactory(settings).orElse(null);
             ConnectionSettings conn = new ConnectionSettings(timeout, maxConnections, tls);
-            RedisDeployment redis =
-                    StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
+            RedisDeployment redis = topology == Topology.SENTINEL
+                    ? StoreFactory.sentinel(sentinelMaster, parsed, keys, conn, retention.toMillis(), verifyOnBuild)
+                    : StoreFactory.create(topology, parsed, keys, conn, retention.toMillis(), verifyOnBuild);
             LockEngine engine = new LockEngine(
                     redis,
                     StoreFactory.store(redis, conn),
@@ -525,7 +550,7 @@ public final class LockManager implements AutoCloseable {
                             reentrant, app, eventsMaxLen, cycles, history.toMillis(), ticker, metricsConfig, acks));
             LockInspector inspector =
                     new MeteredInspector(new RedisLockInspector(redis, auditMaxLen, eventsMaxLen), engine.metrics());
-            return new LockManager(engine, inspector, defaults, app, redis.describe(), shutdownHook);
+            return new LockManager(engine, inspector, defaults, app, redis::describe, shutdownHook);
         }
 
         private void resolveTopology() {
@@ -534,21 +559,51 @@ public final class LockManager implements AutoCloseable {
             }
             Optional<Settings.Source> redlock = settings.raw(Settings.REDLOCK);
             Optional<Settings.Source> cluster = settings.raw(Settings.CLUSTER);
-            if (redlock.isPresent() && cluster.isPresent()) {
-                throw new IllegalArgumentException("both " + redlock.get().where() + " and "
-                        + cluster.get().where() + " are set: choose one topology");
+            Optional<Settings.Source> sentinel = settings.raw(Settings.SENTINEL);
+            List<String> set = java.util.stream.Stream.of(redlock, cluster, sentinel)
+                    .flatMap(Optional::stream)
+                    .map(Settings.Source::where)
+                    .toList();
+            if (set.size() > 1) {
+                throw new IllegalArgumentException(
+                        "both " + String.join(" and ", set) + " are set: choose one topology and unset the other");
             }
             if (redlock.isPresent()) {
-                topology(Topology.REDLOCK, split(redlock.get()));
+                topology(Topology.REDLOCK, split(redlock.get().value()));
             } else if (cluster.isPresent()) {
-                topology(Topology.CLUSTER, split(cluster.get()));
+                topology(Topology.CLUSTER, split(cluster.get().value()));
+            } else if (sentinel.isPresent()) {
+                sentinelSetting(sentinel.get());
             } else {
                 topology(Topology.SINGLE, settings.string(Settings.REDIS, "redis://localhost:6379"));
             }
         }
 
-        private static String[] split(Settings.Source s) {
-            return Arrays.stream(s.value().split(","))
+        /** {@code mymaster@redis://s1:26379,redis://s2:26379}; a bad value names where it was set and the form. */
+        private void sentinelSetting(Settings.Source s) {
+            int at = s.value().indexOf('@');
+            String name = at < 0 ? "" : s.value().substring(0, at).trim();
+            String[] given = at < 0 ? new String[0] : split(s.value().substring(at + 1));
+            if (name.isEmpty() || name.contains("://") || name.contains(",") || given.length == 0) {
+                throw new IllegalArgumentException(s.where() + " must be master@uri,uri,..., e.g."
+                        + " mymaster@redis://s1:26379,redis://s2:26379; got '" + RedisUri.mask(s.value()) + "'");
+            }
+            for (String u : given) {
+                try {
+                    RedisUri.parse(u);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(s.where() + ": " + e.getMessage(), e);
+                }
+            }
+            sentinel(name, given);
+        }
+
+        private static String name(Topology t) {
+            return t == Topology.SINGLE ? "redis" : t.name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        private static String[] split(String value) {
+            return Arrays.stream(value.split(","))
                     .map(String::trim)
                     .filter(x -> !x.isEmpty())
                     .toArray(String[]::new);

@@ -19,6 +19,8 @@ public final class Settings {
     public static final String CLUSTER = "lockwarden.cluster";
     /** Replica acknowledgement of every lock: {@code replicas/timeout}, e.g. {@code 1/100ms}, or {@code off}. */
     public static final String REPLICA_ACKS = "lockwarden.replica-acks";
+    /** Sentinel: the master's name, {@code @}, the sentinels' comma-separated URIs ({@code mymaster@redis://s1:26379,...}). */
+    public static final String SENTINEL = "lockwarden.sentinel";
     /** Application name shown on the dashboard. */
     public static final String APPLICATION = "lockwarden.application";
     /** Prefix of every lock key. */

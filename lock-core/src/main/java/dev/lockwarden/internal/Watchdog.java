@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -57,6 +58,8 @@ public final class Watchdog implements AutoCloseable {
     private volatile long wakeAt;
     /** A registration came in since the last scan. Guarded by signal. */
     private boolean rescan;
+    /** Why every lock is to be refreshed at once ({@link #recheckNow}); null = nothing asked. */
+    private final AtomicReference<String> recheck = new AtomicReference<>();
     /**
      * "No lock due": how far ahead the thread plans to wake when it watches nothing (~73 years).
      * Not Long.MAX_VALUE: nanoTime may be any value, and {@code now + AWAKE} as well as the
@@ -73,6 +76,7 @@ public final class Watchdog implements AutoCloseable {
         this.ticker = ticker;
         this.lossCause = new LossCause(redis);
         this.wakeAt = ticker.nanos() + AWAKE;
+        redis.onMasterSwitch(this::recheckNow);
         this.thread = new Thread(this::run, "lockwarden-watchdog");
         thread.setDaemon(true);
         thread.start();
@@ -110,6 +114,18 @@ public final class Watchdog implements AutoCloseable {
         }
     }
 
+    /** Refreshes every auto-refresh lock at once (after a failover, {@code why}); returns at once. */
+    public void recheckNow(String why) {
+        recheck.set(why);
+        signal.lock();
+        try {
+            rescan = true;
+            due.signalAll();
+        } finally {
+            signal.unlock();
+        }
+    }
+
     /** Stops watching (before the release round trip). */
     public void unregister(DefaultLockHandle h) {
         handles.remove(h);
@@ -135,7 +151,8 @@ public final class Watchdog implements AutoCloseable {
                 } finally {
                     signal.unlock();
                 }
-                long wait = tick();
+                String why = recheck.getAndSet(null); // set before its signal: seen now or in the next round
+                long wait = tick(why);
                 signal.lockInterruptibly();
                 try {
                     if (wait > 0 && !rescan) {
@@ -155,8 +172,8 @@ public final class Watchdog implements AutoCloseable {
         }
     }
 
-    /** Refreshes what is due; returns nanos until the next thing is due. */
-    long tick() {
+    /** Refreshes what is due (all if {@code recheck} says why), returns nanos until the next thing is due. */
+    long tick(String recheck) {
         long now = ticker.nanos();
         long earliestRefresh = Long.MAX_VALUE;
         long next = TimeUnit.SECONDS.toNanos(1);
@@ -178,25 +195,23 @@ public final class Watchdog implements AutoCloseable {
                 earliestRefresh = Math.min(earliestRefresh, h.nextRefreshNanos - now);
             }
         }
-        if (earliestRefresh <= 0) {
+        if (earliestRefresh <= 0 || recheck != null) {
             // The oldest lock is due: refresh it with every lock due within the next TTL/6, so locks
             // taken around the same time fall into one batch per TTL/3.
             List<DefaultLockHandle> due = new ArrayList<>();
             for (DefaultLockHandle h : handles) {
-                if (h.autoRefresh()
-                        && h.isActive()
-                        && h.nextRefreshNanos - now
-                                <= TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis()) / 6) {
-                    due.add(h);
+                long sixth = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis()) / 6;
+                if (h.autoRefresh() && h.isActive() && (recheck != null || h.nextRefreshNanos - now <= sixth)) {
+                    due.add(h); // a recheck (after a failover) takes every lock along at once
                 }
             }
-            refresh(due, now);
+            refresh(due, now, recheck == null ? TOKEN_GONE : TOKEN_GONE + " (re-checked after a " + recheck + ")");
             return 0; // re-scan: validity and the next due time changed
         }
         return Math.max(Math.min(next, earliestRefresh), TimeUnit.MILLISECONDS.toNanos(1));
     }
 
-    private void refresh(List<DefaultLockHandle> candidates, long start) {
+    private void refresh(List<DefaultLockHandle> candidates, long start, String gone) {
         List<DefaultLockHandle> due = new ArrayList<>(candidates.size());
         for (DefaultLockHandle h : candidates) {
             if (h.renewal.tryLock()) {
@@ -207,7 +222,7 @@ public final class Watchdog implements AutoCloseable {
             }
         }
         try {
-            refreshLocked(due, start);
+            refreshLocked(due, start, gone);
         } finally {
             for (DefaultLockHandle h : due) {
                 h.renewal.unlock();
@@ -215,7 +230,7 @@ public final class Watchdog implements AutoCloseable {
         }
     }
 
-    private void refreshLocked(List<DefaultLockHandle> due, long start) {
+    private void refreshLocked(List<DefaultLockHandle> due, long start, String gone) {
         if (due.isEmpty()) {
             return;
         }
@@ -247,7 +262,7 @@ public final class Watchdog implements AutoCloseable {
                 h.nextRefreshNanos = start + ttl / 3;
             } else {
                 handles.remove(h);
-                h.markLost(lookups++ < MAX_CAUSE_LOOKUPS ? lossCause.reason(h.lease(), TOKEN_GONE) : TOKEN_GONE);
+                h.markLost(lookups++ < MAX_CAUSE_LOOKUPS ? lossCause.reason(h.lease(), gone) : gone);
             }
         }
         if (unconfirmed.isEmpty()) {

@@ -12,13 +12,25 @@ public final class RedisClients {
     private RedisClients() {}
 
     public static JedisClientConfig clientConfig(RedisUri uri, ConnectionSettings s) {
+        return config(uri, s, true);
+    }
+
+    /**
+     * The configuration of connections to a sentinel: as {@link #clientConfig} (the URI's user, password,
+     * TLS and timeouts) but no database and no client name, which a sentinel does not have.
+     */
+    static JedisClientConfig sentinelConfig(RedisUri uri, ConnectionSettings s) {
+        return config(uri, s, false);
+    }
+
+    private static JedisClientConfig config(RedisUri uri, ConnectionSettings s, boolean dataNode) {
         int timeout = (int) Math.min(Integer.MAX_VALUE, s.timeout().toMillis());
         DefaultJedisClientConfig.Builder b = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(timeout)
                 .socketTimeoutMillis(timeout)
-                .database(uri.database())
+                .database(dataNode ? uri.database() : 0)
                 .ssl(uri.tls())
-                .clientName("lockwarden");
+                .clientName(dataNode ? "lockwarden" : null);
         if (uri.tls() && s.sslSocketFactory() != null) {
             b.sslSocketFactory(s.sslSocketFactory());
         }

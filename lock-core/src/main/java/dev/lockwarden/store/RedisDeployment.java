@@ -19,12 +19,23 @@ public final class RedisDeployment implements AutoCloseable {
     private final int quorum;
     /** Parallel calls to the nodes; null for one node (calls run on the caller's thread). */
     private final NodeFanOut fanOut;
+    /** Hears the master switches of a Sentinel deployment; null for the other topologies. */
+    private final SentinelWatch sentinel;
 
     /**
      * @param lanesPerNode parallel calls per node when there are several nodes
      */
     public RedisDeployment(
             StoreFactory.Topology topology, List<RedisNodeClient> nodes, KeySpace keys, int lanesPerNode) {
+        this(topology, nodes, keys, lanesPerNode, null);
+    }
+
+    RedisDeployment(
+            StoreFactory.Topology topology,
+            List<RedisNodeClient> nodes,
+            KeySpace keys,
+            int lanesPerNode,
+            SentinelWatch sentinel) {
         if (nodes.isEmpty()) {
             throw new IllegalArgumentException("a Redis deployment needs at least one node");
         }
@@ -33,6 +44,17 @@ public final class RedisDeployment implements AutoCloseable {
         this.keys = keys;
         this.quorum = quorumOf(nodes.size());
         this.fanOut = nodes.size() > 1 ? new NodeFanOut(this.nodes, lanesPerNode) : null;
+        this.sentinel = sentinel;
+    }
+
+    /**
+     * Calls {@code listener} (with a short description, not blocking) each time a Sentinel deployment's master
+     * changed, once the connections follow the new master; other topologies never call it.
+     */
+    public void onMasterSwitch(java.util.function.Consumer<String> listener) {
+        if (sentinel != null) {
+            sentinel.onSwitch(listener);
+        }
     }
 
     /** Nodes that must agree among {@code n}: {@code n/2 + 1} (1 of 1). */
@@ -158,6 +180,7 @@ public final class RedisDeployment implements AutoCloseable {
         return switch (topology) {
             case SINGLE -> nodes.get(0).address();
             case CLUSTER -> nodes.get(0).address(); // already "cluster[...]"
+            case SENTINEL -> nodes.get(0).address() + " master " + sentinel.currentMaster();
             case REDLOCK ->
                 "redlock" + nodes.stream().map(RedisNodeClient::address).toList();
         };
@@ -166,6 +189,9 @@ public final class RedisDeployment implements AutoCloseable {
     /** Stops the fan-out threads and closes every node's connections. */
     @Override
     public void close() {
+        if (sentinel != null) {
+            sentinel.close();
+        }
         if (fanOut != null) {
             fanOut.close();
         }

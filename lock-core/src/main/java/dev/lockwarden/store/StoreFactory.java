@@ -5,9 +5,12 @@ import dev.lockwarden.config.RedisUri;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
 
 /** Creates the {@link RedisDeployment} for a topology, checks that Redis answers, and the {@link LockStore} on it. */
 public final class StoreFactory {
@@ -21,7 +24,9 @@ public final class StoreFactory {
     public enum Topology {
         SINGLE,
         REDLOCK,
-        CLUSTER
+        CLUSTER,
+        /** A master found (and followed through failovers) through Redis Sentinel. */
+        SENTINEL
     }
 
     /**
@@ -42,7 +47,70 @@ public final class StoreFactory {
             case REDLOCK -> redlock(uris, keys, conn, fenceRetentionMillis);
             case CLUSTER ->
                 new RedisDeployment(topology, List.of(cluster(uris, keys, conn, fenceRetentionMillis)), keys, 1);
+            case SENTINEL ->
+                throw new IllegalArgumentException("a Sentinel deployment needs its master's name: "
+                        + "use StoreFactory.sentinel(masterName, ...)");
         };
+        if (verify) {
+            verify(redis);
+        }
+        return redis;
+    }
+
+    /**
+     * Connects to the master that the sentinels name {@code masterName} and follows it through failovers
+     * (pooled connections only: every call takes one to the current master). The user, password and TLS
+     * of the sentinel URIs (which must agree) are used for the sentinels and the master alike, their
+     * database for the master. With {@code verify}, PINGs the master.
+     *
+     * @throws LockStoreException no sentinel answers, or none knows {@code masterName}
+     */
+    public static RedisDeployment sentinel(
+            String masterName,
+            List<RedisUri> sentinels,
+            KeySpace keys,
+            ConnectionSettings conn,
+            long fenceRetentionMillis,
+            boolean verify) {
+        RedisUri first = sentinels.get(0);
+        for (RedisUri u : sentinels) {
+            if (u.tls() != first.tls()
+                    || u.database() != first.database()
+                    || !Objects.equals(u.user(), first.user())
+                    || !Objects.equals(u.password(), first.password())) {
+                throw new IllegalArgumentException(
+                        "sentinel URIs " + u + " and " + first + " differ in scheme, user,"
+                                + " password or database: give every sentinel URI the same ones (they apply to the master too)");
+            }
+        }
+        String address = "sentinel[" + masterName + "@"
+                + String.join(",", sentinels.stream().map(RedisUri::toString).toList()) + "]";
+        List<HostAndPort> nodes = sentinels.stream()
+                .map(u -> new HostAndPort(u.host(), u.port()))
+                .distinct()
+                .toList();
+        JedisClientConfig sentinelConfig = RedisClients.sentinelConfig(first, conn);
+        RedisSentinelClient client;
+        try {
+            client = RedisSentinelClient.builder()
+                    .masterName(masterName)
+                    .sentinels(new LinkedHashSet<>(nodes))
+                    .sentinelClientConfig(sentinelConfig)
+                    .clientConfig(RedisClients.clientConfig(first, conn))
+                    .poolConfig(RedisClients.poolConfig(conn))
+                    .build();
+        } catch (RuntimeException e) {
+            throw new NodeException(
+                    address,
+                    "Redis Sentinel " + address + " cannot name the master: " + RedisUri.mask(e.getMessage())
+                            + ". Check that the sentinels run, their URIs and credentials, and that they monitor a"
+                            + " master named '" + masterName + "' (SENTINEL GET-MASTER-ADDR-BY-NAME " + masterName
+                            + ").",
+                    e);
+        }
+        SentinelWatch watch = new SentinelWatch(masterName, nodes, sentinelConfig, client);
+        RedisNodeClient node = new RedisNodeClient(client, address, keys, fenceRetentionMillis, conn, null);
+        RedisDeployment redis = new RedisDeployment(Topology.SENTINEL, List.of(node), keys, 1, watch);
         if (verify) {
             verify(redis);
         }

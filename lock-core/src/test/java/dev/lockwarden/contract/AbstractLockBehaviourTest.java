@@ -49,8 +49,18 @@ public abstract class AbstractLockBehaviourTest {
     /** The servers of the subclass. */
     protected abstract RedisServerExtension servers();
 
-    /** Points the builder at the servers (redis / redlock / cluster). */
+    /** Points the builder at the servers (redis / redlock / cluster / sentinel). */
     protected abstract LockManager.Builder target(LockManager.Builder builder);
+
+    /** Empties every data node before each test. */
+    protected void flushAll() {
+        servers().flushAll();
+    }
+
+    /** The data nodes a test may change behind the managers' backs. */
+    protected List<dev.lockwarden.testing.RedisNode> dataNodes() {
+        return servers().nodes();
+    }
 
     /** Another manager, as a second application instance would have; closed after the test. */
     protected LockManager newManager(String application) {
@@ -61,7 +71,7 @@ public abstract class AbstractLockBehaviourTest {
 
     @BeforeEach
     void setUp(TestInfo info) {
-        servers().flushAll();
+        flushAll();
         locks = newManager("app-a");
         name = "test:" + info.getTestMethod().orElseThrow().getName();
     }
@@ -446,7 +456,7 @@ public abstract class AbstractLockBehaviourTest {
 
     /** Deletes the lock key of {@code lockName} on every node that has it, sending no release message. */
     private void vanishQuietly(String lockName) {
-        for (dev.lockwarden.testing.RedisNode node : servers().nodes()) {
+        for (dev.lockwarden.testing.RedisNode node : dataNodes()) {
             try {
                 node.command("DEL", "lock:{" + lockName + "}");
             } catch (dev.lockwarden.testing.RedisReplyException movedOnCluster) {
