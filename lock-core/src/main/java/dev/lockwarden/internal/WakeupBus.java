@@ -4,8 +4,8 @@ import dev.lockwarden.store.RedisDeployment;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -14,7 +14,8 @@ import redis.clients.jedis.UnifiedJedis;
  * subscribes to its lock's release channel; whom a release wakes is its {@link ReleaseQueue}'s job
  * (FIFO, one waiter per release). If the connection drops, it reconnects in the background, moving
  * to the next node (Redlock: every node hears every release), and re-subscribes; waiters meanwhile
- * fall back to their timed retry.
+ * fall back to their timed retry. On the same connection it listens, from the first lock held on, to the
+ * force-released channel that tells a holder its lock is gone ({@link LossSignals}).
  * <p>
  * Over 200 lines because the connection's life — subscribe, the control channel whose confirmation
  * sends what waiters joined while connecting, reconnect and failover, close — must stay under one
@@ -28,6 +29,10 @@ public final class WakeupBus implements AutoCloseable {
 
     private final List<UnifiedJedis> sources;
     private final String controlChannel;
+    /** The force-released channel ({@link LossSignals}): like the control channel, on every connection. */
+    private final String lossChannel;
+
+    private final Consumer<String> onLoss;
     private final Map<String, ReleaseQueue> channels = new ConcurrentHashMap<>();
     /** Orders membership changes with the (UN)SUBSCRIBE they cause; guards {@link #current}. */
     private final ReentrantLock wire = new ReentrantLock();
@@ -40,10 +45,13 @@ public final class WakeupBus implements AutoCloseable {
     /**
      * @param redis the nodes that all receive every release message (one node; each Redlock node; a
      *              cluster client); the bus listens on one and moves to the next when it fails
+     * @param onLoss    gets each message on {@code lossChannel}, on the pub/sub thread
      */
-    public WakeupBus(RedisDeployment redis, String controlChannel) {
+    public WakeupBus(RedisDeployment redis, String controlChannel, String lossChannel, Consumer<String> onLoss) {
         this.sources = redis.clients();
         this.controlChannel = controlChannel;
+        this.lossChannel = lossChannel;
+        this.onLoss = onLoss;
     }
 
     /**
@@ -77,7 +85,7 @@ public final class WakeupBus implements AutoCloseable {
         wire.lock();
         try {
             ReleaseQueue c = channels.computeIfAbsent(channel, ReleaseQueue::new);
-            Ticket t = new Ticket(c, c.join());
+            Ticket t = new Ticket(this, c, c.join());
             if (!c.subscribeSent) {
                 c.subscribeSent = send(l -> l.subscribe(channel));
             }
@@ -87,7 +95,7 @@ public final class WakeupBus implements AutoCloseable {
         }
     }
 
-    private void leave(Ticket t) {
+    void leave(Ticket t) {
         ReleaseQueue c = t.queue;
         wire.lock();
         try {
@@ -102,7 +110,7 @@ public final class WakeupBus implements AutoCloseable {
     }
 
     /** Sends a (un)subscribe on the live connection; false if there is none yet (the connect sweep sends it then). */
-    private boolean send(java.util.function.Consumer<Listener> command) {
+    private boolean send(Consumer<Listener> command) {
         wire.lock();
         try {
             Listener l = current;
@@ -136,7 +144,8 @@ public final class WakeupBus implements AutoCloseable {
         }
     }
 
-    private void startIfNeeded() {
+    /** Opens the pub/sub connection in the background if it is not open yet (a volatile read when it is). */
+    void startIfNeeded() {
         if (thread == null) {
             starting.lock();
             try {
@@ -170,9 +179,10 @@ public final class WakeupBus implements AutoCloseable {
                 } finally {
                     wire.unlock();
                 }
-                String[] all = new String[subs.length + 1];
+                String[] all = new String[subs.length + 2];
                 all[0] = controlChannel;
-                System.arraycopy(subs, 0, all, 1, subs.length);
+                all[1] = lossChannel;
+                System.arraycopy(subs, 0, all, 2, subs.length);
                 sources.get(source % sources.size())
                         .subscribe(l, all); // blocks until unsubscribed or the connection drops
                 backoff = 50;
@@ -236,6 +246,10 @@ public final class WakeupBus implements AutoCloseable {
     private final class Listener extends JedisPubSub {
         @Override
         public void onMessage(String channel, String message) {
+            if (channel.equals(lossChannel)) {
+                onLoss.accept(message);
+                return;
+            }
             ReleaseQueue c = channels.get(channel);
             if (c != null) {
                 c.released();
@@ -253,46 +267,6 @@ public final class WakeupBus implements AutoCloseable {
                 c.listening = true;
                 c.confirmed.countDown();
             }
-        }
-    }
-
-    /** A waiter's place in a channel's queue. */
-    public final class Ticket implements AutoCloseable {
-        private final ReleaseQueue queue;
-        private final ReleaseQueue.Place place;
-
-        private Ticket(ReleaseQueue queue, ReleaseQueue.Place place) {
-            this.queue = queue;
-            this.place = place;
-        }
-
-        /** Waits until the subscription is confirmed by Redis (so no release can be missed), at most {@code millis}. */
-        public boolean awaitSubscribed(long millis) throws InterruptedException {
-            return queue.confirmed.await(millis, TimeUnit.MILLISECONDS);
-        }
-
-        /**
-         * True if Redis confirmed this channel's subscription on the live connection, so a release
-         * from now on wakes this waiter; false while connecting or reconnecting.
-         */
-        public boolean listening() {
-            return queue.listening;
-        }
-
-        /** Forgets a wake-up received before the next attempt; call right before each attempt. */
-        public void reset() {
-            queue.reset(place);
-        }
-
-        /** Waits for a release message or the timeout; true if woken by a message. */
-        public boolean await(long millis) throws InterruptedException {
-            return queue.await(place, millis);
-        }
-
-        /** Leaves the queue (passing on an unused wake-up). */
-        @Override
-        public void close() {
-            leave(this);
         }
     }
 }

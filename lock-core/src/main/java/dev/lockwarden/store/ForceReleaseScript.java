@@ -14,8 +14,8 @@ final class ForceReleaseScript {
 
     /**
      * Keys lock, info, fence, history, forced marker and, off a cluster ({@code withAudit}), the audit stream;
-     * arguments release channel, fence retention, token SHA-1, fence, audit and history lengths, the holder's
-     * channel, then the audit record's field/value pairs.
+     * arguments release channel, fence retention, token SHA-1, fence, audit and history lengths, the
+     * force-released channel ({@link ForceReleased}), then the audit record's field/value pairs.
      */
     static ScriptCall call(
             KeySpace keys,
@@ -42,7 +42,7 @@ final class ForceReleaseScript {
                 Encoded.of(Long.toString(fence)),
                 Encoded.of(Long.toString(auditMaxLen)),
                 Encoded.of(Long.toString(KeySpace.HISTORY_MAX_LEN)),
-                Encoded.of(keys.forceReleasedChannel(name))));
+                Encoded.of(keys.forceReleasedChannel())));
         audit.forEach((f, v) -> {
             a.add(Encoded.of(f));
             a.add(Encoded.of(v));
