@@ -29,6 +29,11 @@ public record ForceReleased(String name, String tokenSha1, String newFence, Stri
                 payload.substring(c + 1));
     }
 
+    /** The message as force-release.lua publishes it. */
+    String encode() {
+        return name + US + tokenSha1 + US + newFence + US + operator;
+    }
+
     /** True if this message is about the acquisition holding {@code lease} (its name and its very token). */
     public boolean ends(Lease lease) {
         return name.equals(lease.name()) && tokenSha1.equals(Sha1.hex(lease.token()));

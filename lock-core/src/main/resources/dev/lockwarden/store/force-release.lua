@@ -13,7 +13,7 @@
 -- ARGV[4] expected fence ('0' = any), ARGV[5] audit MAXLEN, ARGV[6] history MAXLEN, ARGV[7] force-released channel,
 -- ARGV[8..] audit field/value pairs (name, operator, at)
 -- Publishes on ARGV[7]: name US token SHA-1 US new fence US operator (store/ForceReleased).
--- Returns {1, old fence, new fence, history id, audit id or '', info field/value...} when released,
+-- Returns {1, old fence, new fence, history id, audit id or '', token SHA-1, info field/value...} when released,
 -- {0, 'free' | 'changed', current fence} when nothing was done (fences as strings).
 -- Fences stay strings: tostring() of a large Lua number would print it in exponent notation.
 local token = redis.call('GET', KEYS[1])
@@ -99,7 +99,7 @@ if KEYS[6] then
 end
 redis.call('PUBLISH', ARGV[1], '1')
 redis.call('PUBLISH', ARGV[7], name .. '\31' .. tokenSha1 .. '\31' .. newFence .. '\31' .. operator)
-local reply = {1, fence, newFence, historyId, auditId}
+local reply = {1, fence, newFence, historyId, auditId, tokenSha1}
 for i = 1, #info do
   reply[#reply + 1] = info[i]
 end

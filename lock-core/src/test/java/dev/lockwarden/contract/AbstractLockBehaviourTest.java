@@ -262,7 +262,7 @@ public abstract class AbstractLockBehaviourTest {
     }
 
     /** TTL 60 s: the first refresh comes after 20 s, the validity ends after 60 s; neither can tell within a second. */
-    private static final LockOptions MINUTE = LockOptions.ttl(Duration.ofSeconds(60));
+    protected static final LockOptions MINUTE = LockOptions.ttl(Duration.ofSeconds(60));
 
     @Test
     void aForceReleaseTellsTheHolderAtOnceWithAndWithoutAutoRefresh() throws Exception {
@@ -380,7 +380,7 @@ public abstract class AbstractLockBehaviourTest {
      * Waits (at most 15 s) until {@code holder} hears force-releases: a probe lock it holds is force-released by
      * {@code operator} until the holder is told within 500 ms (its pub/sub connection subscribed the channel).
      */
-    private void awaitLossChannel(LockManager holder, LockManager operator) throws InterruptedException {
+    protected void awaitLossChannel(LockManager holder, LockManager operator) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         for (int i = 0; System.nanoTime() < until; i++) {
             LockHandle probe = holder.acquire(name + ":listening-" + i, MINUTE.autoRefresh(false));
@@ -396,7 +396,7 @@ public abstract class AbstractLockBehaviourTest {
         throw new AssertionError("the holder did not hear a force-release within 15 s");
     }
 
-    private static void awaitNotHeld(LockHandle h) throws InterruptedException {
+    protected static void awaitNotHeld(LockHandle h) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         while (h.isHeld() && System.nanoTime() < until) {
             Thread.sleep(1);
