@@ -4,6 +4,8 @@ import dev.lockwarden.store.RedisDeployment;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import redis.clients.jedis.JedisPubSub;
@@ -41,6 +43,8 @@ public final class WakeupBus implements AutoCloseable {
     private volatile Listener current;
     private volatile Thread thread;
     private volatile boolean closed;
+    /** Ends the reconnect loop's back-off at close: never an interrupt, which would end Jedis' read loop early. */
+    private final CountDownLatch closing = new CountDownLatch(1);
 
     /**
      * @param redis the nodes that all receive every release message (one node; each Redlock node; a
@@ -114,8 +118,8 @@ public final class WakeupBus implements AutoCloseable {
         wire.lock();
         try {
             Listener l = current;
-            if (l == null || !l.isSubscribed()) {
-                return false;
+            if (closed || l == null || !l.isSubscribed()) {
+                return false; // after close nothing more: every reply must be read before the connection goes back
             }
             try {
                 command.accept(l);
@@ -133,6 +137,10 @@ public final class WakeupBus implements AutoCloseable {
     private void sweep(Listener l) {
         wire.lock();
         try {
+            if (closed) {
+                l.endOnce(); // closed while this connection was subscribing
+                return;
+            }
             for (ReleaseQueue c : channels.values()) {
                 if (!c.subscribeSent) {
                     l.subscribe(c.name);
@@ -213,37 +221,50 @@ public final class WakeupBus implements AutoCloseable {
         }
     }
 
-    private static void sleep(long ms) {
+    private void sleep(long ms) {
         try {
-            Thread.sleep(ms);
+            closing.await(ms, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            // not passed on: a set flag would make Jedis end its next read loop early (see Listener)
         }
     }
 
     @Override
     public void close() {
-        closed = true;
         wire.lock();
         try {
+            closed = true;
             Listener l = current;
-            if (l != null && l.isSubscribed()) {
-                try {
-                    l.unsubscribe();
-                } catch (RuntimeException ignored) {
-                    // the connection is going away anyway
-                }
+            if (l != null) {
+                l.endOnce(); // if not subscribed yet: when the subscription is confirmed (sweep)
             }
         } finally {
             wire.unlock();
         }
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
-        }
+        closing.countDown();
     }
 
+    /**
+     * The subscription on one connection. Jedis reads its replies until no channel is left, then gives the
+     * connection back to the pool: so it is ended by exactly one UNSUBSCRIBE and never by an interrupt (either
+     * would leave a reply unread there, for the next pooled call to take as its own).
+     */
     private final class Listener extends JedisPubSub {
+        /** Guarded by wire. */
+        private boolean ended;
+
+        /** Under wire: unsubscribes from everything, once, if subscribed. */
+        void endOnce() {
+            if (!ended && isSubscribed()) {
+                ended = true;
+                try {
+                    unsubscribe();
+                } catch (RuntimeException ignored) {
+                    // the connection broke: Jedis drops it instead of pooling it
+                }
+            }
+        }
+
         @Override
         public void onMessage(String channel, String message) {
             if (channel.equals(lossChannel)) {
