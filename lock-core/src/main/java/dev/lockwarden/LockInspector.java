@@ -41,8 +41,9 @@ public interface LockInspector {
 
     /**
      * Deletes the lock whoever holds it, bumps its fence (so the old holder's token is stale) and
-     * writes an audit record naming {@code operator}. The old holder's next refresh fails and its
-     * handle becomes lost.
+     * writes an audit record naming {@code operator}. The old holder is told at once (its manager
+     * listens for force-releases on its pub/sub connection): its handle becomes lost and its
+     * {@code onLost} listeners run; if it could not hear it, its next refresh finds the token gone.
      *
      * @param name     lock name
      * @param operator who does it, for the audit record

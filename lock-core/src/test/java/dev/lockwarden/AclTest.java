@@ -97,9 +97,15 @@ class AclTest {
                 Thread.sleep(50);
             }
             assertFalse(b.inspector().events("acl:job").isEmpty(), "no events recorded under the ACL");
-            // force-release with its audit record
+            // force-release with its audit record; the holder hears it on the force-released channel (SUBSCRIBE
+            // under &lock:*) at once, though its validity runs for 5 s more
             ForceReleaseResult r = b.inspector().forceRelease("acl:manual", "alice");
             assertTrue(r.released());
+            long forced = System.nanoTime();
+            while (manual.isHeld() && System.nanoTime() - forced < TimeUnit.SECONDS.toNanos(2)) {
+                Thread.sleep(5);
+            }
+            assertFalse(manual.isHeld(), "the holder was not told of the force-release under the ACL");
             assertFalse(manual.extend(Duration.ofSeconds(5)));
         }
     }

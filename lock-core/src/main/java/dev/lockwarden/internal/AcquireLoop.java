@@ -56,7 +56,7 @@ final class AcquireLoop {
         WaitPlan plan = new WaitPlan(System.nanoTime(), options.waitUpTo(), options.retryInterval());
         // the release channel's name only when this call may wait: a non-blocking attempt never needs it
         String channel = plan.mayWait() ? keys.releasedChannel(name) : null;
-        WakeupBus.Ticket ticket = null;
+        Ticket ticket = null;
         try {
             if (channel != null && wakeups.hasWaiters(channel)) {
                 // fair handoff: others in this JVM already wait for this lock; queue behind them instead of barging in

@@ -74,7 +74,9 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
         callbacks.allowCoreThreadTimeOut(true);
         this.watchdog = new Watchdog(store, redis, settings.ticker());
         this.metrics = new LockMetrics(application, id.jvmId(), settings.metrics(), watchdog::batches);
-        this.wakeups = new WakeupBus(redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup");
+        LossSignals loss = new LossSignals(watchdog::active); // a force-release tells its holder at once
+        this.wakeups = new WakeupBus(
+                redis, KeySpace.JVM_PREFIX + id.jvmId() + ":wakeup", keys.forceReleasedChannel(), loss::message);
         ReplicaAckPolicy acks = new ReplicaAckPolicy(settings.replicaAcks(), redis.topology());
         this.acquireLoop = new AcquireLoop(store, unconfirmed, wakeups, keys, this::dispatch, acks);
         this.events = new EventRecorder(
@@ -147,6 +149,7 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
             reentrancy.register(h);
         }
         watchdog.register(h);
+        wakeups.startIfNeeded(); // from the first lock on, the holder hears a force-release (LossSignals)
         meter.acquired();
         // no acquire event: the release records the whole cycle, and ActivityCounter counts per application
         return h;

@@ -26,14 +26,18 @@ final class LossCause {
             try {
                 Map<String, String> marker = n.redis().hgetAll(n.keySpace().forced(lease.name()));
                 if (sha1.equals(marker.get("token"))) {
-                    String by = marker.getOrDefault("operator", "");
-                    return "force-released by " + (by.isEmpty() ? "an operator" : "operator '" + by + "'")
-                            + " (fence now " + marker.getOrDefault("fence", "?") + ")";
+                    return forced(marker.getOrDefault("operator", ""), marker.getOrDefault("fence", "?"));
                 }
             } catch (RuntimeException unreachable) {
                 // this node cannot tell; another may
             }
         }
         return generic;
+    }
+
+    /** The reason of a force-release by {@code operator} ("" = not named), after which the counter is {@code fence}. */
+    static String forced(String operator, String fence) {
+        return "force-released by " + (operator.isEmpty() ? "an operator" : "operator '" + operator + "'")
+                + " (fence now " + fence + ")";
     }
 }

@@ -4,8 +4,10 @@ import dev.lockwarden.store.RedisDeployment;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -14,7 +16,8 @@ import redis.clients.jedis.UnifiedJedis;
  * subscribes to its lock's release channel; whom a release wakes is its {@link ReleaseQueue}'s job
  * (FIFO, one waiter per release). If the connection drops, it reconnects in the background, moving
  * to the next node (Redlock: every node hears every release), and re-subscribes; waiters meanwhile
- * fall back to their timed retry.
+ * fall back to their timed retry. On the same connection it listens, from the first lock held on, to the
+ * force-released channel that tells a holder its lock is gone ({@link LossSignals}).
  * <p>
  * Over 200 lines because the connection's life — subscribe, the control channel whose confirmation
  * sends what waiters joined while connecting, reconnect and failover, close — must stay under one
@@ -28,6 +31,10 @@ public final class WakeupBus implements AutoCloseable {
 
     private final List<UnifiedJedis> sources;
     private final String controlChannel;
+    /** The force-released channel ({@link LossSignals}): like the control channel, on every connection. */
+    private final String lossChannel;
+
+    private final Consumer<String> onLoss;
     private final Map<String, ReleaseQueue> channels = new ConcurrentHashMap<>();
     /** Orders membership changes with the (UN)SUBSCRIBE they cause; guards {@link #current}. */
     private final ReentrantLock wire = new ReentrantLock();
@@ -36,14 +43,19 @@ public final class WakeupBus implements AutoCloseable {
     private volatile Listener current;
     private volatile Thread thread;
     private volatile boolean closed;
+    /** Ends the reconnect loop's back-off at close: never an interrupt, which would end Jedis' read loop early. */
+    private final CountDownLatch closing = new CountDownLatch(1);
 
     /**
      * @param redis the nodes that all receive every release message (one node; each Redlock node; a
      *              cluster client); the bus listens on one and moves to the next when it fails
+     * @param onLoss    gets each message on {@code lossChannel}, on the pub/sub thread
      */
-    public WakeupBus(RedisDeployment redis, String controlChannel) {
+    public WakeupBus(RedisDeployment redis, String controlChannel, String lossChannel, Consumer<String> onLoss) {
         this.sources = redis.clients();
         this.controlChannel = controlChannel;
+        this.lossChannel = lossChannel;
+        this.onLoss = onLoss;
     }
 
     /**
@@ -77,7 +89,7 @@ public final class WakeupBus implements AutoCloseable {
         wire.lock();
         try {
             ReleaseQueue c = channels.computeIfAbsent(channel, ReleaseQueue::new);
-            Ticket t = new Ticket(c, c.join());
+            Ticket t = new Ticket(this, c, c.join());
             if (!c.subscribeSent) {
                 c.subscribeSent = send(l -> l.subscribe(channel));
             }
@@ -87,7 +99,7 @@ public final class WakeupBus implements AutoCloseable {
         }
     }
 
-    private void leave(Ticket t) {
+    void leave(Ticket t) {
         ReleaseQueue c = t.queue;
         wire.lock();
         try {
@@ -102,12 +114,12 @@ public final class WakeupBus implements AutoCloseable {
     }
 
     /** Sends a (un)subscribe on the live connection; false if there is none yet (the connect sweep sends it then). */
-    private boolean send(java.util.function.Consumer<Listener> command) {
+    private boolean send(Consumer<Listener> command) {
         wire.lock();
         try {
             Listener l = current;
-            if (l == null || !l.isSubscribed()) {
-                return false;
+            if (closed || l == null || !l.isSubscribed()) {
+                return false; // after close nothing more: every reply must be read before the connection goes back
             }
             try {
                 command.accept(l);
@@ -125,6 +137,10 @@ public final class WakeupBus implements AutoCloseable {
     private void sweep(Listener l) {
         wire.lock();
         try {
+            if (closed) {
+                l.endOnce(); // closed while this connection was subscribing
+                return;
+            }
             for (ReleaseQueue c : channels.values()) {
                 if (!c.subscribeSent) {
                     l.subscribe(c.name);
@@ -136,7 +152,8 @@ public final class WakeupBus implements AutoCloseable {
         }
     }
 
-    private void startIfNeeded() {
+    /** Opens the pub/sub connection in the background if it is not open yet (a volatile read when it is). */
+    void startIfNeeded() {
         if (thread == null) {
             starting.lock();
             try {
@@ -170,9 +187,10 @@ public final class WakeupBus implements AutoCloseable {
                 } finally {
                     wire.unlock();
                 }
-                String[] all = new String[subs.length + 1];
+                String[] all = new String[subs.length + 2];
                 all[0] = controlChannel;
-                System.arraycopy(subs, 0, all, 1, subs.length);
+                all[1] = lossChannel;
+                System.arraycopy(subs, 0, all, 2, subs.length);
                 sources.get(source % sources.size())
                         .subscribe(l, all); // blocks until unsubscribed or the connection drops
                 backoff = 50;
@@ -203,39 +221,56 @@ public final class WakeupBus implements AutoCloseable {
         }
     }
 
-    private static void sleep(long ms) {
+    private void sleep(long ms) {
         try {
-            Thread.sleep(ms);
+            closing.await(ms, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            // not passed on: a set flag would make Jedis end its next read loop early (see Listener)
         }
     }
 
     @Override
     public void close() {
-        closed = true;
         wire.lock();
         try {
+            closed = true;
             Listener l = current;
-            if (l != null && l.isSubscribed()) {
-                try {
-                    l.unsubscribe();
-                } catch (RuntimeException ignored) {
-                    // the connection is going away anyway
-                }
+            if (l != null) {
+                l.endOnce(); // if not subscribed yet: when the subscription is confirmed (sweep)
             }
         } finally {
             wire.unlock();
         }
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
-        }
+        closing.countDown();
     }
 
+    /**
+     * The subscription on one connection. Jedis reads its replies until no channel is left, then gives the
+     * connection back to the pool: so it is ended by exactly one UNSUBSCRIBE and never by an interrupt (either
+     * would leave a reply unread there, for the next pooled call to take as its own).
+     */
     private final class Listener extends JedisPubSub {
+        /** Guarded by wire. */
+        private boolean ended;
+
+        /** Under wire: unsubscribes from everything, once, if subscribed. */
+        void endOnce() {
+            if (!ended && isSubscribed()) {
+                ended = true;
+                try {
+                    unsubscribe();
+                } catch (RuntimeException ignored) {
+                    // the connection broke: Jedis drops it instead of pooling it
+                }
+            }
+        }
+
         @Override
         public void onMessage(String channel, String message) {
+            if (channel.equals(lossChannel)) {
+                onLoss.accept(message);
+                return;
+            }
             ReleaseQueue c = channels.get(channel);
             if (c != null) {
                 c.released();
@@ -253,46 +288,6 @@ public final class WakeupBus implements AutoCloseable {
                 c.listening = true;
                 c.confirmed.countDown();
             }
-        }
-    }
-
-    /** A waiter's place in a channel's queue. */
-    public final class Ticket implements AutoCloseable {
-        private final ReleaseQueue queue;
-        private final ReleaseQueue.Place place;
-
-        private Ticket(ReleaseQueue queue, ReleaseQueue.Place place) {
-            this.queue = queue;
-            this.place = place;
-        }
-
-        /** Waits until the subscription is confirmed by Redis (so no release can be missed), at most {@code millis}. */
-        public boolean awaitSubscribed(long millis) throws InterruptedException {
-            return queue.confirmed.await(millis, TimeUnit.MILLISECONDS);
-        }
-
-        /**
-         * True if Redis confirmed this channel's subscription on the live connection, so a release
-         * from now on wakes this waiter; false while connecting or reconnecting.
-         */
-        public boolean listening() {
-            return queue.listening;
-        }
-
-        /** Forgets a wake-up received before the next attempt; call right before each attempt. */
-        public void reset() {
-            queue.reset(place);
-        }
-
-        /** Waits for a release message or the timeout; true if woken by a message. */
-        public boolean await(long millis) throws InterruptedException {
-            return queue.await(place, millis);
-        }
-
-        /** Leaves the queue (passing on an unused wake-up). */
-        @Override
-        public void close() {
-            leave(this);
         }
     }
 }

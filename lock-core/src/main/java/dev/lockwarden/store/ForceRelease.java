@@ -2,9 +2,11 @@ package dev.lockwarden.store;
 
 import dev.lockwarden.LockStoreException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.resps.StreamEntry;
@@ -12,8 +14,9 @@ import redis.clients.jedis.resps.StreamEntry;
 /**
  * Force-release with everything it writes: force-release.lua on every node (in parallel, through the
  * deployment's fan-out), which deletes the lock, bumps the fence and appends the audit record and the
- * lock's history; then, over Redlock, every node's counter lifted to the highest (so no node lags
- * behind the bump), and the event in the capped events stream. A quorum of nodes must answer; the
+ * lock's history and tells the holder; then, over Redlock, every node's counter lifted to the highest (so
+ * no node lags behind the bump) and, when some node did not hold the lock, the holder told there too
+ * (it listens on one node), and the event in the capped events stream. A quorum of nodes must answer; the
  * lock counts as released when a quorum released it (a minority holding the seen token is a stale
  * leftover; the new holder keeps the lock).
  */
@@ -75,6 +78,7 @@ public final class ForceRelease {
         redis.requireQuorum("force-release '" + name + "'", failures);
         long newFence = 0;
         List<Long> oldFences = new ArrayList<>();
+        Set<String> removedTokens = new HashSet<>();
         int released = 0;
         String auditId = null;
         for (ForceReleaseScript.Reply r : replies) {
@@ -82,16 +86,23 @@ public final class ForceRelease {
             if (r.released()) {
                 released++;
                 oldFences.add(r.oldFence());
+                removedTokens.add(r.tokenSha1());
                 auditId = auditId == null ? r.auditId() : auditId;
             }
         }
         long oldFence = AgreedFence.of(oldFences);
         if (redis.size() > 1) {
             long highest = newFence; // a node that is down is covered by the majority argument
+            // a node that did not remove the holder did not tell it: its manager may listen right there
+            Set<String> tell = released > 0 && released < redis.size() ? removedTokens : Set.of();
             redis.onEveryNode(
                     "raise the fence of '" + name + "'",
                     name,
-                    n -> n.raiseFence(name, "", highest),
+                    n -> {
+                        boolean raised = n.raiseFence(name, "", highest);
+                        tell(n, name, tell, highest, operator);
+                        return raised;
+                    },
                     NODE_TIMEOUT_MILLIS);
         }
         if (released < redis.quorum()) {
@@ -99,6 +110,20 @@ public final class ForceRelease {
         }
         recordEvent(name, operator, oldFence, audit.get("at"));
         return new Outcome(true, oldFence, newFence, auditId);
+    }
+
+    /** Publishes the holder's message on one node, best effort: if it fails, the holder's next refresh tells it. */
+    private static void tell(RedisNodeClient n, String name, Set<String> tokens, long fence, String operator) {
+        for (String sha1 : tokens) {
+            String message = new ForceReleased(name, sha1, Long.toString(fence), operator).encode();
+            try {
+                n.call(
+                        "tell the holder of '" + name + "'",
+                        () -> n.redis().publish(n.keySpace().forceReleasedChannel(), message));
+            } catch (LockStoreException e) {
+                // the lock is released and the fence raised all the same
+            }
+        }
     }
 
     /**

@@ -14,8 +14,8 @@ final class ForceReleaseScript {
 
     /**
      * Keys lock, info, fence, history, forced marker and, off a cluster ({@code withAudit}), the audit stream;
-     * arguments release channel, fence retention, token SHA-1, fence, audit and history lengths, the holder's
-     * channel, then the audit record's field/value pairs.
+     * arguments release channel, fence retention, token SHA-1, fence, audit and history lengths, the
+     * force-released channel ({@link ForceReleased}), then the audit record's field/value pairs.
      */
     static ScriptCall call(
             KeySpace keys,
@@ -42,7 +42,7 @@ final class ForceReleaseScript {
                 Encoded.of(Long.toString(fence)),
                 Encoded.of(Long.toString(auditMaxLen)),
                 Encoded.of(Long.toString(KeySpace.HISTORY_MAX_LEN)),
-                Encoded.of(keys.forceReleasedChannel(name))));
+                Encoded.of(keys.forceReleasedChannel())));
         audit.forEach((f, v) -> {
             a.add(Encoded.of(f));
             a.add(Encoded.of(v));
@@ -50,7 +50,10 @@ final class ForceReleaseScript {
         return new ScriptCall(SCRIPT, k.toArray(Rawable[]::new), a.toArray(Rawable[]::new));
     }
 
-    /** {0, outcome, counter} when nothing was released, else {1, old fence, new fence, history id, audit id, info...}. */
+    /**
+     * {0, outcome, counter} when nothing was released, else {1, old fence, new fence, history id, audit id, token
+     * SHA-1, info...}.
+     */
     static Reply reply(Object raw) {
         List<?> reply = (List<?>) raw;
         if (((Long) reply.get(0)) == 0L) {
@@ -60,10 +63,11 @@ final class ForceReleaseScript {
                     Long.parseLong(String.valueOf(reply.get(2))),
                     null,
                     null,
+                    null,
                     Map.of());
         }
         Map<String, String> info = new LinkedHashMap<>();
-        for (int i = 5; i + 1 < reply.size(); i += 2) {
+        for (int i = 6; i + 1 < reply.size(); i += 2) {
             info.put(String.valueOf(reply.get(i)), String.valueOf(reply.get(i + 1)));
         }
         return new Reply(
@@ -72,6 +76,7 @@ final class ForceReleaseScript {
                 Long.parseLong(String.valueOf(reply.get(2))),
                 String.valueOf(reply.get(3)),
                 String.valueOf(reply.get(4)),
+                String.valueOf(reply.get(5)),
                 info);
     }
 
@@ -83,6 +88,7 @@ final class ForceReleaseScript {
      * @param newFence  the counter after the bump (the current counter when nothing was released)
      * @param historyId id of the record in the lock's history stream
      * @param auditId   id of the record in {@link KeySpace#AUDIT}
+     * @param tokenSha1 SHA-1 of the removed holder's token
      * @param holder    the removed holder's info hash
      */
     record Reply(
@@ -91,13 +97,14 @@ final class ForceReleaseScript {
             long newFence,
             String historyId,
             String auditId,
+            String tokenSha1,
             Map<String, String> holder) {
         boolean released() {
             return "released".equals(outcome);
         }
 
         Reply withAuditId(String id) {
-            return new Reply(outcome, oldFence, newFence, historyId, id, holder);
+            return new Reply(outcome, oldFence, newFence, historyId, id, tokenSha1, holder);
         }
     }
 }

@@ -63,9 +63,12 @@ public record KeySpace(String prefix) {
         return lock(name) + ":forced";
     }
 
-    /** Channel on which a force-release tells the holder (hash-tagged like the lock). */
-    public String forceReleasedChannel(String name) {
-        return lock(name) + ":force-released";
+    /**
+     * The one channel on which every force-release of this prefix tells the holder (payload:
+     * {@link ForceReleased}); each manager subscribes to it once, so holding a lock costs no command.
+     */
+    public String forceReleasedChannel() {
+        return prefix + "force-released";
     }
 
     /** The lock name in a lock key or channel, or null if the key is not one of ours. */

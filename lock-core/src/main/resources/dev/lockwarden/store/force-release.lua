@@ -1,16 +1,19 @@
 -- Force-release (operator), atomically: release only if the lock still has the token and fence the
 -- operator confirmed, else change nothing. On release: delete the lock (and an older layout's info hash), bump the fence (the old
 -- holder's fence is now stale), append the audit record to the lock's own capped history (and, when
--- not on a cluster, to the global audit stream), wake waiters and notify the holder. It also leaves a
+-- not on a cluster, to the global audit stream), wake waiters and tell the holder at once on the prefix's one
+-- force-released channel (every client subscribes to it once; the message names the lock and the token's
+-- SHA-1, so only that acquisition ends; on a cluster PUBLISH reaches every node). It also leaves a
 -- short-lived marker (the old token's SHA-1 and the operator) that the holder reads when its refresh
 -- finds the token gone, so its lost reason says "force-released by <operator>" (internal/LossCause).
 -- All keys but KEYS[6] share the lock's hash tag: on a cluster KEYS[6] is absent (single slot).
 -- KEYS[1] lock, KEYS[2] info, KEYS[3] fence, KEYS[4] per-lock history stream, KEYS[5] force-release marker,
 -- KEYS[6] audit stream (optional)
 -- ARGV[1] release channel, ARGV[2] fence retention ms, ARGV[3] expected SHA-1 of the token ('' = any holder),
--- ARGV[4] expected fence ('0' = any), ARGV[5] audit MAXLEN, ARGV[6] history MAXLEN, ARGV[7] holder channel,
+-- ARGV[4] expected fence ('0' = any), ARGV[5] audit MAXLEN, ARGV[6] history MAXLEN, ARGV[7] force-released channel,
 -- ARGV[8..] audit field/value pairs (name, operator, at)
--- Returns {1, old fence, new fence, history id, audit id or '', info field/value...} when released,
+-- Publishes on ARGV[7]: name US token SHA-1 US new fence US operator (store/ForceReleased).
+-- Returns {1, old fence, new fence, history id, audit id or '', token SHA-1, info field/value...} when released,
 -- {0, 'free' | 'changed', current fence} when nothing was done (fences as strings).
 -- Fences stay strings: tostring() of a large Lua number would print it in exponent notation.
 local token = redis.call('GET', KEYS[1])
@@ -73,16 +76,20 @@ end
 -- the marker outlives the lock's remaining TTL by a minute: the holder's refresh (every TTL/3, retried
 -- during outages) finds the token gone within that time, else its validity lapses with its own reason
 local operator = ''
+local name = ''
 for i = 8, #ARGV - 1, 2 do
   if ARGV[i] == 'operator' then
     operator = ARGV[i + 1]
+  elseif ARGV[i] == 'name' then
+    name = ARGV[i + 1]
   end
 end
 if pttl < 0 then
   pttl = 0
 end
+local tokenSha1 = redis.sha1hex(token)
 redis.call('DEL', KEYS[5])
-redis.call('HSET', KEYS[5], 'token', redis.sha1hex(token), 'operator', operator, 'fence', newFence)
+redis.call('HSET', KEYS[5], 'token', tokenSha1, 'operator', operator, 'fence', newFence)
 redis.call('PEXPIRE', KEYS[5], pttl + 60000)
 local historyId = redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', 'type', 'force-release', unpack(record))
 redis.call('PEXPIRE', KEYS[4], ARGV[2])
@@ -91,8 +98,8 @@ if KEYS[6] then
   auditId = redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[5], '*', unpack(record))
 end
 redis.call('PUBLISH', ARGV[1], '1')
-redis.call('PUBLISH', ARGV[7], 'force-released ' .. newFence)
-local reply = {1, fence, newFence, historyId, auditId}
+redis.call('PUBLISH', ARGV[7], name .. '\31' .. tokenSha1 .. '\31' .. newFence .. '\31' .. operator)
+local reply = {1, fence, newFence, historyId, auditId, tokenSha1}
 for i = 1, #info do
   reply[#reply + 1] = info[i]
 end

@@ -271,6 +271,149 @@ public abstract class AbstractLockBehaviourTest {
         assertThrows(IllegalArgumentException.class, () -> operator.inspector().forceRelease(name, " "));
     }
 
+    /** TTL 60 s: the first refresh comes after 20 s, the validity ends after 60 s; neither can tell within a second. */
+    protected static final LockOptions MINUTE = LockOptions.ttl(Duration.ofSeconds(60));
+
+    @Test
+    void aForceReleaseTellsTheHolderAtOnceWithAndWithoutAutoRefresh() throws Exception {
+        LockManager operator = newManager("dashboard");
+        awaitLossChannel(locks, operator);
+        for (boolean autoRefresh : new boolean[] {true, false}) {
+            String lock = name + ":refresh-" + autoRefresh;
+            LockHandle h = locks.acquire(lock, MINUTE.autoRefresh(autoRefresh));
+            AtomicReference<LockLostEvent> lost = new AtomicReference<>();
+            CountDownLatch told = new CountDownLatch(1);
+            long[] toldAt = new long[1];
+            h.onLost(e -> {
+                toldAt[0] = System.nanoTime();
+                lost.set(e);
+                told.countDown();
+            });
+            long start = System.nanoTime();
+            assertTrue(operator.inspector().forceRelease(lock, "alice").released());
+            long returned = System.nanoTime();
+            while (h.isHeld() && System.nanoTime() - returned < TimeUnit.SECONDS.toNanos(2)) {
+                Thread.sleep(1);
+            }
+            long notHeld = System.nanoTime();
+            assertTrue(told.await(2, TimeUnit.SECONDS), "onLost did not fire: the holder was not told");
+            double ms = (toldAt[0] - start) / 1e6;
+            System.out.printf(
+                    "%s autoRefresh=%s: onLost %.1f ms after forceRelease() was called (%.1f ms after it returned),"
+                            + " isHeld() false %.1f ms after it returned%n",
+                    getClass().getSimpleName(),
+                    autoRefresh,
+                    ms,
+                    (toldAt[0] - returned) / 1e6,
+                    (notHeld - returned) / 1e6);
+            assertTrue(ms < 1_000, "onLost fired " + ms + " ms after the force-release (the spec says 100 ms)");
+            assertTrue(
+                    lost.get().reason().startsWith("force-released by operator 'alice'"),
+                    lost.get().reason());
+            assertEquals(h.fencingToken(), lost.get().fencingToken());
+            assertFalse(h.isHeld());
+            LockLostException e = assertThrows(LockLostException.class, h::checkHeld);
+            assertTrue(e.getMessage().contains("force-released by operator 'alice'"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aForceReleaseOfAnotherLockOrAnOlderTokenLeavesTheHolderHeld() throws Exception {
+        LockManager operator = newManager("dashboard");
+        awaitLossChannel(locks, operator);
+        LockHandle kept = locks.acquire(name + ":kept", MINUTE.autoRefresh(false));
+        LockHandle first = locks.acquire(name, MINUTE.autoRefresh(false));
+        String firstTokenSha1 = locks.inspector().get(name).orElseThrow().tokenId();
+        assertTrue(operator.inspector().forceRelease(name, "alice").released());
+        awaitNotHeld(first);
+        LockHandle again = locks.acquire(name, MINUTE.autoRefresh(false)); // a new token, same name
+        // another manager's lock of another name is force-released, and the first token's message comes late
+        // (as a Redlock node's duplicate would): neither may end the handles held now
+        LockHandle elsewhere = operator.acquire(name + ":elsewhere", MINUTE);
+        assertTrue(operator.inspector().forceRelease(elsewhere.name(), "bob").released());
+        String late = name + US + firstTokenSha1 + US + "99" + US + "bob";
+        servers().nodes().forEach(n -> n.command("PUBLISH", "lock:force-released", late)); // wherever the bus listens
+        // messages reach the holder in order (one connection): once this probe is told, the ones above were read
+        LockHandle probe = locks.acquire(name + ":probe", MINUTE.autoRefresh(false));
+        assertTrue(operator.inspector().forceRelease(probe.name(), "carol").released());
+        awaitNotHeld(probe);
+        Thread.sleep(200); // a cluster forwards each node's messages on its own: give the others time too
+        assertTrue(again.isHeld(), "a late message for the first token ended the new acquisition");
+        assertTrue(kept.isHeld(), "a force-release of another lock ended this one");
+        again.checkHeld();
+        again.release();
+        kept.release();
+    }
+
+    @Test
+    void withLockEndsInLockLostExceptionWhenTheLockIsForceReleasedWhileTheBodyRuns() throws Exception {
+        LockManager operator = newManager("dashboard");
+        awaitLossChannel(locks, operator);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch forced = new CountDownLatch(1);
+        CompletableFuture<String> job = CompletableFuture.supplyAsync(() -> locks.withLock(name, MINUTE, () -> {
+            running.countDown();
+            assertTrue(forced.await(10, TimeUnit.SECONDS));
+            Thread.sleep(1_000); // the body goes on for a second after the force-release, far below a refresh
+            return "done";
+        }));
+        assertTrue(running.await(10, TimeUnit.SECONDS));
+        assertTrue(operator.inspector().forceRelease(name, "alice").released());
+        forced.countDown();
+        java.util.concurrent.ExecutionException e =
+                assertThrows(java.util.concurrent.ExecutionException.class, () -> job.get(10, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof LockLostException, "withLock ended with " + e.getCause());
+        assertTrue(
+                e.getCause().getMessage().contains("force-released by operator 'alice'"),
+                e.getCause().getMessage());
+    }
+
+    @Test
+    void aForceReleaseIsStillToldAfterThePubSubConnectionWasKilled() throws Exception {
+        LockManager operator = newManager("dashboard");
+        awaitLossChannel(locks, operator);
+        servers().nodes().forEach(n -> n.command("CLIENT", "KILL", "TYPE", "pubsub"));
+        awaitLossChannel(locks, operator); // the bus reconnected and subscribed the channel again
+        LockHandle h = locks.acquire(name, MINUTE.autoRefresh(false));
+        long start = System.nanoTime();
+        assertTrue(operator.inspector().forceRelease(name, "alice").released());
+        awaitNotHeld(h);
+        System.out.printf(
+                "%s after CLIENT KILL TYPE pubsub: not held %.1f ms after forceRelease() was called%n",
+                getClass().getSimpleName(), (System.nanoTime() - start) / 1e6);
+        assertThrows(LockLostException.class, h::checkHeld);
+    }
+
+    private static final String US = "\u001f";
+
+    /**
+     * Waits (at most 15 s) until {@code holder} hears force-releases: a probe lock it holds is force-released by
+     * {@code operator} until the holder is told within 500 ms (its pub/sub connection subscribed the channel).
+     */
+    protected void awaitLossChannel(LockManager holder, LockManager operator) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        for (int i = 0; System.nanoTime() < until; i++) {
+            LockHandle probe = holder.acquire(name + ":listening-" + i, MINUTE.autoRefresh(false));
+            assertTrue(operator.inspector().forceRelease(probe.name(), "probe").released());
+            long told = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+            while (probe.isHeld() && System.nanoTime() < told) {
+                Thread.sleep(5);
+            }
+            if (!probe.isHeld()) {
+                return;
+            }
+        }
+        throw new AssertionError("the holder did not hear a force-release within 15 s");
+    }
+
+    protected static void awaitNotHeld(LockHandle h) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (h.isHeld() && System.nanoTime() < until) {
+            Thread.sleep(1);
+        }
+        assertFalse(h.isHeld(), h + " was not told of its force-release within 2 s");
+    }
+
     @Test
     void inspectorShowsHolder() {
         try (LockHandle h = locks.acquire(name, TEN_SECONDS.source(LockSource.CDI, "Billing#charge"))) {

@@ -21,7 +21,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A holder whose lock an operator force-released learns exactly that (onLost reason and its one
  * WARNING name the operator); a lock that expired or was taken over keeps the old, generic reason,
- * and an old force-release's marker never relabels a later holder's loss. Real redis-servers.
+ * and an old force-release's marker never relabels a later holder's loss. The refresh and extend
+ * cases run as a Redis user that may not subscribe to {@code lock:force-released} (a "deaf" holder):
+ * it cannot hear the force-release message, so only its refresh or extend, reading the marker, can
+ * tell it — and a deaf holder without auto-refresh is not told for as long as it does not ask (the
+ * control of the contract suite's told-at-once tests). Real redis-servers.
  */
 class ForceReleasedReasonTest {
     @RegisterExtension
@@ -31,6 +35,17 @@ class ForceReleasedReasonTest {
     static final RedisServerExtension REDLOCK = RedisServerExtension.nodes(3);
 
     private static final String ENGINE_LOGGER = "dev.lockwarden.internal.LockEngine";
+
+    /** A holder that cannot hear force-releases: its Redis user may not subscribe to lock:force-released. */
+    private static LockManager deaf(String app) {
+        SINGLE.node(0)
+                .command("ACL", "SETUSER", "deaf", "on", ">deaf-pw", "~*", "resetchannels", "&lockwarden:*", "+@all");
+        return LockManager.builder()
+                .redis("redis://deaf:deaf-pw@127.0.0.1:" + SINGLE.node(0).port())
+                .application(app)
+                .shutdownHook(false)
+                .build();
+    }
 
     private static LockManager single(String app) {
         return LockManager.builder()
@@ -49,7 +64,7 @@ class ForceReleasedReasonTest {
     @Test
     void watchdogRefreshReportsForceReleasedByTheOperator() throws Exception {
         try (LogCapture log = new LogCapture();
-                LockManager holder = single("fr-holder");
+                LockManager holder = deaf("fr-holder");
                 LockManager ops = single("fr-ops")) {
             LockHandle h = holder.acquire("job:nightly", LockOptions.ttl(Duration.ofSeconds(1)));
             BlockingQueue<LockLostEvent> lost = lostEvents(h);
@@ -68,12 +83,14 @@ class ForceReleasedReasonTest {
 
     @Test
     void extendReportsForceReleased() throws Exception {
-        try (LockManager holder = single("fr-holder");
+        try (LockManager holder = deaf("fr-holder");
                 LockManager ops = single("fr-ops")) {
             LockHandle h = holder.acquire(
                     "job:manual", LockOptions.ttl(Duration.ofSeconds(30)).autoRefresh(false));
             BlockingQueue<LockLostEvent> lost = lostEvents(h);
             assertTrue(ops.inspector().forceRelease("job:manual", "bob").released());
+            Thread.sleep(1_000);
+            assertTrue(h.isHeld(), "a holder that cannot hear the message was told anyway: by what?");
             assertFalse(h.extend(Duration.ofSeconds(30)));
             LockLostEvent e = lost.poll(3, TimeUnit.SECONDS);
             assertNotNull(e);

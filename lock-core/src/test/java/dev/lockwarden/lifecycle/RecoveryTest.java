@@ -91,10 +91,10 @@ class RecoveryTest {
                 return System.nanoTime();
             }
         });
-        awaitClients("pubsub", 1);
+        awaitClients("pubsub", 2); // the waiter's, and the holder's (it listens for force-releases)
         Thread.sleep(1_500); // the waiter is in its long sleep
         REDIS.node(0).command("CLIENT", "KILL", "TYPE", "pubsub");
-        awaitClients("pubsub", 1); // the bus reconnected and re-subscribed
+        awaitClients("pubsub", 2); // both buses reconnected and re-subscribed
         Thread.sleep(1_000); // and the waiter went back to its long sleep
         long released = System.nanoTime();
         h.release();

@@ -17,10 +17,11 @@ final class ForceReleaseDialog extends ConfirmDialog {
                 new Paragraph("Holder: " + Formats.holder(lock.holder()) + " (" + Formats.alive(lock) + ")"),
                 new Paragraph("Fence: " + lock.fencingToken() + " — the fence is raised, so writes fenced with "
                         + lock.fencingToken() + " are rejected as stale from now on."),
-                new Paragraph("What the holder experiences: with auto-refresh (the default) its next watchdog refresh, "
-                        + "within a third of its TTL, fails, the handle is lost and its onLost listeners run. With "
-                        + "autoRefresh(false) it is not told: it learns only when it calls extend() or checkHeld() "
-                        + "after its own TTL ran out, so it may keep working until then (its fence is already stale)."),
+                new Paragraph("What the holder experiences: it is told at once, with auto-refresh or with "
+                        + "autoRefresh(false): its handle is lost, checkHeld() throws and its onLost listeners run. "
+                        + "If its connection cannot hear it just then, it learns at its next refresh (within a third "
+                        + "of its TTL) or, with autoRefresh(false), at extend() or when its own TTL ran out. Its fence "
+                        + "is stale from now on."),
                 new Paragraph("Only this holder is released: if the lock changed hands since this dialog opened, "
                         + "nothing happens. The release is recorded in the audit log under your name.")));
         setCancelable(true);
