@@ -332,7 +332,7 @@ public abstract class AbstractLockBehaviourTest {
         LockHandle elsewhere = operator.acquire(name + ":elsewhere", MINUTE);
         assertTrue(operator.inspector().forceRelease(elsewhere.name(), "bob").released());
         String late = name + US + firstTokenSha1 + US + "99" + US + "bob";
-        servers().nodes().forEach(n -> n.command("PUBLISH", "lock:force-released", late)); // wherever the bus listens
+        dataNodes().forEach(n -> n.command("PUBLISH", "lock:force-released", late)); // wherever the bus listens
         // messages reach the holder in order (one connection): once this probe is told, the ones above were read
         LockHandle probe = locks.acquire(name + ":probe", MINUTE.autoRefresh(false));
         assertTrue(operator.inspector().forceRelease(probe.name(), "carol").released());
@@ -372,7 +372,7 @@ public abstract class AbstractLockBehaviourTest {
     void aForceReleaseIsStillToldAfterThePubSubConnectionWasKilled() throws Exception {
         LockManager operator = newManager("dashboard");
         awaitLossChannel(locks, operator);
-        servers().nodes().forEach(n -> n.command("CLIENT", "KILL", "TYPE", "pubsub"));
+        dataNodes().forEach(n -> n.command("CLIENT", "KILL", "TYPE", "pubsub"));
         awaitLossChannel(locks, operator); // the bus reconnected and subscribed the channel again
         LockHandle h = locks.acquire(name, MINUTE.autoRefresh(false));
         long start = System.nanoTime();
