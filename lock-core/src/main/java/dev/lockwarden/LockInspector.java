@@ -46,7 +46,10 @@ public interface LockInspector {
      *
      * @param name     lock name
      * @param operator who does it, for the audit record
-     * @return whether a lock was released, with its old and new fence and the audit record's id
+     * @return whether a lock was released, with its old and new fence, the audit record's id and each node's part
+     * @throws LockStoreException when a quorum of nodes could not do it, or when one of the lock's keys or the
+     *                            audit stream holds a value of another type (another program wrote it): then
+     *                            nothing was written on any node and the message names the key and the fix
      */
     ForceReleaseResult forceRelease(String name, String operator);
 
@@ -59,7 +62,9 @@ public interface LockInspector {
      *
      * @param seen     the lock as the operator saw it ({@link #get} or {@link #list})
      * @param operator who does it, for the audit record
-     * @return whether that acquisition was released, with its old and new fence and the audit record's id
+     * @return whether that acquisition was released, with its old and new fence, the audit record's id and each
+     *         node's part ({@link ForceReleaseResult#nodes()}: a minority release says so)
+     * @throws LockStoreException as for {@link #forceRelease(String, String)}
      */
     ForceReleaseResult forceRelease(LockInfo seen, String operator);
 

@@ -114,7 +114,14 @@ public final class RedisLockInspector implements LockInspector {
             String name, String tokenSha1, long fence, String operator, dev.lockwarden.HolderInfo holder) {
         JvmRecord jvm = holder == null ? null : new JvmRecord(holder.application(), holder.host(), holder.pid());
         ForceRelease.Outcome o = forceRelease.run(name, tokenSha1, fence, operator, jvm);
-        return new ForceReleaseResult(name, o.released(), o.oldFence(), o.newFence(), o.auditId());
+        List<ForceReleaseResult.OnNode> nodes = o.nodes().stream()
+                .map(n -> new ForceReleaseResult.OnNode(
+                        n.node(),
+                        ForceReleaseResult.State.valueOf(n.outcome().toUpperCase(java.util.Locale.ROOT)),
+                        n.auditId(),
+                        n.problem()))
+                .toList();
+        return new ForceReleaseResult(name, o.released(), o.oldFence(), o.newFence(), o.auditId(), nodes);
     }
 
     @Override

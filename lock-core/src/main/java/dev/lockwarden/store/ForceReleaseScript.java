@@ -50,9 +50,22 @@ final class ForceReleaseScript {
         return new ScriptCall(SCRIPT, k.toArray(Rawable[]::new), a.toArray(Rawable[]::new));
     }
 
-    /** {0, outcome, counter} when nothing was released, else {1, old fence, new fence, history id, audit id, info...}. */
-    static Reply reply(Object raw) {
+    /**
+     * {0, outcome, counter} when nothing was released, else {1, old fence, new fence, history id, audit id, info...}.
+     *
+     * @throws WrongKeyTypeException when the script found a key of another type ({2, 'wrongtype', key, type, expected}) and
+     *                       changed nothing: names the key, its type and the fix
+     */
+    static Reply reply(Object raw, RedisNodeClient node, String name) {
         List<?> reply = (List<?>) raw;
+        if (((Long) reply.get(0)) == 2L) {
+            throw ForceReleaseKeys.wrongType(
+                    node.masterOf(node.keySpace().lock(name)),
+                    name,
+                    String.valueOf(reply.get(2)),
+                    String.valueOf(reply.get(3)),
+                    String.valueOf(reply.get(4)));
+        }
         if (((Long) reply.get(0)) == 0L) {
             return new Reply(
                     String.valueOf(reply.get(1)),
@@ -60,7 +73,8 @@ final class ForceReleaseScript {
                     Long.parseLong(String.valueOf(reply.get(2))),
                     null,
                     null,
-                    Map.of());
+                    Map.of(),
+                    null);
         }
         Map<String, String> info = new LinkedHashMap<>();
         for (int i = 5; i + 1 < reply.size(); i += 2) {
@@ -72,7 +86,8 @@ final class ForceReleaseScript {
                 Long.parseLong(String.valueOf(reply.get(2))),
                 String.valueOf(reply.get(3)),
                 String.valueOf(reply.get(4)),
-                info);
+                info,
+                null);
     }
 
     /**
@@ -84,6 +99,7 @@ final class ForceReleaseScript {
      * @param historyId id of the record in the lock's history stream
      * @param auditId   id of the record in {@link KeySpace#AUDIT}
      * @param holder    the removed holder's info hash
+     * @param auditProblem why the audit record could not be written after the release (Cluster's copy), or null
      */
     record Reply(
             String outcome,
@@ -91,13 +107,14 @@ final class ForceReleaseScript {
             long newFence,
             String historyId,
             String auditId,
-            Map<String, String> holder) {
+            Map<String, String> holder,
+            String auditProblem) {
         boolean released() {
             return "released".equals(outcome);
         }
 
-        Reply withAuditId(String id) {
-            return new Reply(outcome, oldFence, newFence, historyId, id, holder);
+        Reply withAudit(String id, String problem) {
+            return new Reply(outcome, oldFence, newFence, historyId, id, holder, problem);
         }
     }
 }

@@ -10,12 +10,11 @@ import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * One Redis deployment's calls: a single node or, on Redis Cluster, the cluster client, which routes
- * each script by its hash tag (what a cluster needs beyond that is {@link ClusterMasters}). Each script's
- * arguments and reply are its own class's ({@link AcquireScript}, {@link ReleaseScript},
- * {@link RefreshScript}, {@link RaiseFenceScript}, {@link ForceReleaseScript}); how a call is admitted,
- * retried and how its failures are mapped is {@link NodeCalls}'; a batch's round trip is {@link ScriptPipeline}'s.
- * This class picks the connection for each call.
+ * One Redis deployment's calls: a single node or, on Redis Cluster, the cluster client, which routes each script
+ * by its hash tag (what a cluster needs beyond that is {@link ClusterMasters}). Each script's arguments and reply
+ * are its own class's ({@link AcquireScript}, {@link ReleaseScript}, {@link RefreshScript},
+ * {@link RaiseFenceScript}, {@link ForceReleaseScript}); how a call is admitted, retried and how its failures are
+ * mapped is {@link NodeCalls}'; a batch's round trip is {@link ScriptPipeline}'s. This class picks the connection.
  * <p>
  * Over 200 lines because it is the one entry point of every call to a node: each script's call, the two
  * batches (release and refresh many) and the node's connections.
@@ -219,7 +218,8 @@ public final class RedisNodeClient implements AutoCloseable {
             String name, String tokenSha1, long fence, Map<String, String> audit, long auditMaxLen) {
         ScriptCall c = ForceReleaseScript.call(
                 keys, fenceRetentionMillis, name, tokenSha1, fence, audit, auditMaxLen, !singleSlotScriptsOnly());
-        return ForceReleaseScript.reply(calls.run("force-release '" + name + "'", 0, false, () -> c.run(redis)));
+        Object r = calls.run("force-release '" + name + "'", 0, false, () -> c.run(redis));
+        return ForceReleaseScript.reply(r, this, name); // a key of another type: a WrongKeyTypeException
     }
 
     /**

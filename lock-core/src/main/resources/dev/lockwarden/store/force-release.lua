@@ -11,8 +11,24 @@
 -- ARGV[4] expected fence ('0' = any), ARGV[5] audit MAXLEN, ARGV[6] history MAXLEN, ARGV[7] holder channel,
 -- ARGV[8..] audit field/value pairs (name, operator, at)
 -- Returns {1, old fence, new fence, history id, audit id or '', info field/value...} when released,
--- {0, 'free' | 'changed', current fence} when nothing was done (fences as strings).
+-- {0, 'free' | 'changed', current fence} when nothing was done (fences as strings),
+-- {2, 'wrongtype', key, its type, the type expected} when a key has a type this script cannot write
+-- (nothing was done).
 -- Fences stay strings: tostring() of a large Lua number would print it in exponent notation.
+-- Every key's type is checked before anything is written: Redis keeps a script's earlier writes when a
+-- later command fails, so a foreign value at any key (e.g. a SET of the audit stream's name by another
+-- program) must stop the script before the lock is deleted, not after.
+local expectedTypes = {'string', 'hash', 'string', 'stream', 'hash', 'stream'}
+for i = 1, #KEYS do
+  local t = redis.call('TYPE', KEYS[i])['ok']
+  if t ~= 'none' and t ~= expectedTypes[i] then
+    return {2, 'wrongtype', KEYS[i], t, expectedTypes[i]}
+  end
+end
+local fenceText = redis.call('GET', KEYS[3])
+if fenceText and not (string.match(fenceText, '^%-?%d+$') and #fenceText < 20) then
+  return {2, 'wrongtype', KEYS[3], 'string', 'integer'}
+end
 local token = redis.call('GET', KEYS[1])
 local current = redis.call('GET', KEYS[3]) or '0'
 if not token then

@@ -33,7 +33,7 @@ class MinimalAclTest {
     /** The rule: docs/acl.md's, plus INFO and SCRIPT LOAD. */
     static final String[] RULE =
             ("on >app-secret resetkeys ~lock:* ~lockwarden:* resetchannels &lock:* &lockwarden:* -@all"
-                            + " +ping +hello +client|setname +info +evalsha +eval +script|load +get +set +del +exists +pttl +incr +pexpire +time +hset +hget +hgetall +publish"
+                            + " +ping +hello +client|setname +info +evalsha +eval +script|load +get +set +del +exists +pttl +incr +pexpire +time +type +hset +hget +hgetall +publish"
                             + " +scan +xadd +xrevrange +subscribe +unsubscribe")
                     .split(" ");
 
