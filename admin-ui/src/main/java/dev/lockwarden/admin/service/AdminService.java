@@ -184,20 +184,32 @@ public final class AdminService {
      *
      * @param seen the lock as shown in the confirm dialog
      * @throws AccessDeniedException the user is not an OPERATOR
-     * @throws LockChangedException  the lock was released or re-acquired since it was shown; nothing changed
+     * @return the result; over Redlock it may be a release on a minority of the nodes ({@link
+     *     ForceReleaseResult#releasedOn()} &gt; 0, not {@code released}): {@link #describe} says which
+     * @throws LockChangedException  the lock was released or re-acquired since it was shown; nothing was released on
+     *                               any node
+     * @throws dev.lockwarden.LockStoreException Redis failed, or a key the force-release writes holds a value of
+     *                               another type (the message names it and the fix); nothing was written
      */
     public ForceReleaseResult forceRelease(LockInfo seen, AdminUser user) {
         requireOperator(user, seen.name());
         ForceReleaseResult r = inspector.forceRelease(seen, user.name());
-        if (!r.released()) {
+        if (!r.released() && r.releasedOn() == 0) {
             Optional<LockInfo> now = inspector.get(seen.name());
+            String others = ForceReleaseReport.others(r.nodes());
             throw new LockChangedException("'" + seen.name() + "' changed hands since you confirmed (fence "
                     + seen.fencingToken() + "): "
                     + now.map(i -> "now held by " + i.holder().application() + " with fence " + i.fencingToken())
                             .orElse("it is free now")
-                    + ". Nothing was released: review it and confirm again.");
+                    + ". Nothing was released" + (r.nodes().size() > 1 ? " on any node (" + others + ")" : "")
+                    + ": review it and confirm again.");
         }
         return r;
+    }
+
+    /** What the operator reads after {@link #forceRelease}: what happened, node by node over Redlock. */
+    public String describe(ForceReleaseResult r) {
+        return ForceReleaseReport.text(r);
     }
 
     private static void requireOperator(AdminUser user, String name) {
