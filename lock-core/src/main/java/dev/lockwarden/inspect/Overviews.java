@@ -179,7 +179,8 @@ final class Overviews {
         return out;
     }
 
-    List<AuditRecord> audit(int max) {
+    /** The newest {@code max} audit records, each with its seal when {@code signer} is not null. */
+    List<AuditRecord> audit(int max, dev.lockwarden.AuditSigner signer) {
         LockStoreException failure = null;
         for (RedisNodeClient node : nodes) {
             try {
@@ -188,6 +189,7 @@ final class Overviews {
                         () -> node.redis().xrevrange(KeySpace.AUDIT, (StreamEntryID) null, (StreamEntryID) null, max));
                 List<AuditRecord> out = new ArrayList<>();
                 Map<String, dev.lockwarden.store.JvmRecord> who = auditedJvms(node, entries);
+                List<AuditRecord.Seal> seals = AuditSeals.of(entries, signer);
                 for (StreamEntry e : entries) {
                     Map<String, String> f = e.getFields();
                     String holder = f.containsKey("holder.app") || !f.containsKey("holder.jvm")
@@ -202,7 +204,8 @@ final class Overviews {
                             f.getOrDefault("name", ""),
                             holder,
                             LockReader.parseLong(f.get("oldFence"), 0),
-                            LockReader.parseLong(f.get("newFence"), 0)));
+                            LockReader.parseLong(f.get("newFence"), 0),
+                            seals.get(out.size())));
                 }
                 return out;
             } catch (LockStoreException e) {

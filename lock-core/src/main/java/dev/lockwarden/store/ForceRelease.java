@@ -27,15 +27,23 @@ public final class ForceRelease {
     private final RedisDeployment redis;
     private final long auditMaxLen;
     private final long eventsMaxLen;
+    /** Null: audit records are not sealed. */
+    private final AuditSealer sealer;
 
     /**
      * @param auditMaxLen  the audit stream is never trimmed below this many entries
      * @param eventsMaxLen approximate cap of the events stream ({@code MAXLEN ~}), as for every other event
      */
     public ForceRelease(RedisDeployment redis, long auditMaxLen, long eventsMaxLen) {
+        this(redis, auditMaxLen, eventsMaxLen, null);
+    }
+
+    /** @param sealer seals each audit record into the stream's MAC chain (null = unsealed records) */
+    public ForceRelease(RedisDeployment redis, long auditMaxLen, long eventsMaxLen, AuditSealer sealer) {
         this.redis = redis;
         this.auditMaxLen = auditMaxLen;
         this.eventsMaxLen = eventsMaxLen;
+        this.sealer = sealer;
     }
 
     /**
@@ -139,12 +147,14 @@ public final class ForceRelease {
      */
     private ForceReleaseScript.Reply onNode(
             RedisNodeClient node, String name, String tokenSha1, long fence, Map<String, String> audit) {
-        ForceReleaseScript.Reply r = node.forceRelease(name, tokenSha1, fence, audit, auditMaxLen);
+        ForceReleaseScript.Reply r = sealer == null || node.singleSlotScriptsOnly()
+                ? node.forceRelease(name, tokenSha1, fence, audit, auditMaxLen)
+                : AuditSealer.forceRelease(sealer, node, name, tokenSha1, fence, audit, auditMaxLen);
         if (!r.released() || !node.singleSlotScriptsOnly()) {
             return r;
         }
         try {
-            return r.withAudit(ClusterAuditCopy.copy(node, name, r.historyId(), auditMaxLen), null);
+            return r.withAudit(ClusterAuditCopy.copy(node, name, r.historyId(), auditMaxLen, sealer), null);
         } catch (LockStoreException e) {
             // the lock is released: say so, with where the record is, rather than fail the whole call
             return r.withAudit(

@@ -55,7 +55,7 @@ class ClusterAuditCopyTest {
                     .getID()
                     .toString();
 
-            String again = ClusterAuditCopy.copy(node, "copy:once", historyId, 1_000);
+            String again = ClusterAuditCopy.copy(node, "copy:once", historyId, 1_000, null);
 
             assertEquals(r.auditId(), again, "the repeated copy finds the record the first one wrote");
             List<StreamEntry> records = audited(redis);
@@ -71,6 +71,38 @@ class ClusterAuditCopyTest {
                             records.get(0).getFields());
             assertEquals(2, audited(redis).size());
             assertEquals(false, held.extend(Duration.ofSeconds(1)), "the holder's lock is gone");
+        }
+    }
+
+    /** With the dashboard's key: the copy is sealed after the audit stream's last record, once, and checks out. */
+    @Test
+    void sealedCopiesChainOnTheAuditStreamsMaster() {
+        REDIS.flushAll();
+        String[] uris = REDIS.uris().toArray(String[]::new);
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        try (LockManager app =
+                        LockManager.builder().cluster(uris).application("app").build();
+                LockManager dashboard = LockManager.builder()
+                        .cluster(uris)
+                        .application("dashboard")
+                        .auditSigner(dev.lockwarden.AuditSigner.of(key))
+                        .build()) {
+            for (String name : List.of("sealed:a", "sealed:b", "sealed:c")) { // three slots, likely three masters
+                app.acquire(name, LockOptions.ttl(Duration.ofSeconds(30)));
+                assertTrue(dashboard.inspector().forceRelease(name, "alice").released(), name);
+            }
+            List<dev.lockwarden.AuditRecord> audit = dashboard.inspector().audit(10);
+            assertEquals(3, audit.size(), audit.toString());
+            assertTrue(
+                    audit.stream().allMatch(r -> r.seal() == dev.lockwarden.AuditRecord.Seal.VALID), audit.toString());
+            assertEquals(
+                    3L,
+                    audit.stream()
+                            .map(dev.lockwarden.AuditRecord::newFence)
+                            .filter(f -> f > 0)
+                            .count(),
+                    "the copy carries the script's fields");
         }
     }
 
