@@ -28,6 +28,8 @@ public final class AdminService {
     private final int pageSize;
     private final java.time.Duration longHeld;
     private int scanTargets = 1;
+    /** Null: no local copy of the audit records. */
+    private AuditFile auditFile;
     /** Filter scans of every session: few threads, so many open tabs cannot load Redis much more than one. */
     private static final java.util.concurrent.ExecutorService SEARCHES =
             java.util.concurrent.Executors.newFixedThreadPool(2, r -> {
@@ -76,6 +78,15 @@ public final class AdminService {
     public AdminService withRedis(String redis) {
         AdminService s = new AdminService(inspector, pageSize, longHeld);
         s.scanTargets = LockSearch.targets(redis);
+        s.auditFile = auditFile;
+        return s;
+    }
+
+    /** Appends every force-release made through this service to {@code file} too (null = none). */
+    public AdminService withAuditFile(AuditFile file) {
+        AdminService s = new AdminService(inspector, pageSize, longHeld);
+        s.scanTargets = scanTargets;
+        s.auditFile = file;
         return s;
     }
 
@@ -113,7 +124,13 @@ public final class AdminService {
      */
     public List<ForceReleaseResult> releaseAllOf(String jvmId, AdminUser user) {
         requireOperator(user, "the locks of client " + jvmId);
-        return inspector.releaseAllOf(jvmId, user.name());
+        List<ForceReleaseResult> out = inspector.releaseAllOf(jvmId, user.name());
+        if (auditFile != null) {
+            out.stream()
+                    .filter(r -> r.releasedOn() > 0)
+                    .forEach(r -> auditFile.append(r, user.name(), java.time.Instant.now()));
+        }
+        return out;
     }
 
     /** The newest audit records whose operator, lock or holder contains {@code text} ("" = all). */
@@ -194,6 +211,9 @@ public final class AdminService {
     public ForceReleaseResult forceRelease(LockInfo seen, AdminUser user) {
         requireOperator(user, seen.name());
         ForceReleaseResult r = inspector.forceRelease(seen, user.name());
+        if (auditFile != null && r.releasedOn() > 0) {
+            auditFile.append(r, user.name(), java.time.Instant.now());
+        }
         if (!r.released() && r.releasedOn() == 0) {
             Optional<LockInfo> now = inspector.get(seen.name());
             String others = ForceReleaseReport.others(r.nodes());
