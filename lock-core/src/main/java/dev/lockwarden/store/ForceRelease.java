@@ -148,7 +148,7 @@ public final class ForceRelease {
     private ForceReleaseScript.Reply onNode(
             RedisNodeClient node, String name, String tokenSha1, long fence, Map<String, String> audit) {
         ForceReleaseScript.Reply r = sealer == null || node.singleSlotScriptsOnly()
-                ? node.forceRelease(name, tokenSha1, fence, audit, auditMaxLen)
+                ? AuditSealer.unsealed(node, name, tokenSha1, fence, audit, auditMaxLen)
                 : AuditSealer.forceRelease(sealer, node, name, tokenSha1, fence, audit, auditMaxLen);
         if (!r.released() || !node.singleSlotScriptsOnly()) {
             return r;

@@ -32,7 +32,7 @@ final class ForceReleaseScript {
                 Encoded.of(keys.fence(name)),
                 Encoded.of(keys.history(name)),
                 Encoded.of(keys.forced(name))));
-        if (withAudit) {
+        if (withAudit && auditMaxLen > 0) { // 0: without the audit stream (an application's user may not write it)
             k.add(Encoded.of(KeySpace.AUDIT));
         }
         List<Rawable> a = new ArrayList<>(List.of(

@@ -213,7 +213,7 @@ public final class RedisNodeClient implements AutoCloseable {
         return RaiseFenceScript.stillOurs(calls.run("raise the fence of '" + name + "'", 0, true, () -> c.run(redis)));
     }
 
-    /** force-release.lua on this node, run once (see {@link ForceRelease}, which does everything around it). */
+    /** force-release.lua on this node, run once (see {@link ForceRelease}); auditMaxLen 0: not the audit stream. */
     ForceReleaseScript.Reply forceRelease(
             String name, String tokenSha1, long fence, Map<String, String> audit, long auditMaxLen) {
         ScriptCall c = ForceReleaseScript.call(
