@@ -99,6 +99,10 @@ public interface LockInspector {
     List<ForceReleaseResult> releaseAllOf(String jvmId, String operator);
 
     /**
+     * The force-release audit. Over Redlock every node's stream is read and merged: a force-release recorded on
+     * several nodes shows once (with the worst of its seals), one only some nodes recorded shows too. With an
+     * {@link AuditSigner} ({@code LockManager.Builder.auditSigner}) each record's seal is checked.
+     *
      * @param max most records returned (at most 10,000)
      * @return the newest force-release audit records, newest first
      */

@@ -51,6 +51,7 @@ class RedlockSafeForceReleaseTest extends AbstractSafeForceReleaseTest {
     void aMinorityReleaseIsReportedNodeByNode() {
         LockHandle held = first.acquire("safe:minority", HELD);
         LockInfo seen = dashboard.inspector().get("safe:minority").orElseThrow();
+        awaitOnEveryNode("lock:{safe:minority}");
         REDIS.node(1).command("DEL", "lock:{safe:minority}");
         REDIS.node(2).command("DEL", "lock:{safe:minority}");
 
@@ -77,5 +78,16 @@ class RedlockSafeForceReleaseTest extends AbstractSafeForceReleaseTest {
     @Override
     protected LockManager.Builder target(LockManager.Builder builder) {
         return builder.redlock(REDIS.uris().toArray(String[]::new));
+    }
+
+    /** Acquire returns at a majority: waits until the last node has the lock too, so no late SET follows a DEL. */
+    private static void awaitOnEveryNode(String key) {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        for (int i = 0; i < REDIS.uris().size(); i++) {
+            while (!"1".equals(REDIS.node(i).command("EXISTS", key))) {
+                assertTrue(System.nanoTime() < deadline, "node " + i + " never got " + key);
+                Thread.onSpinWait();
+            }
+        }
     }
 }

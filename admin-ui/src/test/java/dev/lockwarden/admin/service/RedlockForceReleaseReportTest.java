@@ -69,6 +69,7 @@ class RedlockForceReleaseReportTest {
     void aMinorityReleaseSaysOnWhichNodesItWasReleased() {
         LockHandle held = billing.acquire("pay:minority", FIXED);
         LockInfo seen = service.get("pay:minority").orElseThrow();
+        awaitOnEveryNode("lock:{pay:minority}");
         REDIS.node(1).command("DEL", "lock:{pay:minority}");
         REDIS.node(2).command("DEL", "lock:{pay:minority}");
 
@@ -95,6 +96,7 @@ class RedlockForceReleaseReportTest {
     void nothingReleasedAnywhereSaysNothingWasReleased() {
         LockHandle held = billing.acquire("pay:gone", FIXED);
         LockInfo seen = service.get("pay:gone").orElseThrow();
+        awaitOnEveryNode("lock:{pay:gone}");
         for (int i = 0; i < 3; i++) {
             REDIS.node(i).command("DEL", "lock:{pay:gone}");
         }
@@ -105,5 +107,16 @@ class RedlockForceReleaseReportTest {
                                 + REDIS.uris().get(0) + " free"),
                 e.getMessage());
         assertFalse(held.extend(Duration.ofSeconds(1)));
+    }
+
+    /** Acquire returns at a majority: waits until the last node has the lock too, so no late SET follows a DEL. */
+    private static void awaitOnEveryNode(String key) {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        for (int i = 0; i < REDIS.uris().size(); i++) {
+            while (!"1".equals(REDIS.node(i).command("EXISTS", key))) {
+                assertTrue(System.nanoTime() < deadline, "node " + i + " never got " + key);
+                Thread.onSpinWait();
+            }
+        }
     }
 }
