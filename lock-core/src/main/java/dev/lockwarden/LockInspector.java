@@ -47,7 +47,10 @@ public interface LockInspector {
      *
      * @param name     lock name
      * @param operator who does it, for the audit record
-     * @return whether a lock was released, with its old and new fence and the audit record's id
+     * @return whether a lock was released, with its old and new fence, the audit record's id and each node's part
+     * @throws LockStoreException when a quorum of nodes could not do it, or when one of the lock's keys or the
+     *                            audit stream holds a value of another type (another program wrote it): then
+     *                            nothing was written on any node and the message names the key and the fix
      */
     ForceReleaseResult forceRelease(String name, String operator);
 
@@ -60,7 +63,9 @@ public interface LockInspector {
      *
      * @param seen     the lock as the operator saw it ({@link #get} or {@link #list})
      * @param operator who does it, for the audit record
-     * @return whether that acquisition was released, with its old and new fence and the audit record's id
+     * @return whether that acquisition was released, with its old and new fence, the audit record's id and each
+     *         node's part ({@link ForceReleaseResult#nodes()}: a minority release says so)
+     * @throws LockStoreException as for {@link #forceRelease(String, String)}
      */
     ForceReleaseResult forceRelease(LockInfo seen, String operator);
 
@@ -95,6 +100,10 @@ public interface LockInspector {
     List<ForceReleaseResult> releaseAllOf(String jvmId, String operator);
 
     /**
+     * The force-release audit. Over Redlock every node's stream is read and merged: a force-release recorded on
+     * several nodes shows once (with the worst of its seals), one only some nodes recorded shows too. With an
+     * {@link AuditSigner} ({@code LockManager.Builder.auditSigner}) each record's seal is checked.
+     *
      * @param max most records returned (at most 10,000)
      * @return the newest force-release audit records, newest first
      */

@@ -213,6 +213,7 @@ public final class LockManager implements AutoCloseable {
         private Boolean historyCycles;
         private Duration historyRetention;
         private long auditMaxLen = 100_000;
+        private AuditSigner auditSigner;
         private Settings settings = Settings.fromSystem();
         private SSLSocketFactory sslSocketFactory;
         private Ticker ticker = Ticker.SYSTEM;
@@ -431,6 +432,20 @@ public final class LockManager implements AutoCloseable {
         }
 
         /**
+         * The dashboard's key for the audit stream: each force-release's record is sealed into a MAC chain
+         * ({@link AuditSigner}) and appended only if the stream's last record is still the one it names, and
+         * {@link LockInspector#audit} checks every record's seal. Applications leave it unset (default): their
+         * records are unsealed, shown as not from the dashboard.
+         *
+         * @param signer the key holder (null = none)
+         * @return this builder
+         */
+        public Builder auditSigner(AuditSigner signer) {
+            this.auditSigner = signer;
+            return this;
+        }
+
+        /**
          * TLS trust (and client keys) for {@code rediss://} URIs, e.g. from an {@code SSLContext} over
          * your CA; wins over the {@code lockwarden.tls.*} settings (docs/tls.md); default: those settings,
          * else the JVM's trust store ({@code javax.net.ssl.trustStore}).
@@ -548,8 +563,8 @@ public final class LockManager implements AutoCloseable {
                     JvmIdentity.create(),
                     new EngineSettings(
                             reentrant, app, eventsMaxLen, cycles, history.toMillis(), ticker, metricsConfig, acks));
-            LockInspector inspector =
-                    new MeteredInspector(new RedisLockInspector(redis, auditMaxLen, eventsMaxLen), engine.metrics());
+            LockInspector inspector = new MeteredInspector(
+                    new RedisLockInspector(redis, auditMaxLen, eventsMaxLen, auditSigner), engine.metrics());
             return new LockManager(engine, inspector, defaults, app, redis::describe, shutdownHook);
         }
 

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.params.XAddParams;
 
 /** Everything Lockwarden does, as a Redis user restricted to exactly the ACL of docs/acl.md. */
 class AclTest {
@@ -97,16 +100,27 @@ class AclTest {
                 Thread.sleep(50);
             }
             assertFalse(b.inspector().events("acl:job").isEmpty(), "no events recorded under the ACL");
-            // force-release with its audit record; the holder hears it on the force-released channel (SUBSCRIBE
-            // under &lock:*) at once, though its validity runs for 5 s more
+            // force-release: the application's user may not write the audit stream, so Redis refuses the script
+            // naming it before it runs, and it runs again without it: released once, in the lock's history; the
+            // holder hears it on the force-released channel (SUBSCRIBE under &lock:*) at once, though its
+            // validity runs for 5 s more
+            String auditBefore = REDIS.node(0).command("XLEN", "lockwarden:audit");
             ForceReleaseResult r = b.inspector().forceRelease("acl:manual", "alice");
-            assertTrue(r.released());
+            assertTrue(r.released(), r.toString());
             long forced = System.nanoTime();
             while (manual.isHeld() && System.nanoTime() - forced < TimeUnit.SECONDS.toNanos(2)) {
                 Thread.sleep(5);
             }
             assertFalse(manual.isHeld(), "the holder was not told of the force-release under the ACL");
             assertFalse(manual.extend(Duration.ofSeconds(5)));
+            assertEquals(
+                    auditBefore,
+                    REDIS.node(0).command("XLEN", "lockwarden:audit"),
+                    "no audit record by an application");
+            assertTrue(b.inspector().events("acl:manual").stream()
+                    .anyMatch(e -> e.type().equals("force-release")
+                            && "alice".equals(e.fields().get("operator"))));
+            b.inspector().audit(10); // reading the audit stream is allowed
         }
     }
 
@@ -124,6 +138,54 @@ class AclTest {
             assertThrows(JedisAccessControlException.class, () -> c.get("session:42"));
             assertThrows(JedisAccessControlException.class, () -> c.flushAll());
             assertThrows(JedisAccessControlException.class, () -> c.configGet("*"));
+            // the audit stream: read, but no write, trim or delete
+            REDIS.node(0).command("XADD", "lockwarden:audit", "*", "name", "x", "operator", "dashboard");
+            assertEquals(
+                    1,
+                    c.xrevrange("lockwarden:audit", (StreamEntryID) null, null, 10)
+                            .size());
+            assertThrows(
+                    JedisAccessControlException.class,
+                    () -> c.xadd("lockwarden:audit", XAddParams.xAddParams(), Map.of("operator", "mallory")));
+            assertThrows(JedisAccessControlException.class, () -> c.del("lockwarden:audit"));
+            assertThrows(JedisAccessControlException.class, () -> c.set("lockwarden:audit", "x"));
+            assertEquals("1", REDIS.node(0).command("XLEN", "lockwarden:audit"));
+            // control: the keys the user does own may be written
+            c.xadd("lockwarden:events", XAddParams.xAddParams(), Map.of("type", "x"));
+        }
+    }
+
+    /** The documented dashboard user writes the audit stream: its force-release appends the sealed record. */
+    @Test
+    void theDashboardUserWritesTheSealedAuditRecord() throws Exception {
+        String line = Files.readAllLines(Path.of("..", "docs", "acl.md")).stream()
+                .filter(l -> l.startsWith("ACL SETUSER lockwarden-admin "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("docs/acl.md has no dashboard ACL SETUSER line"));
+        List<String> args = new ArrayList<>(Arrays.asList(line.split(" ")));
+        args.replaceAll(a -> a.equals(">CHANGE-ME") ? ">" + PASSWORD : a);
+        REDIS.node(0).command(args.toArray(String[]::new));
+        REDIS.node(0).command("DEL", "lockwarden:audit");
+        byte[] key = new byte[32];
+        key[0] = 7;
+        AuditSigner signer = AuditSigner.of(key);
+        try (LockManager app = LockManager.builder()
+                        .redis(uri())
+                        .application("app")
+                        .shutdownHook(false)
+                        .build();
+                LockManager dashboard = LockManager.builder()
+                        .redis("redis://lockwarden-admin:" + PASSWORD + "@127.0.0.1:"
+                                + REDIS.node(0).port())
+                        .application("dashboard")
+                        .shutdownHook(false)
+                        .auditSigner(signer)
+                        .build()) {
+            app.acquire("acl:dash", LockOptions.ttl(Duration.ofSeconds(30)));
+            assertTrue(dashboard.inspector().forceRelease("acl:dash", "alice").released());
+            List<AuditRecord> audit = dashboard.inspector().audit(10);
+            assertEquals(1, audit.size(), audit.toString());
+            assertEquals(AuditRecord.Seal.VALID, audit.get(0).seal());
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.lockwarden.LockInspector;
 import dev.lockwarden.admin.cli.AdminCommand;
 import dev.lockwarden.admin.security.LoginService;
 import dev.lockwarden.admin.service.AdminService;
+import dev.lockwarden.admin.service.AuditFile;
 import dev.lockwarden.admin.service.HealthService;
 import dev.lockwarden.admin.ui.AdminServlet;
 import dev.lockwarden.admin.ui.SecurityHeadersFilter;
@@ -77,6 +78,17 @@ public final class AdminServer implements AutoCloseable {
      * @param redis {@code LockManager.describeRedis()} of the manager the inspector belongs to
      */
     public static AdminServer start(AdminConfig config, LockInspector inspector, String redis) throws Exception {
+        return start(config, inspector, redis, null);
+    }
+
+    /**
+     * The same, keeping a local copy of every force-release's audit record.
+     *
+     * @param redis     {@code LockManager.describeRedis()} of the manager the inspector belongs to
+     * @param auditFile the JSON-lines copy ({@code --audit-file}), or null
+     */
+    public static AdminServer start(AdminConfig config, LockInspector inspector, String redis, AuditFile auditFile)
+            throws Exception {
         Server server = new Server();
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
@@ -123,7 +135,9 @@ public final class AdminServer implements AutoCloseable {
                 new ServletHolder(new AdminServlet(
                         Map.of(
                                 AdminService.class,
-                                new AdminService(inspector, config.pageSize(), config.longHeld()).withRedis(redis),
+                                new AdminService(inspector, config.pageSize(), config.longHeld())
+                                        .withAuditFile(auditFile)
+                                        .withRedis(redis),
                                 LoginService.class,
                                 logins,
                                 HealthService.class,

@@ -179,37 +179,48 @@ final class Overviews {
         return out;
     }
 
-    List<AuditRecord> audit(int max) {
+    /** The newest {@code max} audit records, each with its seal when {@code signer} is not null. */
+    List<AuditRecord> audit(int max, dev.lockwarden.AuditSigner signer) {
         LockStoreException failure = null;
-        for (RedisNodeClient node : nodes) {
+        List<List<AuditRecord>> each = new ArrayList<>();
+        for (RedisNodeClient node : nodes) { // Redlock: every node's stream, merged (a node may have missed one)
             try {
-                List<StreamEntry> entries = node.call(
-                        "read the audit log",
-                        () -> node.redis().xrevrange(KeySpace.AUDIT, (StreamEntryID) null, (StreamEntryID) null, max));
-                List<AuditRecord> out = new ArrayList<>();
-                Map<String, dev.lockwarden.store.JvmRecord> who = auditedJvms(node, entries);
-                for (StreamEntry e : entries) {
-                    Map<String, String> f = e.getFields();
-                    String holder = f.containsKey("holder.app") || !f.containsKey("holder.jvm")
-                            ? f.getOrDefault("holder.app", "") + " @ " + f.getOrDefault("holder.host", "") + ", pid "
-                                    + f.getOrDefault("holder.pid", "?")
-                            : describe(who.get(f.get("holder.jvm")));
-                    out.add(new AuditRecord(
-                            e.getID().toString(),
-                            Instant.ofEpochMilli(
-                                    LockReader.parseLong(f.get("at"), e.getID().getTime())),
-                            f.getOrDefault("operator", ""),
-                            f.getOrDefault("name", ""),
-                            holder,
-                            LockReader.parseLong(f.get("oldFence"), 0),
-                            LockReader.parseLong(f.get("newFence"), 0)));
-                }
-                return out;
+                each.add(auditOf(node, max, signer));
             } catch (LockStoreException e) {
                 failure = failure == null ? e : failure;
             }
         }
-        throw failure;
+        if (each.isEmpty()) {
+            throw failure;
+        }
+        return AuditSeals.merge(each, max);
+    }
+
+    private List<AuditRecord> auditOf(RedisNodeClient node, int max, dev.lockwarden.AuditSigner signer) {
+        List<StreamEntry> entries = node.call(
+                "read the audit log",
+                () -> node.redis().xrevrange(KeySpace.AUDIT, (StreamEntryID) null, (StreamEntryID) null, max));
+        List<AuditRecord> out = new ArrayList<>();
+        Map<String, dev.lockwarden.store.JvmRecord> who = auditedJvms(node, entries);
+        List<AuditRecord.Seal> seals = AuditSeals.of(entries, signer);
+        for (StreamEntry e : entries) {
+            Map<String, String> f = e.getFields();
+            String holder = f.containsKey("holder.app") || !f.containsKey("holder.jvm")
+                    ? f.getOrDefault("holder.app", "") + " @ " + f.getOrDefault("holder.host", "") + ", pid "
+                            + f.getOrDefault("holder.pid", "?")
+                    : describe(who.get(f.get("holder.jvm")));
+            out.add(new AuditRecord(
+                    e.getID().toString(),
+                    Instant.ofEpochMilli(
+                            LockReader.parseLong(f.get("at"), e.getID().getTime())),
+                    f.getOrDefault("operator", ""),
+                    f.getOrDefault("name", ""),
+                    holder,
+                    LockReader.parseLong(f.get("oldFence"), 0),
+                    LockReader.parseLong(f.get("newFence"), 0),
+                    seals.get(out.size())));
+        }
+        return out;
     }
 
     /**

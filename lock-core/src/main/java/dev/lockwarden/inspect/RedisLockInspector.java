@@ -2,6 +2,7 @@ package dev.lockwarden.inspect;
 
 import dev.lockwarden.ActivityCount;
 import dev.lockwarden.AuditRecord;
+import dev.lockwarden.AuditSigner;
 import dev.lockwarden.ClientInfo;
 import dev.lockwarden.FenceCounter;
 import dev.lockwarden.ForceReleaseResult;
@@ -34,6 +35,7 @@ public final class RedisLockInspector implements LockInspector {
     static final int RELEASE_ALL_SCAN = 100_000;
 
     private final RedisDeployment redis;
+    private final AuditSigner signer;
     private final LockReader reader;
     private final LockPager pager;
     private final ForceRelease forceRelease;
@@ -46,10 +48,19 @@ public final class RedisLockInspector implements LockInspector {
      * @param eventsMaxLen approximate cap of the events stream
      */
     public RedisLockInspector(RedisDeployment redis, long auditMaxLen, long eventsMaxLen) {
+        this(redis, auditMaxLen, eventsMaxLen, null);
+    }
+
+    /**
+     * @param signer seals each force-release's audit record into the stream's MAC chain and checks the chain when
+     *               the audit is read (null = unsealed records, unchecked)
+     */
+    public RedisLockInspector(RedisDeployment redis, long auditMaxLen, long eventsMaxLen, AuditSigner signer) {
         this.redis = redis;
+        this.signer = signer;
         this.reader = new LockReader(redis);
         this.pager = new LockPager(redis, reader);
-        this.forceRelease = new ForceRelease(redis, auditMaxLen, eventsMaxLen);
+        this.forceRelease = new ForceRelease(redis, auditMaxLen, eventsMaxLen, signer == null ? null : signer::seal);
         this.overviews = new Overviews(redis.nodes());
         this.events = new EventReader(redis);
         this.activity = new ActivityReader(redis);
@@ -114,7 +125,14 @@ public final class RedisLockInspector implements LockInspector {
             String name, String tokenSha1, long fence, String operator, dev.lockwarden.HolderInfo holder) {
         JvmRecord jvm = holder == null ? null : new JvmRecord(holder.application(), holder.host(), holder.pid());
         ForceRelease.Outcome o = forceRelease.run(name, tokenSha1, fence, operator, jvm);
-        return new ForceReleaseResult(name, o.released(), o.oldFence(), o.newFence(), o.auditId());
+        List<ForceReleaseResult.OnNode> nodes = o.nodes().stream()
+                .map(n -> new ForceReleaseResult.OnNode(
+                        n.node(),
+                        ForceReleaseResult.State.valueOf(n.outcome().toUpperCase(java.util.Locale.ROOT)),
+                        n.auditId(),
+                        n.problem()))
+                .toList();
+        return new ForceReleaseResult(name, o.released(), o.oldFence(), o.newFence(), o.auditId(), nodes);
     }
 
     @Override
@@ -149,7 +167,7 @@ public final class RedisLockInspector implements LockInspector {
 
     @Override
     public List<AuditRecord> audit(int max) {
-        return overviews.audit(Math.max(1, Math.min(max, 10_000)));
+        return overviews.audit(Math.max(1, Math.min(max, 10_000)), signer);
     }
 
     @Override

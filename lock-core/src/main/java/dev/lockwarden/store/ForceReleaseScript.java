@@ -32,7 +32,7 @@ final class ForceReleaseScript {
                 Encoded.of(keys.fence(name)),
                 Encoded.of(keys.history(name)),
                 Encoded.of(keys.forced(name))));
-        if (withAudit) {
+        if (withAudit && auditMaxLen > 0) { // 0: without the audit stream (an application's user may not write it)
             k.add(Encoded.of(KeySpace.AUDIT));
         }
         List<Rawable> a = new ArrayList<>(List.of(
@@ -53,9 +53,20 @@ final class ForceReleaseScript {
     /**
      * {0, outcome, counter} when nothing was released, else {1, old fence, new fence, history id, audit id, token
      * SHA-1, info...}.
+     *
+     * @throws WrongKeyTypeException when the script found a key of another type ({2, 'wrongtype', key, type, expected}) and
+     *                       changed nothing: names the key, its type and the fix
      */
-    static Reply reply(Object raw) {
+    static Reply reply(Object raw, RedisNodeClient node, String name) {
         List<?> reply = (List<?>) raw;
+        if (((Long) reply.get(0)) == 2L) {
+            throw ForceReleaseKeys.wrongType(
+                    node.masterOf(node.keySpace().lock(name)),
+                    name,
+                    String.valueOf(reply.get(2)),
+                    String.valueOf(reply.get(3)),
+                    String.valueOf(reply.get(4)));
+        }
         if (((Long) reply.get(0)) == 0L) {
             return new Reply(
                     String.valueOf(reply.get(1)),
@@ -64,7 +75,8 @@ final class ForceReleaseScript {
                     null,
                     null,
                     null,
-                    Map.of());
+                    Map.of(),
+                    null);
         }
         Map<String, String> info = new LinkedHashMap<>();
         for (int i = 6; i + 1 < reply.size(); i += 2) {
@@ -77,7 +89,8 @@ final class ForceReleaseScript {
                 String.valueOf(reply.get(3)),
                 String.valueOf(reply.get(4)),
                 String.valueOf(reply.get(5)),
-                info);
+                info,
+                null);
     }
 
     /**
@@ -90,6 +103,7 @@ final class ForceReleaseScript {
      * @param auditId   id of the record in {@link KeySpace#AUDIT}
      * @param tokenSha1 SHA-1 of the removed holder's token
      * @param holder    the removed holder's info hash
+     * @param auditProblem why the audit record could not be written after the release (Cluster's copy), or null
      */
     record Reply(
             String outcome,
@@ -98,13 +112,14 @@ final class ForceReleaseScript {
             String historyId,
             String auditId,
             String tokenSha1,
-            Map<String, String> holder) {
+            Map<String, String> holder,
+            String auditProblem) {
         boolean released() {
             return "released".equals(outcome);
         }
 
-        Reply withAuditId(String id) {
-            return new Reply(outcome, oldFence, newFence, historyId, id, tokenSha1, holder);
+        Reply withAudit(String id, String problem) {
+            return new Reply(outcome, oldFence, newFence, historyId, id, tokenSha1, holder, problem);
         }
     }
 }

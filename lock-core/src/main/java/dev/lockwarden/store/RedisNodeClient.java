@@ -16,7 +16,6 @@ import redis.clients.jedis.UnifiedJedis;
  * {@link RefreshScript}, {@link RaiseFenceScript}, {@link ForceReleaseScript}); how a call is admitted,
  * retried and how its failures are mapped is {@link NodeCalls}'; a batch's round trip is {@link ScriptPipeline}'s.
  * This class picks the connection for each call; for a lease with replica acknowledgement, {@link ReplicaWait} does.
- * <p>
  * Over 200 lines because it is the one entry point of every call to a node: each script's call, the two
  * batches (release and refresh many) and the node's connections.
  */
@@ -219,12 +218,13 @@ public final class RedisNodeClient implements AutoCloseable {
         return RaiseFenceScript.stillOurs(calls.run("raise the fence of '" + name + "'", 0, true, () -> c.run(redis)));
     }
 
-    /** force-release.lua on this node, run once (see {@link ForceRelease}, which does everything around it). */
+    /** force-release.lua on this node, run once (see {@link ForceRelease}); auditMaxLen 0: not the audit stream. */
     ForceReleaseScript.Reply forceRelease(
             String name, String tokenSha1, long fence, Map<String, String> audit, long auditMaxLen) {
         ScriptCall c = ForceReleaseScript.call(
                 keys, fenceRetentionMillis, name, tokenSha1, fence, audit, auditMaxLen, !singleSlotScriptsOnly());
-        return ForceReleaseScript.reply(calls.run("force-release '" + name + "'", 0, false, () -> c.run(redis)));
+        Object r = calls.run("force-release '" + name + "'", 0, false, () -> c.run(redis));
+        return ForceReleaseScript.reply(r, this, name); // a key of another type: a WrongKeyTypeException
     }
 
     /**

@@ -14,8 +14,36 @@
 -- ARGV[8..] audit field/value pairs (name, operator, at)
 -- Publishes on ARGV[7]: name US token SHA-1 US new fence US operator (store/ForceReleased).
 -- Returns {1, old fence, new fence, history id, audit id or '', token SHA-1, info field/value...} when released,
--- {0, 'free' | 'changed', current fence} when nothing was done (fences as strings).
+-- {0, 'free' | 'changed', current fence} or {0, 'moved', '0'} when nothing was done (fences as strings),
+-- {2, 'wrongtype', key, its type, the type expected} when a key has a type this script cannot write
+-- (nothing was done).
 -- Fences stay strings: tostring() of a large Lua number would print it in exponent notation.
+-- Every key's type is checked before anything is written: Redis keeps a script's earlier writes when a
+-- later command fails, so a foreign value at any key (e.g. a SET of the audit stream's name by another
+-- program) must stop the script before the lock is deleted, not after.
+local expectedTypes = {'string', 'hash', 'string', 'stream', 'hash', 'stream'}
+for i = 1, #KEYS do
+  local t = redis.call('TYPE', KEYS[i])['ok']
+  if t ~= 'none' and t ~= expectedTypes[i] then
+    return {2, 'wrongtype', KEYS[i], t, expectedTypes[i]}
+  end
+end
+local fenceText = redis.call('GET', KEYS[3])
+if fenceText and not (string.match(fenceText, '^%-?%d+$') and #fenceText < 20) then
+  return {2, 'wrongtype', KEYS[3], 'string', 'integer'}
+end
+-- A sealed audit record (the dashboard's AuditSigner) names the record it follows ('prev'): when another
+-- record was appended since, answer {0, 'moved', '0'} and write nothing (the dashboard seals it again).
+if KEYS[6] then
+  for i = 8, #ARGV - 1, 2 do
+    if ARGV[i] == 'prev' then
+      local last = redis.call('XREVRANGE', KEYS[6], '+', '-', 'COUNT', 1)
+      if (last[1] and last[1][1] or '0-0') ~= ARGV[i + 1] then
+        return {0, 'moved', '0'}
+      end
+    end
+  end
+end
 local token = redis.call('GET', KEYS[1])
 local current = redis.call('GET', KEYS[3]) or '0'
 if not token then

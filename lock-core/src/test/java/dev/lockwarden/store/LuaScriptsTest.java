@@ -22,6 +22,7 @@ class LuaScriptsTest {
                 "refresh.lua",
                 "refresh-many.lua",
                 "force-release.lua",
+                "audit-append.lua",
                 "raise-fence.lua")) {
             LuaScript s = LuaScript.load(RedisNodeClient.class, name);
             assertEquals(s.sha1(), REDIS.node(0).command("SCRIPT", "LOAD", s.source()), name);

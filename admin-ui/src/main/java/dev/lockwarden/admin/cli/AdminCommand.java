@@ -3,7 +3,10 @@ package dev.lockwarden.admin.cli;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.admin.AdminConfig;
 import dev.lockwarden.admin.AdminServer;
+import dev.lockwarden.admin.security.AuditKeyFile;
+import dev.lockwarden.admin.security.FirstRunUsers;
 import dev.lockwarden.admin.security.UserDirectory;
+import dev.lockwarden.admin.service.AuditFile;
 import dev.lockwarden.config.Settings;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -36,6 +39,11 @@ import picocli.CommandLine.Spec;
             "Prefer LOCKWARDEN_REDIS over --redis for URIs with a password: command lines are visible in ps."
         })
 public final class AdminCommand implements Callable<Integer> {
+    /** Setting naming the audit key file ({@code --audit-key}). */
+    public static final String AUDIT_KEY = "lockwarden.admin.audit-key";
+    /** Setting naming the JSON-lines copy of the audit records ({@code --audit-file}). */
+    public static final String AUDIT_FILE = "lockwarden.admin.audit-file";
+
     @Spec
     CommandSpec spec;
 
@@ -74,6 +82,19 @@ public final class AdminCommand implements Callable<Integer> {
             paramLabel = "FILE",
             description = "users file, lines `name = OPERATOR|VIEWER:<hash>` (see hash-password)")
     Path users;
+
+    @Option(
+            names = "--audit-key",
+            paramLabel = "FILE",
+            description = "the key that seals the audit records (default: " + AuditKeyFile.FILE_NAME
+                    + " next to the users file; created at the first run, mode 600)")
+    Path auditKey;
+
+    @Option(
+            names = "--audit-file",
+            paramLabel = "FILE",
+            description = "also append every force-release's audit record to this JSON-lines file")
+    Path auditFile;
 
     @Option(names = "--page-size", paramLabel = "N", description = "locks per page (default 50)")
     Integer pageSize;
@@ -126,16 +147,29 @@ public final class AdminCommand implements Callable<Integer> {
                 topology(LockManager.builder().settings(settings).application("lockwarden-admin"));
         AdminConfig config;
         LockManager locks;
+        AuditFile audit;
         try {
             config = AdminConfig.load(settings, System.getProperties());
+            builder.auditSigner(AuditKeyFile.load(
+                    AuditKeyFile.place(
+                            settings.raw(AUDIT_KEY).map(s -> Path.of(s.value())),
+                            settings.raw(UserDirectory.USERS_FILE).map(s -> Path.of(s.value())),
+                            FirstRunUsers.jarDirectory()),
+                    System.out));
+            audit = settings.raw(AUDIT_FILE)
+                    .map(s -> new AuditFile(Path.of(s.value())))
+                    .orElse(null);
             locks = builder.build();
-        } catch (IllegalArgumentException | dev.lockwarden.LockException e) {
+        } catch (IllegalArgumentException
+                | IllegalStateException
+                | java.io.UncheckedIOException
+                | dev.lockwarden.LockException e) {
             spec.commandLine().getErr().println("lockwarden-admin: " + e.getMessage());
             return 2;
         }
         AdminServer admin;
         try {
-            admin = AdminServer.start(config, locks.inspector(), locks.describeRedis());
+            admin = AdminServer.start(config, locks.inspector(), locks.describeRedis(), audit);
         } catch (java.io.IOException e) {
             locks.close();
             spec.commandLine()
@@ -165,6 +199,8 @@ public final class AdminCommand implements Callable<Integer> {
         putIf(given, AdminConfig.BIND, bind);
         putIf(given, AdminConfig.PAGE_SIZE, pageSize);
         putIf(given, UserDirectory.USERS_FILE, users);
+        putIf(given, AUDIT_KEY, auditKey);
+        putIf(given, AUDIT_FILE, auditFile);
         putIf(given, Settings.KEY_PREFIX, keyPrefix);
         putIf(given, AdminConfig.SESSION_TIMEOUT, sessionTimeout);
         putIf(given, AdminConfig.BEHIND_TLS_PROXY, behindTlsProxy);

@@ -28,6 +28,8 @@ public final class AdminService {
     private final int pageSize;
     private final java.time.Duration longHeld;
     private int scanTargets = 1;
+    /** Null: no local copy of the audit records. */
+    private AuditFile auditFile;
     /** Filter scans of every session: few threads, so many open tabs cannot load Redis much more than one. */
     private static final java.util.concurrent.ExecutorService SEARCHES =
             java.util.concurrent.Executors.newFixedThreadPool(2, r -> {
@@ -76,6 +78,15 @@ public final class AdminService {
     public AdminService withRedis(String redis) {
         AdminService s = new AdminService(inspector, pageSize, longHeld);
         s.scanTargets = LockSearch.targets(redis);
+        s.auditFile = auditFile;
+        return s;
+    }
+
+    /** Appends every force-release made through this service to {@code file} too (null = none). */
+    public AdminService withAuditFile(AuditFile file) {
+        AdminService s = new AdminService(inspector, pageSize, longHeld);
+        s.scanTargets = scanTargets;
+        s.auditFile = file;
         return s;
     }
 
@@ -113,7 +124,13 @@ public final class AdminService {
      */
     public List<ForceReleaseResult> releaseAllOf(String jvmId, AdminUser user) {
         requireOperator(user, "the locks of client " + jvmId);
-        return inspector.releaseAllOf(jvmId, user.name());
+        List<ForceReleaseResult> out = inspector.releaseAllOf(jvmId, user.name());
+        if (auditFile != null) {
+            out.stream()
+                    .filter(r -> r.releasedOn() > 0)
+                    .forEach(r -> auditFile.append(r, user.name(), java.time.Instant.now()));
+        }
+        return out;
     }
 
     /** The newest audit records whose operator, lock or holder contains {@code text} ("" = all). */
@@ -184,20 +201,35 @@ public final class AdminService {
      *
      * @param seen the lock as shown in the confirm dialog
      * @throws AccessDeniedException the user is not an OPERATOR
-     * @throws LockChangedException  the lock was released or re-acquired since it was shown; nothing changed
+     * @return the result; over Redlock it may be a release on a minority of the nodes ({@link
+     *     ForceReleaseResult#releasedOn()} &gt; 0, not {@code released}): {@link #describe} says which
+     * @throws LockChangedException  the lock was released or re-acquired since it was shown; nothing was released on
+     *                               any node
+     * @throws dev.lockwarden.LockStoreException Redis failed, or a key the force-release writes holds a value of
+     *                               another type (the message names it and the fix); nothing was written
      */
     public ForceReleaseResult forceRelease(LockInfo seen, AdminUser user) {
         requireOperator(user, seen.name());
         ForceReleaseResult r = inspector.forceRelease(seen, user.name());
-        if (!r.released()) {
+        if (auditFile != null && r.releasedOn() > 0) {
+            auditFile.append(r, user.name(), java.time.Instant.now());
+        }
+        if (!r.released() && r.releasedOn() == 0) {
             Optional<LockInfo> now = inspector.get(seen.name());
+            String others = ForceReleaseReport.others(r.nodes());
             throw new LockChangedException("'" + seen.name() + "' changed hands since you confirmed (fence "
                     + seen.fencingToken() + "): "
                     + now.map(i -> "now held by " + i.holder().application() + " with fence " + i.fencingToken())
                             .orElse("it is free now")
-                    + ". Nothing was released: review it and confirm again.");
+                    + ". Nothing was released" + (r.nodes().size() > 1 ? " on any node (" + others + ")" : "")
+                    + ": review it and confirm again.");
         }
         return r;
+    }
+
+    /** What the operator reads after {@link #forceRelease}: what happened, node by node over Redlock. */
+    public String describe(ForceReleaseResult r) {
+        return ForceReleaseReport.text(r);
     }
 
     private static void requireOperator(AdminUser user, String name) {

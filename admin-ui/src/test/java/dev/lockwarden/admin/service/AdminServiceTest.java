@@ -184,6 +184,32 @@ class AdminServiceTest {
         assertTrue(e.getMessage().contains("free now"), e.getMessage());
     }
 
+    /**
+     * One SET of the audit stream's name by any program: the force-release is refused before anything is written,
+     * with a message naming the key and the fix, and the lock is still held with its fence. (Before, the script
+     * deleted the lock and bumped the fence, then failed at its XADD: the dashboard said it failed while the lock
+     * was gone and its holder not told.)
+     */
+    @Test
+    void aForeignValueAtTheAuditStreamIsNamedAndNothingIsReleased() {
+        LockHandle held = billing.acquire("pay:4", FIXED);
+        LockInfo seen = service.get("pay:4").orElseThrow();
+        REDIS.node(0).command("SET", "lockwarden:audit", "x");
+
+        dev.lockwarden.LockStoreException e =
+                assertThrows(dev.lockwarden.LockStoreException.class, () -> service.forceRelease(seen, ALICE));
+
+        assertTrue(
+                e.getMessage().contains("lockwarden:audit is a string, not a stream: another program wrote it; DEL it"),
+                e.getMessage());
+        assertTrue(held.isHeld());
+        assertEquals(seen.fencingToken(), service.get("pay:4").orElseThrow().fencingToken(), "still held");
+        assertEquals(Long.toString(seen.fencingToken()), REDIS.node(0).command("GET", "lock:{pay:4}:fence"));
+        assertEquals("x", REDIS.node(0).command("GET", "lockwarden:audit"), "the foreign value is untouched");
+        REDIS.node(0).command("DEL", "lockwarden:audit");
+        assertTrue(service.forceRelease(seen, ALICE).released(), "after the fix the message names");
+    }
+
     private static Set<String> names(LockListing listing) {
         return listing.locks().stream().map(LockInfo::name).collect(Collectors.toCollection(HashSet::new));
     }

@@ -32,8 +32,8 @@ import redis.clients.jedis.RedisClient;
 class MinimalAclTest {
     /** The rule: docs/acl.md's, plus INFO and SCRIPT LOAD. */
     static final String[] RULE =
-            ("on >app-secret resetkeys ~lock:* ~lockwarden:* resetchannels &lock:* &lockwarden:* -@all"
-                            + " +ping +hello +client|setname +info +evalsha +eval +script|load +get +set +del +exists +pttl +incr +pexpire +time +hset +hget +hgetall +publish"
+            ("on >app-secret resetkeys ~lock:* ~lockwarden:jvm:* ~lockwarden:holder:* ~lockwarden:events ~lockwarden:activity:* %R~lockwarden:audit resetchannels &lock:* &lockwarden:* -@all"
+                            + " +ping +hello +client|setname +info +evalsha +eval +script|load +get +set +del +exists +pttl +incr +pexpire +time +type +hset +hget +hgetall +publish"
                             + " +scan +xadd +xrevrange +subscribe +unsubscribe")
                     .split(" ");
 
@@ -127,6 +127,8 @@ class MinimalAclTest {
     /**
      * The objects ACL LOG recorded as denied. On Redis 6.2 Jedis' optional {@code CLIENT SETINFO}
      * (a Redis 7.2 command, whose failure Jedis ignores) is logged as a denied {@code client}: skipped there.
+     * Skipped too: {@code lockwarden:audit}, which the application may only read: its force-release script naming
+     * it is refused before it runs and is run again without it (docs/acl.md).
      */
     private static List<String> deniedCommands() {
         String log = redis.node(0).command("ACL", "LOG");
@@ -137,7 +139,9 @@ class MinimalAclTest {
         List<String> fields = log.lines().collect(java.util.stream.Collectors.toList());
         boolean redis6 = redis.node(0).binary().majorVersion() < 7;
         for (int i = 0; i + 1 < fields.size(); i++) {
-            if (fields.get(i).equals("object") && !(redis6 && fields.get(i + 1).equals("client"))) {
+            if (fields.get(i).equals("object")
+                    && !(redis6 && fields.get(i + 1).equals("client"))
+                    && !fields.get(i + 1).equals("lockwarden:audit")) {
                 denied.add(fields.get(i + 1));
             }
         }

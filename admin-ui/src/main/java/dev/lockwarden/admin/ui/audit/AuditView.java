@@ -17,7 +17,10 @@ import dev.lockwarden.admin.service.AdminService;
 import dev.lockwarden.admin.ui.MainLayout;
 import dev.lockwarden.admin.ui.locks.Formats;
 
-/** The force-release history: who, when, lock, old holder, old and new fence; filter by any of them. */
+/**
+ * The force-release history: who, when, lock, old holder, old and new fence, and each record's seal (a broken
+ * seal or a gap in the chain is called out above the grid); filter by any of them.
+ */
 @Route(value = "audit", layout = MainLayout.class)
 @PageTitle("Audit · Lockwarden")
 public final class AuditView extends VerticalLayout {
@@ -49,17 +52,43 @@ public final class AuditView extends VerticalLayout {
                 .setHeader("New fence")
                 .setTextAlign(ColumnTextAlign.END)
                 .setAutoWidth(true);
+        grid.addColumn(r -> seal(r.seal())).setHeader("Seal").setAutoWidth(true);
         HorizontalLayout bar = new HorizontalLayout(filter, new Button("Reload", e -> load()));
         bar.setDefaultVerticalComponentAlignment(Alignment.BASELINE);
         add(bar, status, grid);
         load();
     }
 
+    /** What the Seal column says. */
+    static String seal(AuditRecord.Seal seal) {
+        return switch (seal) {
+            case VALID -> "sealed";
+            case GAP -> "GAP: records before it were deleted";
+            case BROKEN -> "BROKEN: altered or forged";
+            case UNSIGNED -> "not from the dashboard";
+            case UNCHECKED -> "";
+        };
+    }
+
     private void load() {
         try {
             var records = service.audit(filter.getValue(), MAX);
             grid.setItems(records);
-            status.setText(records.size() + " force-releases");
+            long broken = records.stream()
+                    .filter(r -> r.seal() == AuditRecord.Seal.BROKEN)
+                    .count();
+            long gaps = records.stream()
+                    .filter(r -> r.seal() == AuditRecord.Seal.GAP)
+                    .count();
+            long foreign = records.stream()
+                    .filter(r -> r.seal() == AuditRecord.Seal.UNSIGNED)
+                    .count();
+            status.setText(records.size() + " force-releases"
+                    + (broken + gaps == 0
+                            ? ""
+                            : " — THE AUDIT WAS TAMPERED WITH: " + broken + " record(s) with a broken seal, " + gaps
+                                    + " gap(s) where records were deleted")
+                    + (foreign == 0 ? "" : "; " + foreign + " not from the dashboard (no seal)"));
         } catch (LockException e) {
             status.setText("Cannot read the audit log: " + e.getMessage());
         }

@@ -159,11 +159,11 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
     private void release(LockInfo lock) {
         try {
             ForceReleaseResult r = service.forceRelease(lock, user);
-            String text = "Released " + r.name() + ": fence " + r.oldFence() + " → " + r.newFence() + ", audit id "
-                    + r.auditId();
+            String text = service.describe(r); // a Redlock minority release says so, node by node
             details.showResult(text, false);
-            Notification.show(text, 5000, Notification.Position.BOTTOM_END)
-                    .addThemeVariants(NotificationVariant.LUMO_SUCCESS);
+            Notification.show(text, r.released() ? 5000 : 10000, Notification.Position.BOTTOM_END)
+                    .addThemeVariants(
+                            r.released() ? NotificationVariant.LUMO_SUCCESS : NotificationVariant.LUMO_CONTRAST);
         } catch (AccessDeniedException | LockChangedException | LockException e) {
             details.showResult(e.getMessage(), true);
             Notification.show(e.getMessage(), 8000, Notification.Position.BOTTOM_END)
