@@ -61,11 +61,11 @@ final class AgentInstaller {
                     InjectedFault.at("retransform", c.getName());
                     inst.retransformClasses(c);
                 }
-            } catch (Exception | LinkageError e) {
+            } catch (Throwable e) { // Errors too: an escaping one would leave the class running unlocked
                 transformer.closeOnRetransform(c, e);
                 try {
                     inst.retransformClasses(c);
-                } catch (Exception | LinkageError again) {
+                } catch (Throwable again) {
                     Halt.stop("the already loaded " + c.getName() + " in class loader "
                             + AgentReport.describe(c.getClassLoader())
                             + " could not be retransformed (" + e + ") nor made to fail (" + again

@@ -48,12 +48,12 @@ final class ClassClosing {
                     + " never runs without its lock; remove the rule or report this"
                     + " with the class file");
             return closed;
-        } catch (RuntimeException | LinkageError e) {
+        } catch (Throwable e) { // an Error too (out of memory, stack overflow): the class must not load unwoven
             Halt.stop(name + " in class loader " + AgentReport.describe(loader) + " could not be instrumented (" + cause
                     + ") nor made to fail (" + e + "), and " + methods
                     + " must not run without its lock; remove the rule or"
                     + " report this with the class file");
-            throw e; // not reached: halt does not return
+            throw new IllegalStateException(e); // not reached: halt does not return
         }
     }
 

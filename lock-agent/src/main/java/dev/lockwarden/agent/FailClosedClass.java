@@ -15,7 +15,9 @@ import net.bytebuddy.jar.asm.Opcodes;
  * initialiser — replaced by {@code throw new IllegalStateException(message)}. The first use of the class then fails
  * with the message (as the cause of the {@code ExceptionInInitializerError}; later uses get a
  * {@code NoClassDefFoundError} naming it). Annotations and other attributes are dropped; nothing of the original code
- * is kept.
+ * is kept. A class file newer than the bundled ASM reads (an application compiled for a newer JDK than this agent
+ * knows) fails closed too: its structure is read as if it had a known version — the throwing code needs no stack map
+ * frames, so it is valid in any version — and the failing class keeps the original version.
  */
 final class FailClosedClass {
     private static final String ISE = "java/lang/IllegalStateException";
@@ -24,7 +26,8 @@ final class FailClosedClass {
 
     /** The class file of {@code original}'s shape whose every method throws {@code message}. */
     static byte[] of(byte[] original, String message) {
-        ClassReader reader = new ClassReader(original);
+        ClassReader reader = reader(original);
+        int originalVersion = version(original);
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS); // a new constant pool: nothing is copied
         reader.accept(
                 new ClassVisitor(Opcodes.ASM9) {
@@ -38,7 +41,7 @@ final class FailClosedClass {
                             String signature,
                             String superName,
                             String[] interfaces) {
-                        writer.visit(version, access, name, signature, superName, interfaces);
+                        writer.visit(originalVersion, access, name, signature, superName, interfaces);
                     }
 
                     @Override
@@ -100,10 +103,22 @@ final class FailClosedClass {
      * fields, methods, attributes — but every concrete method's code replaced by the throw.
      */
     static byte[] keepingShape(byte[] original, String message) {
-        ClassReader reader = new ClassReader(original);
+        ClassReader reader = reader(original);
+        int originalVersion = version(original);
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
         reader.accept(
                 new ClassVisitor(Opcodes.ASM9, writer) {
+                    @Override
+                    public void visit(
+                            int version,
+                            int access,
+                            String name,
+                            String signature,
+                            String superName,
+                            String[] interfaces) {
+                        super.visit(originalVersion, access, name, signature, superName, interfaces);
+                    }
+
                     @Override
                     public MethodVisitor visitMethod(
                             int access, String name, String descriptor, String signature, String[] exceptions) {
@@ -117,6 +132,33 @@ final class FailClosedClass {
                 },
                 ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
         return writer.toByteArray();
+    }
+
+    /**
+     * A reader of the class file; one whose version ASM refuses (newer than it knows) is read from a copy carrying a
+     * known version — ASM checks nothing else about the version, and only the structure is read (code skipped).
+     */
+    private static ClassReader reader(byte[] classFile) {
+        try {
+            return new ClassReader(classFile);
+        } catch (IllegalArgumentException unsupported) {
+            if (classFile.length < 8 || (version(classFile) & 0xFFFF) <= Opcodes.V17) {
+                throw unsupported;
+            }
+            byte[] known = classFile.clone();
+            known[4] = 0;
+            known[5] = 0;
+            known[6] = 0;
+            known[7] = (byte) Opcodes.V17;
+            return new ClassReader(known);
+        }
+    }
+
+    /** The class file's version as ASM writes it: minor in the high 16 bits, major in the low. */
+    private static int version(byte[] classFile) {
+        int minor = ((classFile[4] & 0xff) << 8) | (classFile[5] & 0xff);
+        int major = ((classFile[6] & 0xff) << 8) | (classFile[7] & 0xff);
+        return (minor << 16) | major;
     }
 
     /** {@code throw new IllegalStateException(message)}: no branch, so no stack map frame is needed. */

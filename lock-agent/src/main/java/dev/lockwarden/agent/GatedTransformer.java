@@ -19,7 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link AsmWeaver} when first loaded, else (retransformation, interfaces, pre-Java 7 class files, or when ASM
  * weaving fails) by Byte Buddy ({@link ClassWeaver}). Any failure on a candidate class — reading, planning, binding,
  * weaving, opening its module — makes it fail closed ({@link ClassClosing}): defined, or retransformed, with every
- * method throwing, so a lock-wrapped method never runs unlocked; reported at ERROR (and in JMX Problems).
+ * method throwing, so a lock-wrapped method never runs unlocked; reported at ERROR (and in JMX Problems). Every
+ * throwable counts, {@link Error}s included: the JDK would swallow one escaping {@code transform} and define the class
+ * unwoven.
  */
 final class GatedTransformer implements ClassFileTransformer {
     private final NameFilter filter;
@@ -75,8 +77,16 @@ final class GatedTransformer implements ClassFileTransformer {
                 }
             }
             return weave(module, loader, className, redefined, bytes, plan);
-        } catch (RuntimeException | LinkageError e) {
-            return closed(className, loader, redefined, bytes, plan[0], e);
+        } catch (Throwable e) {
+            // every throwable, Errors and (sneaky) checked exceptions too: the JDK ignores whatever a transformer
+            // throws and defines the class unwoven, so nothing may escape from here
+            try {
+                return closed(className, loader, redefined, bytes, plan[0], e);
+            } catch (Throwable again) {
+                Halt.stop(className.replace('/', '.') + " could not be instrumented (" + e + ") nor made to fail ("
+                        + again + ") and must not run without its lock");
+                return null; // not reached: halt does not return
+            }
         }
     }
 

@@ -13,13 +13,16 @@ final class Halt {
     private Halt() {}
 
     static void stop(String message) {
-        String line = "stopping the JVM (exit " + EXIT_INTERNAL + "): " + message;
         try {
-            AgentLog.error(line);
-        } catch (RuntimeException | LinkageError e) {
-            System.err.println(AgentLog.PREFIX + line);
+            String line = "stopping the JVM (exit " + EXIT_INTERNAL + "): " + message;
+            try {
+                AgentLog.error(line);
+            } catch (Throwable e) {
+                System.err.println(AgentLog.PREFIX + line);
+            }
+            System.err.flush();
+        } finally {
+            Runtime.getRuntime().halt(EXIT_INTERNAL); // even when the message cannot be written (out of memory)
         }
-        System.err.flush();
-        Runtime.getRuntime().halt(EXIT_INTERNAL);
     }
 }

@@ -31,6 +31,18 @@ class ShadedJarIT {
     }
 
     @Test
+    void theShadedJarProtectsLockwardensOwnPackage() throws Exception {
+        // the relocation must not rewrite the deny-list's "dev.lockwarden." (a string, not a class reference)
+        try (java.net.URLClassLoader shaded = new java.net.URLClassLoader(
+                new java.net.URL[] {ChildJvm.agentJar().toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
+            Object protectedPackages = shaded.loadClass("dev.lockwarden.agent.config.Names")
+                    .getField("PROTECTED")
+                    .get(null);
+            assertEquals(List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.lockwarden."), protectedPackages);
+        }
+    }
+
+    @Test
     void everythingIsRelocatedUnderTheAgentPackage() throws Exception {
         List<String> bad = new ArrayList<>();
         int classes = 0;

@@ -11,7 +11,9 @@ import java.util.List;
 public final class Names {
     /** Packages never instrumented: the JDK's and Lockwarden's own (an agent lock inside the lock client would recurse). */
     public static final List<String> PROTECTED =
-            List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.lockwarden.");
+            // "dev.lockwarden." joined at run time: the shade plugin rewrites a string constant starting with a
+            // relocated package, and the shaded jar would protect dev.lockwarden.agent.shaded.dev.lockwarden. instead
+            List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", String.join(".", "dev", "lockwarden", ""));
 
     private Names() {}
 
