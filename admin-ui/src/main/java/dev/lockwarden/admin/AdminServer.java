@@ -77,6 +77,16 @@ public final class AdminServer implements AutoCloseable {
      * @param redis {@code LockManager.describeRedis()} of the manager the inspector belongs to
      */
     public static AdminServer start(AdminConfig config, LockInspector inspector, String redis) throws Exception {
+        return start(config, inspector, () -> redis);
+    }
+
+    /**
+     * The same, with the deployment read again at each health reading (a Sentinel's master changes on failover).
+     *
+     * @param redis {@code LockManager::describeRedis} of the manager the inspector belongs to
+     */
+    public static AdminServer start(
+            AdminConfig config, LockInspector inspector, java.util.function.Supplier<String> redis) throws Exception {
         Server server = new Server();
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
@@ -123,7 +133,8 @@ public final class AdminServer implements AutoCloseable {
                 new ServletHolder(new AdminServlet(
                         Map.of(
                                 AdminService.class,
-                                new AdminService(inspector, config.pageSize(), config.longHeld()).withRedis(redis),
+                                new AdminService(inspector, config.pageSize(), config.longHeld())
+                                        .withRedis(redis.get()),
                                 LoginService.class,
                                 logins,
                                 HealthService.class,
