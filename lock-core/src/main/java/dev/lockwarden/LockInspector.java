@@ -126,4 +126,15 @@ public interface LockInspector {
      * @return recent events of the lock, newest first
      */
     List<LockEvent> events(String name);
+
+    /**
+     * The replicas the Redis master reports now ({@code INFO replication}), on a single node or Sentinel (where
+     * the master is the one the sentinels name now); empty without replicas, and on Redlock and Cluster.
+     *
+     * @return one line per replica, e.g. {@code 10.0.0.2:6379 online, lag 0 s}
+     * @throws LockStoreException Redis is unreachable
+     */
+    default List<String> replicas() {
+        return List.of();
+    }
 }

@@ -78,7 +78,7 @@ public final class AdminServer implements AutoCloseable {
      * @param redis {@code LockManager.describeRedis()} of the manager the inspector belongs to
      */
     public static AdminServer start(AdminConfig config, LockInspector inspector, String redis) throws Exception {
-        return start(config, inspector, redis, null);
+        return start(config, inspector, () -> redis, null);
     }
 
     /**
@@ -88,6 +88,28 @@ public final class AdminServer implements AutoCloseable {
      * @param auditFile the JSON-lines copy ({@code --audit-file}), or null
      */
     public static AdminServer start(AdminConfig config, LockInspector inspector, String redis, AuditFile auditFile)
+            throws Exception {
+        return start(config, inspector, () -> redis, auditFile);
+    }
+
+    /**
+     * The same, with the deployment read again at each health reading (a Sentinel's master changes on failover).
+     *
+     * @param redis {@code LockManager::describeRedis} of the manager the inspector belongs to
+     */
+    public static AdminServer start(
+            AdminConfig config, LockInspector inspector, java.util.function.Supplier<String> redis) throws Exception {
+        return start(config, inspector, redis, null);
+    }
+
+    /**
+     * The same, with the deployment read again at each health reading and a local copy of the audit.
+     *
+     * @param redis     {@code LockManager::describeRedis} of the manager the inspector belongs to
+     * @param auditFile the JSON-lines copy ({@code --audit-file}), or null
+     */
+    public static AdminServer start(
+            AdminConfig config, LockInspector inspector, java.util.function.Supplier<String> redis, AuditFile auditFile)
             throws Exception {
         Server server = new Server();
         HttpConfiguration http = new HttpConfiguration();
@@ -137,7 +159,7 @@ public final class AdminServer implements AutoCloseable {
                                 AdminService.class,
                                 new AdminService(inspector, config.pageSize(), config.longHeld())
                                         .withAuditFile(auditFile)
-                                        .withRedis(redis),
+                                        .withRedis(redis.get()),
                                 LoginService.class,
                                 logins,
                                 HealthService.class,

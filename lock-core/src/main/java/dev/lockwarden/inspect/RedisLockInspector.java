@@ -18,6 +18,7 @@ import dev.lockwarden.store.JvmRecord;
 import dev.lockwarden.store.LockNames;
 import dev.lockwarden.store.RedisDeployment;
 import dev.lockwarden.store.RedisNodeClient;
+import dev.lockwarden.store.StoreFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -179,5 +180,28 @@ public final class RedisLockInspector implements LockInspector {
     public List<LockEvent> events(String name) {
         LockNames.check(name);
         return events.events(name, get(name));
+    }
+
+    @Override
+    public List<String> replicas() {
+        if (redis.topology() == StoreFactory.Topology.REDLOCK || redis.topology() == StoreFactory.Topology.CLUSTER) {
+            return List.of();
+        }
+        RedisNodeClient master = redis.first();
+        String info = master.call("INFO replication", () -> master.redis().info("replication"));
+        List<String> replicas = new ArrayList<>();
+        for (String line : info.split("\r?\n")) { // slave0:ip=10.0.0.2,port=6379,state=online,offset=42,lag=0
+            if (line.startsWith("slave") && line.contains(":ip=")) {
+                java.util.Map<String, String> f = new java.util.HashMap<>();
+                for (String kv : line.substring(line.indexOf(':') + 1).split(",")) {
+                    int eq = kv.indexOf('=');
+                    if (eq > 0) {
+                        f.put(kv.substring(0, eq), kv.substring(eq + 1).strip());
+                    }
+                }
+                replicas.add(f.get("ip") + ":" + f.get("port") + " " + f.get("state") + ", lag " + f.get("lag") + " s");
+            }
+        }
+        return replicas;
     }
 }

@@ -95,4 +95,9 @@ public final class MeteredInspector implements LockInspector {
     public List<dev.lockwarden.ActivityCount> activity(java.time.Duration window) {
         return delegate.activity(window);
     }
+
+    @Override
+    public List<String> replicas() {
+        return delegate.replicas();
+    }
 }

@@ -118,7 +118,7 @@ public record ReplicaAcks(int replicas, long timeoutMillis) {
     }
 
     /** {@code replicas/timeout} as in {@code 1/100ms}; {@code off} or {@code 0} = {@link #OFF}. */
-    static ReplicaAcks parse(String text, String where) {
+    public static ReplicaAcks parse(String text, String where) {
         String t = text.trim().toLowerCase(Locale.ROOT);
         if (t.equals("off") || t.equals("0")) {
             return OFF;

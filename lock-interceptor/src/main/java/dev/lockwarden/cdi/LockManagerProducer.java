@@ -9,6 +9,7 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Singleton;
 
 /**
@@ -50,8 +51,13 @@ public class LockManagerProducer {
         }
     }
 
-    /** Builds the manager (whichever producer supplies it) at start-up: bad settings fail deployment, Redis down warns. */
-    void atStartUp(@Observes @Initialized(ApplicationScoped.class) Object started, LockManager locks) {
+    /**
+     * Builds the manager (whichever producer supplies it) at start-up: bad settings fail deployment, Redis down warns;
+     * a {@code @Locked(replicaAcks)} the manager cannot serve fails deployment too.
+     */
+    void atStartUp(
+            @Observes @Initialized(ApplicationScoped.class) Object started, LockManager locks, BeanManager beans) {
+        beans.getExtension(LockedExtension.class).checkReplicaAcks(locks);
         LOG.log(System.Logger.Level.DEBUG, () -> "Lockwarden ready for application '" + locks.application() + "'");
     }
 

@@ -132,6 +132,39 @@ public class LockedExtension implements Extension {
     }
 
     /**
+     * Checks every validated method that asks for replica acknowledgement against the manager the application
+     * got: Redlock and Cluster refuse it, and its timeout must be under the manager's default TTL when the method
+     * sets no TTL. Called at start-up, once the manager is built.
+     *
+     * @throws jakarta.enterprise.inject.spi.DeploymentException naming each method and the fix
+     */
+    void checkReplicaAcks(dev.lockwarden.LockManager locks) {
+        String redis = locks.describeRedis();
+        String refusing =
+                redis.startsWith("redlock[") ? "Redlock" : redis.startsWith("cluster[") ? "Redis Cluster" : null;
+        List<String> problems = new ArrayList<>();
+        for (LockedMethod m : methods.values()) {
+            if (m.replicaAcks() == null || m.replicaAcks().replicas() == 0) {
+                continue;
+            }
+            String on = "@Locked(replicaAcks = \"" + m.replicaAcks() + "\") on " + m.id();
+            if (refusing != null) {
+                problems.add(on + ": the LockManager runs on " + refusing + ", where Lockwarden does not wait for"
+                        + " replicas. Remove replicaAcks, or use lockwarden.redis / lockwarden.sentinel");
+                continue;
+            }
+            try {
+                m.options(locks.defaultOptions());
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new jakarta.enterprise.inject.spi.DeploymentException(String.join("\n", problems));
+        }
+    }
+
+    /**
      * How locks join JTA transactions here, found on first use (a JNDI {@code java:comp} lookup
      * needs the caller's component context, which a deployment-time observer does not have).
      */

@@ -6,6 +6,7 @@ import dev.lockwarden.LockSource;
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.config.Durations;
 import dev.lockwarden.spi.LockPolicy;
+import dev.lockwarden.spi.ReplicaAckSpec;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
@@ -27,6 +28,7 @@ import java.util.stream.Collectors;
  * @param onBusy    FAIL or SKIP
  * @param shape     sync or async (CompletionStage), and what SKIP returns
  * @param holdAtLeast minimum time the lock stays taken after acquisition (zero = release at once)
+ * @param replicaAcks replica acknowledgement of this method, or null for the LockManager's default
  */
 record LockedMethod(
         String id,
@@ -36,7 +38,8 @@ record LockedMethod(
         boolean autoRefresh,
         OnBusy onBusy,
         ReturnShape shape,
-        Duration holdAtLeast) {
+        Duration holdAtLeast,
+        ReplicaAckSpec replicaAcks) {
 
     /** The policy as lock-core's SPI describes it for every declarative entry point (the agent's rules too). */
     LockPolicy policy() {
@@ -47,13 +50,14 @@ record LockedMethod(
     /** Options for one call, on top of the manager's defaults (lockwarden.ttl / lockwarden.wait). */
     LockOptions options(LockOptions defaults) {
         try {
-            return policy().options(defaults, LockSource.CDI, id);
+            LockOptions o = policy().options(defaults, LockSource.CDI, id);
+            return replicaAcks == null ? o : replicaAcks.applyTo(o);
         } catch (
                 IllegalArgumentException
                         e) { // holdAtLeast against the manager's default TTL: checked before the body runs
             throw new IllegalArgumentException(
                     "@Locked on " + id + ": " + e.getMessage() + " (the TTL is the LockManager's"
-                            + " default; set @Locked(ttl) explicitly)",
+                            + " default; set @Locked(ttl) explicitly, or shorten the timeout)",
                     e);
         }
     }
@@ -106,13 +110,22 @@ record LockedMethod(
             Duration against = ttl != null ? ttl : LockOptions.MAX_TTL; // the manager's default TTL is checked per call
             check(() -> LockOptions.ttl(against).holdAtLeast(hold), "@Locked(holdAtLeast) on " + where, problems);
         }
+        ReplicaAckSpec acks = replicaAcks(locked.replicaAcks(), ttl, "@Locked(replicaAcks) on " + where, problems);
         if (!found.isEmpty()) {
             found.forEach(report);
             return null;
         }
         String id = beanClass.getName() + "#" + method.getName();
         return new LockedMethod(
-                id, key, ttl, wait, locked.autoRefresh(), locked.onBusy(), shape, hold == null ? Duration.ZERO : hold);
+                id,
+                key,
+                ttl,
+                wait,
+                locked.autoRefresh(),
+                locked.onBusy(),
+                shape,
+                hold == null ? Duration.ZERO : hold,
+                acks);
     }
 
     /** {@code com.x.Billing#charge(String, long)}. */
@@ -131,6 +144,21 @@ record LockedMethod(
             return Durations.parse(text, where);
         } catch (IllegalArgumentException e) {
             problems.accept(e.getMessage());
+            return null;
+        }
+    }
+
+    /** Form and, when the TTL is explicit, timeout &lt; TTL; the topology and the default TTL are checked per call. */
+    private static ReplicaAckSpec replicaAcks(String text, Duration ttl, String where, Consumer<String> problems) {
+        if (text.isEmpty()) {
+            return null; // the LockManager's default
+        }
+        try {
+            ReplicaAckSpec acks = ReplicaAckSpec.parse(text, where);
+            acks.applyTo(LockOptions.ttl(ttl != null ? ttl : LockOptions.MAX_TTL));
+            return acks;
+        } catch (IllegalArgumentException e) {
+            problems.accept(e.getMessage().startsWith(where) ? e.getMessage() : where + ": " + e.getMessage());
             return null;
         }
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.cdi.broken.BadReplicaAcks;
 import dev.lockwarden.cdi.broken.BadTemplate;
 import dev.lockwarden.cdi.broken.BadTtl;
 import dev.lockwarden.cdi.broken.BadWait;
@@ -141,6 +142,18 @@ class DeploymentValidationTest {
                 message.contains("@Locked(holdAtLeast) on " + HoldTooLong.class.getName()
                         + "#daily(): holdAtLeast PT5S is longer" + " than the ttl PT2S"),
                 message);
+    }
+
+    @Test
+    void badReplicaAcksFailDeployment() {
+        String message = deploymentError(BadReplicaAcks.class);
+        String on = "@Locked(replicaAcks) on " + BadReplicaAcks.class.getName();
+        assertTrue(
+                message.contains(on + "#charge(String) = '1 replica' is not replicas/timeout, e.g. 1/100ms"), message);
+        assertTrue(
+                message.contains(on + "#report(): replicaAcks timeout PT2S is not shorter than the ttl PT2S"), message);
+        assertTrue(message.contains("shorten the timeout"), message);
+        assertTrue(!message.contains("#audit()"), "off is valid: " + message);
     }
 
     @Test

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
         description = "Serves the Lockwarden dashboard: held locks, holders, TTLs, fences, force-release.",
         footer = {
             "",
-            "Environment: LOCKWARDEN_REDIS, LOCKWARDEN_REDLOCK, LOCKWARDEN_CLUSTER, LOCKWARDEN_KEY_PREFIX,",
+            "Environment: LOCKWARDEN_REDIS, LOCKWARDEN_REDLOCK, LOCKWARDEN_CLUSTER, LOCKWARDEN_SENTINEL, LOCKWARDEN_KEY_PREFIX,",
             "LOCKWARDEN_ADMIN_PORT, LOCKWARDEN_ADMIN_BIND, LOCKWARDEN_ADMIN_USERS, LOCKWARDEN_ADMIN_* (admin-ui/README.md).",
             "Prefer LOCKWARDEN_REDIS over --redis for URIs with a password: command lines are visible in ps."
         })
@@ -67,6 +67,13 @@ public final class AdminCommand implements Callable<Integer> {
             split = ",",
             description = "Redis Cluster seed nodes, comma-separated")
     List<String> cluster;
+
+    @Option(
+            names = "--sentinel",
+            paramLabel = "MASTER@URI[,URI...]",
+            description = "Redis Sentinel: the master's name, @, the sentinels' URIs, e.g."
+                    + " mymaster@redis://s1:26379,redis://s2:26379; follows the master through failovers")
+    String sentinel;
 
     @Option(names = "--key-prefix", paramLabel = "PREFIX", description = "lock key prefix (default lock:)")
     String keyPrefix;
@@ -169,7 +176,7 @@ public final class AdminCommand implements Callable<Integer> {
         }
         AdminServer admin;
         try {
-            admin = AdminServer.start(config, locks.inspector(), locks.describeRedis(), audit);
+            admin = AdminServer.start(config, locks.inspector(), locks::describeRedis, audit);
         } catch (java.io.IOException e) {
             locks.close();
             spec.commandLine()
@@ -216,11 +223,32 @@ public final class AdminCommand implements Callable<Integer> {
         }
     }
 
-    /** An explicit --redis/--redlock/--cluster wins over any topology set in the environment. */
+    /** An explicit --redis/--redlock/--cluster/--sentinel wins over any topology set in the environment. */
     private LockManager.Builder topology(LockManager.Builder b) {
-        int given = (redis != null ? 1 : 0) + (redlock != null ? 1 : 0) + (cluster != null ? 1 : 0);
+        int given = (redis != null ? 1 : 0)
+                + (redlock != null ? 1 : 0)
+                + (cluster != null ? 1 : 0)
+                + (sentinel != null ? 1 : 0);
         if (given > 1) {
-            throw new ParameterException(spec.commandLine(), "choose one of --redis, --redlock and --cluster");
+            throw new ParameterException(
+                    spec.commandLine(), "choose one of --redis, --redlock, --cluster and --sentinel");
+        }
+        if (sentinel != null) {
+            int at = sentinel.indexOf('@');
+            String master = at < 0 ? "" : sentinel.substring(0, at).strip();
+            String[] uris = at < 0
+                    ? new String[0]
+                    : java.util.Arrays.stream(sentinel.substring(at + 1).split(","))
+                            .map(String::strip)
+                            .filter(u -> !u.isEmpty())
+                            .toArray(String[]::new);
+            if (master.isEmpty() || master.contains("://") || master.contains(",") || uris.length == 0) {
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "--sentinel must be the master's name, @, the sentinels' URIs, e.g."
+                                + " mymaster@redis://s1:26379,redis://s2:26379");
+            }
+            return b.sentinel(master, uris);
         }
         if (redis != null) {
             b.redis(redis);

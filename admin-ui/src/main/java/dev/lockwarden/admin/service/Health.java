@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * What the health strip shows at the top of every page.
  *
- * @param deployment     single node, Redlock over n nodes, or Cluster
+ * @param deployment     single node, Redlock over n nodes, Cluster, or Sentinel with its current master
+ * @param replicas       the replicas the master reports (single node and Sentinel; empty otherwise)
  * @param roundTrip      how long one read from Redis took
  * @param clientsAlive   client JVMs with a live heartbeat
  * @param locksHeld      held locks found by the scan
@@ -20,6 +21,7 @@ import java.util.Optional;
  */
 public record Health(
         String deployment,
+        java.util.List<String> replicas,
         Duration roundTrip,
         int clientsAlive,
         long locksHeld,
@@ -28,4 +30,8 @@ public record Health(
         long lost,
         long forceReleased,
         Instant at,
-        Optional<String> error) {}
+        Optional<String> error) {
+    public Health {
+        replicas = java.util.List.copyOf(replicas);
+    }
+}

@@ -26,7 +26,7 @@ public final class HealthService {
     private static final String PROBE = "lockwarden-dashboard:health-probe";
 
     private final LockInspector inspector;
-    private final String deployment;
+    private final java.util.function.Supplier<String> redis;
     private final Clock clock;
     private final java.util.concurrent.ExecutorService reader =
             java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
@@ -42,8 +42,16 @@ public final class HealthService {
      * @param redis     the LockManager's description of its Redis ({@code LockManager.describeRedis()})
      */
     public HealthService(LockInspector inspector, String redis, Clock clock) {
+        this(inspector, () -> redis, clock);
+    }
+
+    /**
+     * @param inspector the lock-core inspector
+     * @param redis     {@code LockManager::describeRedis}, read at each reading (a Sentinel's master changes)
+     */
+    public HealthService(LockInspector inspector, java.util.function.Supplier<String> redis, Clock clock) {
         this.inspector = inspector;
-        this.deployment = deployment(redis);
+        this.redis = redis;
         this.clock = clock;
     }
 
@@ -67,6 +75,12 @@ public final class HealthService {
     }
 
     private Health read(Instant now) {
+        String deployment;
+        try {
+            deployment = deployment(redis.get());
+        } catch (RuntimeException e) {
+            deployment = "Redis";
+        }
         try {
             long t0 = System.nanoTime();
             inspector.get(PROBE);
@@ -84,14 +98,26 @@ public final class HealthService {
                 lost += a.lost();
                 forced += a.forceReleased();
             }
+            List<String> replicas = inspector.replicas();
             return new Health(
-                    deployment, roundTrip, alive, held, held < SCAN, orphaned, lost, forced, now, Optional.empty());
+                    deployment,
+                    replicas,
+                    roundTrip,
+                    alive,
+                    held,
+                    held < SCAN,
+                    orphaned,
+                    lost,
+                    forced,
+                    now,
+                    Optional.empty());
         } catch (LockException | IllegalStateException e) {
-            return new Health(deployment, Duration.ZERO, 0, 0, false, 0, 0, 0, now, Optional.of(e.getMessage()));
+            return new Health(
+                    deployment, List.of(), Duration.ZERO, 0, 0, false, 0, 0, 0, now, Optional.of(e.getMessage()));
         }
     }
 
-    /** "single node 127.0.0.1:6379", "Redlock, 5 nodes", "Cluster". */
+    /** "single node 127.0.0.1:6379", "Redlock, 5 nodes", "Cluster", "Sentinel mymaster, master 10.0.0.1:6379". */
     static String deployment(String redis) {
         if (redis == null || redis.isBlank()) {
             return "Redis";
@@ -101,6 +127,12 @@ public final class HealthService {
         }
         if (redis.startsWith("cluster[")) {
             return "Cluster";
+        }
+        if (redis.startsWith("sentinel[")) { // sentinel[mymaster@redis://s1:26379,...] master host:port
+            int at = redis.indexOf('@');
+            int master = redis.lastIndexOf("] master ");
+            String name = at < 0 ? "" : " " + redis.substring("sentinel[".length(), at);
+            return "Sentinel" + name + (master < 0 ? "" : ", master " + redis.substring(master + "] master ".length()));
         }
         return "single node " + redis;
     }

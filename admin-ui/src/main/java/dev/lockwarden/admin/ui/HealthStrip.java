@@ -16,13 +16,15 @@ import dev.lockwarden.admin.ui.locks.Formats;
 import dev.lockwarden.admin.ui.locks.LocksView;
 
 /**
- * One line at the top of every page: the deployment, Redis's round trip, clients alive, locks held
+ * One line at the top of every page: the deployment (a Sentinel's current master), the master's replicas,
+ * Redis's round trip, clients alive, locks held
  * and orphaned, locks lost and force-released in the last 15 minutes; each a link to the view
  * behind it. Read through {@link HealthService} (shared, in the background, at most every 10 s).
  */
 final class HealthStrip extends HorizontalLayout {
     private final HealthService health;
     private final Span deployment = item("health-deployment");
+    private final Span replicas = item("health-replicas");
     private final Span roundTrip = item("health-rtt");
     private final RouterLink clients = link("health-clients", ClientsView.class);
     private final RouterLink held = link("health-held", LocksView.class);
@@ -36,7 +38,7 @@ final class HealthStrip extends HorizontalLayout {
         setId("health");
         setSpacing(true);
         getStyle().set("font-size", "var(--lumo-font-size-s)").set("flex-wrap", "wrap");
-        add(deployment, roundTrip, clients, held, orphaned, lost, forced);
+        add(deployment, replicas, roundTrip, clients, held, orphaned, lost, forced);
         refresh();
     }
 
@@ -48,6 +50,10 @@ final class HealthStrip extends HorizontalLayout {
         }
         Health h = reading.get();
         deployment.setText(h.deployment());
+        replicas.setText(
+                h.replicas().isEmpty()
+                        ? ""
+                        : Formats.count(h.replicas().size(), "replica") + ": " + String.join("; ", h.replicas()));
         if (h.error().isPresent()) {
             roundTrip.setText("Redis unreachable: " + h.error().get());
             roundTrip.getStyle().set("color", "var(--lumo-error-text-color)");

@@ -30,7 +30,7 @@ final class Dashboard implements AutoCloseable {
         AdminServer server = null;
         try {
             long t0 = System.nanoTime();
-            server = AdminServer.start(Fixtures.config(users), admin.inspector(), admin.describeRedis());
+            server = AdminServer.start(Fixtures.config(users), admin.inspector(), admin::describeRedis);
             long t1 = System.nanoTime();
             Browser browser = new Browser(server.uri().toString());
             System.out.printf(

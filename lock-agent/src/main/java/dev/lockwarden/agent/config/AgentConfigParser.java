@@ -2,6 +2,7 @@ package dev.lockwarden.agent.config;
 
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.config.Durations;
+import dev.lockwarden.spi.ReplicaAckSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +19,8 @@ import java.util.Optional;
  * <pre>
  * # settings (same names as the lockwarden.* system properties, without the prefix)
  * redis = redis://127.0.0.1:6379
+ * # or: sentinel = mymaster@redis://s1:26379,redis://s2:26379 (also redlock, cluster; one of them)
+ * replica-acks = 1/100ms
  * application = billing
  * # agent settings
  * onConfigError = fail
@@ -82,14 +85,7 @@ public final class AgentConfigParser {
             problems.add(file + ": no lock rules — add a line such as "
                     + "com.acme.Billing#charge(java.lang.String) key=\"payment:{0}\" ttl=30s onBusy=FAIL");
         }
-        boolean multi = settings.containsKey("lockwarden.redlock") || settings.containsKey("lockwarden.cluster");
-        if (settings.containsKey("lockwarden.redlock") && settings.containsKey("lockwarden.cluster")) {
-            problems.add(file + ":" + settingLines.get("lockwarden.cluster")
-                    + ": both redlock and cluster are set — choose one topology");
-        } else if (multi && settings.containsKey("lockwarden.redis")) {
-            problems.add(file + ":" + settingLines.get("lockwarden.redis")
-                    + ": redis is set together with redlock/cluster — keep only one topology");
-        }
+        TopologyCheck.check(file, settings, settingLines, rules, problems);
         if (problems.isEmpty()) {
             Optional<String> tls = TlsCheck.check(file, settings, settingLines);
             if (tls.isPresent()) {
@@ -204,6 +200,8 @@ public final class AgentConfigParser {
                 "redis",
                 "redlock",
                 "cluster",
+                "sentinel",
+                "replica-acks",
                 "application",
                 "key-prefix",
                 "ttl",
@@ -237,6 +235,8 @@ public final class AgentConfigParser {
                             dev.lockwarden.config.RedisUri.parse(u.strip());
                         }
                     }
+                    case "sentinel" -> TopologyCheck.sentinel(value);
+                    case "replica-acks" -> ReplicaAckSpec.parse(value, name);
                     case "ttl" -> LockOptions.ttl(Durations.parse(value, name));
                     case "wait" -> LockOptions.defaults().waitUpTo(Durations.parse(value, name));
                     case "fence-retention" -> Durations.parse(value, name);
@@ -255,6 +255,8 @@ public final class AgentConfigParser {
             return switch (name) {
                 case "redis" -> "redis = redis://127.0.0.1:6379";
                 case "redlock", "cluster" -> name + " = redis://h1:6379,redis://h2:6379,redis://h3:6379";
+                case "sentinel" -> "sentinel = mymaster@redis://s1:26379,redis://s2:26379,redis://s3:26379";
+                case "replica-acks" -> "replica-acks = 1/100ms (replicas/timeout) or off";
                 case "ttl" -> "ttl = 30s";
                 case "wait" -> "wait = 0s";
                 case "fence-retention" -> "fence-retention = 7d";

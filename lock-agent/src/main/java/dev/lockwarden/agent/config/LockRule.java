@@ -5,6 +5,7 @@ import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockSource;
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.spi.LockPolicy;
+import dev.lockwarden.spi.ReplicaAckSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +27,8 @@ import java.util.Optional;
  * @param onLost         what to do when the lock was lost while the method ran
  * @param onStoreDown    what to do when Redis is unreachable
  * @param holdAtLeast    keep the lock at least this long after acquisition, or empty (release at once)
+ * @param replicaAcks    replica acknowledgement ({@code replicaAcks=1/100ms} or {@code off}), or empty for the
+ *                       manager's ({@code lockwarden.replica-acks})
  */
 public record LockRule(
         String where,
@@ -40,7 +43,40 @@ public record LockRule(
         boolean autoRefresh,
         OnLost onLost,
         OnStoreDown onStoreDown,
-        Optional<Duration> holdAtLeast) {
+        Optional<Duration> holdAtLeast,
+        Optional<ReplicaAckSpec> replicaAcks) {
+
+    /** A rule without its own replica acknowledgement (the manager's default applies). */
+    public LockRule(
+            String where,
+            String className,
+            boolean subtypes,
+            String methodName,
+            Optional<List<String>> parameterTypes,
+            String key,
+            Optional<Duration> ttl,
+            Optional<Duration> waitUpTo,
+            OnBusy onBusy,
+            boolean autoRefresh,
+            OnLost onLost,
+            OnStoreDown onStoreDown,
+            Optional<Duration> holdAtLeast) {
+        this(
+                where,
+                className,
+                subtypes,
+                methodName,
+                parameterTypes,
+                key,
+                ttl,
+                waitUpTo,
+                onBusy,
+                autoRefresh,
+                onLost,
+                onStoreDown,
+                holdAtLeast,
+                Optional.empty());
+    }
 
     /** True for a plain class name: no wildcard, no {@code +}. */
     public boolean exactClass() {
@@ -73,8 +109,12 @@ public record LockRule(
         return new LockPolicy(key, ttl, waitUpTo, onBusy, autoRefresh, holdAtLeast.orElse(Duration.ZERO));
     }
 
-    /** The options for one acquire by {@code method} ({@code Class#method}), filling unset TTL/wait from the defaults. */
+    /**
+     * The options for one acquire by {@code method} ({@code Class#method}), filling unset TTL/wait from the defaults;
+     * with the rule's {@code replicaAcks=}, if any (else the manager's default applies).
+     */
     public LockOptions options(LockOptions defaults, String method) {
-        return policy(null).options(defaults, LockSource.AGENT, method);
+        LockOptions o = policy(null).options(defaults, LockSource.AGENT, method);
+        return replicaAcks.isPresent() ? replicaAcks.get().applyTo(o) : o;
     }
 }

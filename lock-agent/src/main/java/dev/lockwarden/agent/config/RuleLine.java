@@ -2,6 +2,7 @@ package dev.lockwarden.agent.config;
 
 import dev.lockwarden.KeyTemplate;
 import dev.lockwarden.OnBusy;
+import dev.lockwarden.spi.ReplicaAckSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,6 +91,7 @@ final class RuleLine {
                 OnStoreDown.FAIL,
                 "onStoreDown=fail (LockStoreException, the body does not run) or onStoreDown=skip (with onBusy=SKIP only)");
         Optional<Duration> holdAtLeast = v.holdAtLeast(ttl);
+        Optional<ReplicaAckSpec> replicaAcks = v.replicaAcks(ttl);
         if (onLost == OnLost.INTERRUPT && !autoRefresh) {
             problem(
                     "onLost=interrupt needs autoRefresh (the refresh is what notices the loss)",
@@ -116,7 +118,8 @@ final class RuleLine {
                 autoRefresh,
                 onLost,
                 onStoreDown,
-                holdAtLeast));
+                holdAtLeast,
+                replicaAcks));
     }
 
     private static int specEnd(String line) {

@@ -7,8 +7,8 @@ import java.util.function.BiConsumer;
 
 /** Splits the options part of a rule line ({@code name=value name="quoted \"value\""}) and rejects unknown ones. */
 final class RuleOptions {
-    static final List<String> OPTIONS =
-            List.of("key", "ttl", "wait", "onBusy", "autoRefresh", "onLost", "onStoreDown", "holdAtLeast");
+    static final List<String> OPTIONS = List.of(
+            "key", "ttl", "wait", "onBusy", "autoRefresh", "onLost", "onStoreDown", "holdAtLeast", "replicaAcks");
 
     private RuleOptions() {}
 
@@ -87,6 +87,7 @@ final class RuleOptions {
             case "onLost" -> "log";
             case "onStoreDown" -> "fail";
             case "holdAtLeast" -> "30s";
+            case "replicaAcks" -> "1/100ms";
             default -> "true";
         };
     }

@@ -3,6 +3,7 @@ package dev.lockwarden.agent.config;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.OnBusy;
 import dev.lockwarden.config.Durations;
+import dev.lockwarden.spi.ReplicaAckSpec;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -58,6 +59,32 @@ final class RuleValues {
             }
         }
         return hold;
+    }
+
+    /**
+     * {@code replicaAcks=1/100ms} (replicas/timeout) or {@code off}: the form, the timeout against the rule's TTL and
+     * the agent's Redis timeout; against the manager's default TTL when the lock is first taken.
+     */
+    Optional<ReplicaAckSpec> replicaAcks(Optional<Duration> ttl) {
+        String v = options.get("replicaAcks");
+        if (v == null) {
+            return Optional.empty();
+        }
+        String fix = "write e.g. replicaAcks=1/100ms (1 replica within 100 ms) or replicaAcks=off";
+        try {
+            ReplicaAckSpec acks = ReplicaAckSpec.parse(v, "replicaAcks");
+            acks.applyTo(LockOptions.ttl(ttl.isPresent() ? ttl.get() : LockOptions.MAX_TTL));
+            if (acks.replicas() > 0 && acks.timeout().compareTo(TopologyCheck.REDIS_TIMEOUT) >= 0) {
+                problem(
+                        "replicaAcks timeout " + acks.timeout().toMillis() + " ms is not shorter than the agent's"
+                                + " Redis timeout (" + TopologyCheck.REDIS_TIMEOUT.toMillis() + " ms)",
+                        "shorten it, e.g. replicaAcks=" + acks.replicas() + "/500ms");
+            }
+            return Optional.of(acks);
+        } catch (IllegalArgumentException e) {
+            problem(e.getMessage(), fix);
+            return Optional.empty();
+        }
     }
 
     OnBusy onBusy() {

@@ -165,7 +165,90 @@ class AgentConfigParserTest {
                         "redis = redis://a:1",
                         "redlock = redis://a:1,redis://b:1,redis://c:1",
                         "com.acme.X#a key=\"x\""));
-        assertTrue(all.contains("locks.conf:1: redis is set together with redlock/cluster"), all);
+        assertTrue(all.contains("locks.conf:1: redis is set together with redlock — keep only one topology"), all);
+    }
+
+    @Test
+    void sentinelAndReplicaAcknowledgement() throws Exception {
+        AgentConfig c = parse(
+                "sentinel = mymaster@redis://127.0.0.1:26379, redis://127.0.0.1:26380",
+                "replica-acks = 1/100ms",
+                "com.acme.X#a key=\"a\" ttl=10s replicaAcks=2/250ms",
+                "com.acme.X#b key=\"b\" replicaAcks=off",
+                "com.acme.X#c key=\"c\"");
+        assertEquals(
+                "mymaster@redis://127.0.0.1:26379, redis://127.0.0.1:26380",
+                c.settings().get("lockwarden.sentinel"));
+        assertEquals("1/100ms", c.settings().get("lockwarden.replica-acks"));
+        LockOptions a = c.rules().get(0).options(LockOptions.defaults(), "com.acme.X#a");
+        assertEquals(2, a.replicaAcks());
+        assertEquals(Duration.ofMillis(250), a.replicaAcksTimeout());
+        assertEquals(
+                0,
+                c.rules().get(1).options(LockOptions.defaults(), "com.acme.X#b").replicaAcks(),
+                "off");
+        assertEquals(
+                -1,
+                c.rules().get(2).options(LockOptions.defaults(), "com.acme.X#c").replicaAcks(),
+                "no replicaAcks= leaves the manager's default");
+    }
+
+    @Test
+    void badSentinelAndReplicaAcksAreReportedWithTheirLines() {
+        String all = String.join(
+                "\n",
+                problems(
+                        "sentinel = redis://:s3cret@127.0.0.1:26379",
+                        "replica-acks = 1 replica",
+                        "com.acme.X#a key=\"a\" replicaAcks=2",
+                        "com.acme.X#b key=\"b\" replicaAcks=1/5s",
+                        "com.acme.X#c key=\"c\" ttl=1s replicaAcks=1/1s",
+                        "com.acme.X#d key=\"d\" replicaAcks=-1/100ms"));
+        assertTrue(all.contains("locks.conf:1: sentinel must be the master's name, @, the sentinels' URIs"), all);
+        assertTrue(all.contains("write e.g. sentinel = mymaster@redis://s1:26379"), all);
+        assertFalse(all.contains("s3cret"), "the value may hold a password: " + all);
+        assertTrue(all.contains("locks.conf:2: replica-acks = '1 replica' is not replicas/timeout"), all);
+        assertTrue(all.contains("locks.conf:3: replicaAcks = '2' is not replicas/timeout"), all);
+        assertTrue(all.contains("write e.g. replicaAcks=1/100ms"), all);
+        assertTrue(
+                all.contains("locks.conf:4: replicaAcks timeout 5000 ms is not shorter than the agent's Redis timeout"),
+                all);
+        assertTrue(all.contains("locks.conf:5: replicaAcks timeout PT1S is not shorter than the ttl PT1S"), all);
+        assertTrue(all.contains("locks.conf:6: replicaAcks = '-1/100ms'"), all);
+        assertEquals(6, all.lines().count(), all);
+    }
+
+    @Test
+    void sentinelIsOneTopologyAndReplicaAcksNeedsOneMaster() {
+        String withRedis = String.join(
+                "\n", problems("sentinel = mymaster@redis://a:26379", "redis = redis://a:1", "com.acme.X#a key=\"x\""));
+        assertTrue(withRedis.contains("locks.conf:2: redis is set together with sentinel — keep only one"), withRedis);
+        String withCluster = String.join(
+                "\n",
+                problems(
+                        "sentinel = mymaster@redis://a:26379",
+                        "cluster = redis://a:1,redis://b:1",
+                        "com.acme.X#a key=\"x\""));
+        assertTrue(withCluster.contains("locks.conf:2: both sentinel and cluster are set — choose one"), withCluster);
+        String onRedlock = String.join(
+                "\n",
+                problems(
+                        "redlock = redis://a:1,redis://b:1,redis://c:1",
+                        "replica-acks = 1/100ms",
+                        "com.acme.X#a key=\"x\" replicaAcks=1/100ms",
+                        "com.acme.X#b key=\"y\" replicaAcks=off"));
+        assertTrue(
+                onRedlock.contains("locks.conf:2: replica-acks = 1/100ms asks for replica acknowledgement, which"
+                        + " Lockwarden does not use with redlock"),
+                onRedlock);
+        assertTrue(onRedlock.contains("locks.conf:3: replicaAcks=1/100ms asks for replica acknowledgement"), onRedlock);
+        assertEquals(2, onRedlock.lines().count(), "replicaAcks=off is fine anywhere: " + onRedlock);
+        String longerThanTtl =
+                String.join("\n", problems("ttl = 1s", "replica-acks = 1/1500ms", "com.acme.X#a key=\"x\""));
+        assertTrue(
+                longerThanTtl.contains(
+                        "locks.conf:2: replica-acks = 1/1500ms: the timeout is not shorter than ttl = 1s"),
+                longerThanTtl);
     }
 
     @Test
