@@ -7,8 +7,8 @@ public enum OnLost {
     /** Throw {@code LockLostException} into the caller after the method returned (the work is already done). */
     THROW,
     /**
-     * Interrupt the thread running the method as soon as the loss is known (at the next refresh, or the client's
-     * loss notice), then throw {@code LockLostException} (added to the method's own failure, if it threw).
+     * Interrupt the thread running the method as soon as the loss is known (at once for a force-release, else at the
+     * next refresh), then throw {@code LockLostException} (added to the method's own failure, if it threw).
      */
     INTERRUPT
 }
