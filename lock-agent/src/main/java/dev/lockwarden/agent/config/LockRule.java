@@ -46,38 +46,6 @@ public record LockRule(
         Optional<Duration> holdAtLeast,
         Optional<ReplicaAckSpec> replicaAcks) {
 
-    /** A rule without its own replica acknowledgement (the manager's default applies). */
-    public LockRule(
-            String where,
-            String className,
-            boolean subtypes,
-            String methodName,
-            Optional<List<String>> parameterTypes,
-            String key,
-            Optional<Duration> ttl,
-            Optional<Duration> waitUpTo,
-            OnBusy onBusy,
-            boolean autoRefresh,
-            OnLost onLost,
-            OnStoreDown onStoreDown,
-            Optional<Duration> holdAtLeast) {
-        this(
-                where,
-                className,
-                subtypes,
-                methodName,
-                parameterTypes,
-                key,
-                ttl,
-                waitUpTo,
-                onBusy,
-                autoRefresh,
-                onLost,
-                onStoreDown,
-                holdAtLeast,
-                Optional.empty());
-    }
-
     /** True for a plain class name: no wildcard, no {@code +}. */
     public boolean exactClass() {
         return !subtypes && !className.contains("*");
