@@ -94,9 +94,14 @@ public final class KeyTemplate {
         return true;
     }
 
+    /** Non-empty ASCII digits only, as the agent's rule check reads an index: {@code {١}} is a name, not an index. */
     private static boolean allDigits(String s) {
+        if (s.isEmpty()) {
+            return false;
+        }
         for (int i = 0; i < s.length(); i++) {
-            if (!Character.isDigit(s.charAt(i))) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
                 return false;
             }
         }

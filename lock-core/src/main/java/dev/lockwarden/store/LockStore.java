@@ -9,26 +9,19 @@ import java.util.List;
  */
 public interface LockStore extends AutoCloseable {
 
-    /** One acquire attempt: SET NX PX + fence INCR + holder info, atomically. */
-    AcquireResult tryAcquire(Lease lease, LockHolder holder);
-
     /**
-     * {@link #tryAcquire(Lease, LockHolder)} whose wait for a free local connection may last until
-     * {@code deadlineNanos} (the caller's wait budget), at least the Redis timeout.
+     * One acquire attempt: SET NX PX + fence INCR + holder info, atomically. The wait for a free local
+     * connection may last until {@code deadlineNanos} (the caller's wait budget), at least the Redis timeout;
+     * a call that will wait for the lock ({@code waiter}) marks a busy lock as waited for, so the holder's
+     * release sends the release message (a release nobody waits for sends none).
      *
      * @throws dev.lockwarden.LocalPoolBusyException if no connection became free by then
      */
-    default AcquireResult tryAcquire(Lease lease, LockHolder holder, long deadlineNanos) {
-        return tryAcquire(lease, holder);
-    }
+    AcquireResult tryAcquire(Lease lease, LockHolder holder, long deadlineNanos, boolean waiter);
 
-    /**
-     * {@link #tryAcquire(Lease, LockHolder, long)} of a call that will wait for the lock: its busy answer marks
-     * the lock as waited for, so the holder's release sends the release message (a release nobody waits for
-     * sends none).
-     */
-    default AcquireResult tryAcquire(Lease lease, LockHolder holder, long deadlineNanos, boolean waiter) {
-        return tryAcquire(lease, holder, deadlineNanos);
+    /** One attempt that will not wait for the lock, with the Redis timeout as its connection budget. */
+    default AcquireResult tryAcquire(Lease lease, LockHolder holder) {
+        return tryAcquire(lease, holder, 0, false);
     }
 
     /** Token-checked delete that publishes a wake-up if a waiter marked the lock; true if the lock was still ours. */

@@ -17,16 +17,6 @@ public final class RedisLockStore implements LockStore {
     }
 
     @Override
-    public AcquireResult tryAcquire(Lease lease, LockHolder holder) {
-        return node.acquire(lease, holder, true, 0, false);
-    }
-
-    @Override
-    public AcquireResult tryAcquire(Lease lease, LockHolder holder, long deadlineNanos) {
-        return node.acquire(lease, holder, true, deadlineNanos, false);
-    }
-
-    @Override
     public AcquireResult tryAcquire(Lease lease, LockHolder holder, long deadlineNanos, boolean waiter) {
         return node.acquire(lease, holder, true, deadlineNanos, waiter);
     }

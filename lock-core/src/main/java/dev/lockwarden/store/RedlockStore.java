@@ -58,11 +58,6 @@ public final class RedlockStore implements LockStore {
      * not surface as "quorum impossible" while dead nodes still fail fast.
      */
     @Override
-    public AcquireResult tryAcquire(Lease lease, LockHolder holder) {
-        return tryAcquire(lease, holder, 0, false);
-    }
-
-    @Override
     public AcquireResult tryAcquire(Lease lease, LockHolder holder, long deadlineNanos, boolean waiter) {
         // Threads of this JVM take turns per lock name: concurrent attempts on one name can only split
         // the votes between themselves. A turn lasts one attempt (a few round trips), never a wait.
