@@ -31,6 +31,9 @@ import java.util.Optional;
  * ({@link LockPager}), reading locks ({@link LockReader}), force-release ({@link ForceRelease}, next to
  * its script in the store layer), overviews and audit ({@link Overviews}), events ({@link EventReader})
  * and activity ({@link ActivityReader}).
+ * <p>
+ * Over 200 lines because it is the one implementation of the whole {@link LockInspector} interface: each
+ * method is a few lines of argument checks handing over to the class that does the job.
  */
 public final class RedisLockInspector implements LockInspector {
     static final int RELEASE_ALL_SCAN = 100_000;

@@ -22,6 +22,9 @@ import redis.clients.jedis.params.XAddParams;
  * not see every key (Redlock's other nodes, Cluster's audit stream in another slot) {@link ForceReleaseKeys}
  * reads them on every node first; a key of another type is a {@link WrongKeyTypeException} naming it, and
  * nothing was written.
+ * <p>
+ * Over 200 lines because the per-node outcome, the Redlock fence lift, the holder's message and the audit
+ * copy are steps of one operator action whose order matters; each step is a short method here.
  */
 public final class ForceRelease {
     /** Bound of each node's answer: force-release is an operator's action, not on a lock's path. */
