@@ -41,7 +41,7 @@ class FailoverStressTest {
     private static final String KEY = "lock:{" + NAME + "}";
     /**
      * Failovers per deployment: 12 keeps the class near 3.5 minutes on a busy 2-core machine;
-     * {@code -Dlockwarden.stress.failovers=15} runs the full 30 (about 4.5 minutes there).
+     * {@code -Dlockwarden.stress.failovers=15} runs the full 30 (about 4.2 minutes there).
      */
     private static final int FAILOVERS = Integer.getInteger("lockwarden.stress.failovers", 12);
 
