@@ -39,11 +39,8 @@ class FailoverStressTest {
 
     private static final String NAME = "ledger:stress";
     private static final String KEY = "lock:{" + NAME + "}";
-    /**
-     * Failovers per deployment: 12 keeps the class near 3.5 minutes on a busy 2-core machine;
-     * {@code -Dlockwarden.stress.failovers=15} runs the full 30 (about 4.2 minutes there).
-     */
-    private static final int FAILOVERS = Integer.getInteger("lockwarden.stress.failovers", 12);
+    /** Failovers per deployment: 15 + 15 (about 4 minutes on a busy 2-core machine); the property lowers it. */
+    private static final int FAILOVERS = Integer.getInteger("lockwarden.stress.failovers", 15);
 
     private static final int CLIENTS_PER_JVM = 4;
     /** Accepted writes after each failover before the next one. */
