@@ -28,8 +28,8 @@ import java.util.Optional;
  * {@link LockInspector} over one {@link RedisDeployment}: a single node or cluster, or the independent
  * nodes of a Redlock (where a lock shows when a quorum of nodes hold it, with those nodes in
  * {@link LockInfo#nodes()}). It checks the input and hands each job to its class: paging
- * ({@link LockPager}), reading locks ({@link LockReader}), force-release ({@link ForceRelease}, next to
- * its script in the store layer), overviews and audit ({@link Overviews}), events ({@link EventReader})
+ * ({@link LockPager}), counting ({@link LockCounter}), reading locks ({@link LockReader}), force-release
+ * ({@link ForceRelease}, next to its script in the store layer), overviews and audit ({@link Overviews}), events ({@link EventReader})
  * and activity ({@link ActivityReader}).
  * <p>
  * Over 200 lines because it is the one implementation of the whole {@link LockInspector} interface: each
@@ -42,6 +42,7 @@ public final class RedisLockInspector implements LockInspector {
     private final AuditSigner signer;
     private final LockReader reader;
     private final LockPager pager;
+    private final LockCounter counter;
     private final ForceRelease forceRelease;
     private final Overviews overviews;
     private final EventReader events;
@@ -64,6 +65,7 @@ public final class RedisLockInspector implements LockInspector {
         this.signer = signer;
         this.reader = new LockReader(redis);
         this.pager = new LockPager(redis, reader);
+        this.counter = new LockCounter(redis);
         this.forceRelease = new ForceRelease(redis, auditMaxLen, eventsMaxLen, signer == null ? null : signer::seal);
         this.overviews = new Overviews(redis.nodes());
         this.events = new EventReader(redis);
@@ -73,6 +75,11 @@ public final class RedisLockInspector implements LockInspector {
     @Override
     public LockPage list(LockFilter filter, PageRequest page) {
         return pager.list(filter, page);
+    }
+
+    @Override
+    public dev.lockwarden.LockCount count(Duration budget) {
+        return counter.count(budget);
     }
 
     @Override

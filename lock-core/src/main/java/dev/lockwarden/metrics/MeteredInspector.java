@@ -30,6 +30,11 @@ public final class MeteredInspector implements LockInspector {
     }
 
     @Override
+    public dev.lockwarden.LockCount count(java.time.Duration budget) {
+        return delegate.count(budget);
+    }
+
+    @Override
     public List<LockInfo> getAll(List<String> names) {
         return delegate.getAll(names);
     }

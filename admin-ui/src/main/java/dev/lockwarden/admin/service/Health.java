@@ -11,8 +11,8 @@ import java.util.Optional;
  * @param replicas       the replicas the master reports (single node and Sentinel; empty otherwise)
  * @param roundTrip      how long one read from Redis took
  * @param clientsAlive   client JVMs with a live heartbeat
- * @param locksHeld      held locks found by the scan
- * @param exact          whether the scan saw every lock ({@code locksHeld} and {@code orphaned} are exact)
+ * @param exact          whether the scan for orphans saw every lock ({@code orphaned} is exact; the total of held
+ *                       locks is counted apart: {@link HealthService#held()})
  * @param orphaned       held locks whose holder JVM's heartbeat is gone
  * @param lost           locks lost by their holders in the last {@link HealthService#WINDOW}
  * @param forceReleased  force-releases in the last {@link HealthService#WINDOW}
@@ -24,7 +24,6 @@ public record Health(
         java.util.List<String> replicas,
         Duration roundTrip,
         int clientsAlive,
-        long locksHeld,
         boolean exact,
         long orphaned,
         long lost,

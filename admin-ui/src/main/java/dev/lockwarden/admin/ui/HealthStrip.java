@@ -9,6 +9,7 @@ import com.vaadin.flow.router.RouterLink;
 import com.vaadin.flow.shared.Registration;
 import dev.lockwarden.admin.service.Health;
 import dev.lockwarden.admin.service.HealthService;
+import dev.lockwarden.admin.service.HeldLocks;
 import dev.lockwarden.admin.ui.activity.ActivityView;
 import dev.lockwarden.admin.ui.audit.AuditView;
 import dev.lockwarden.admin.ui.clients.ClientsView;
@@ -66,7 +67,7 @@ final class HealthStrip extends HorizontalLayout {
         roundTrip.setText("round trip "
                 + String.format(java.util.Locale.ROOT, "%.1f ms", h.roundTrip().toNanos() / 1e6));
         clients.setText(Formats.count(h.clientsAlive(), "client") + " alive");
-        held.setText((h.exact() ? "" : "≥ ") + Formats.count(h.locksHeld(), "lock") + " held");
+        held.setText(health.held().map(HeldLocks::text).orElse("counting locks…"));
         orphaned.setText((h.exact() ? "" : "≥ ") + h.orphaned() + " orphaned");
         lost.setText(h.lost() + " lost in 15 min");
         forced.setText(h.forceReleased() + " force-released in 15 min");

@@ -46,6 +46,11 @@ final class CountingInspector implements LockInspector {
     }
 
     @Override
+    public dev.lockwarden.LockCount count(java.time.Duration budget) {
+        return delegate.count(budget); // SCAN only: reads no lock's fields
+    }
+
+    @Override
     public List<LockInfo> getAll(List<String> names) {
         long t0 = System.nanoTime();
         List<LockInfo> rows = delegate.getAll(names);

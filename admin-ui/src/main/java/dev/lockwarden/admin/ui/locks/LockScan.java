@@ -29,13 +29,17 @@ final class LockScan {
     private final AdminService service;
     private final Supplier<LockQuery> query;
     private final Consumer<List<LockInfo>> rows;
+    private final Supplier<String> held;
     private LockSearch search;
+    private LockSearch.Snapshot lastShown;
     private int pages = 1;
 
-    LockScan(AdminService service, Supplier<LockQuery> query, Consumer<List<LockInfo>> rows) {
+    /** @param held the total of held locks for the status line ("" while not counted) */
+    LockScan(AdminService service, Supplier<LockQuery> query, Consumer<List<LockInfo>> rows, Supplier<String> held) {
         this.service = service;
         this.query = query;
         this.rows = rows;
+        this.held = held;
         status.setId("status");
         progress.setId("scan-progress");
         progress.setWidth("16rem");
@@ -54,9 +58,16 @@ final class LockScan {
         start(service.search(query.get(), pages * service.pageSize(), Optional.empty()));
     }
 
-    /** Whether a scan is still going on (then the view shows its progress rather than rescanning). */
+    /**
+     * Whether a scan is still going on, or ended since its last progress was shown (then the view shows its
+     * progress, or its final matches, rather than re-reading the rows of an older snapshot).
+     */
     boolean running() {
-        return search != null && search.snapshot().running();
+        if (search == null) {
+            return false;
+        }
+        LockSearch.Snapshot s = search.snapshot();
+        return s.running() || s != lastShown;
     }
 
     /** On each refresh while {@link #running()}: shows what the scan found so far. */
@@ -67,7 +78,7 @@ final class LockScan {
     /** The status after the view re-read the {@code shown} rows. */
     void refreshed(int shown) {
         if (search != null && !search.snapshot().running()) {
-            status.setText(ScanStatus.text(search.snapshot(), shown));
+            status.setText(ScanStatus.text(search.snapshot(), shown, held.get()));
         }
     }
 
@@ -100,10 +111,11 @@ final class LockScan {
     }
 
     private void show(LockSearch.Snapshot s) {
+        lastShown = s;
         if (s.error().isEmpty()) {
             rows.accept(s.locks());
         }
-        status.setText(ScanStatus.text(s, s.locks().size()));
+        status.setText(ScanStatus.text(s, s.locks().size(), held.get()));
         loadMore.setVisible(s.full() && !s.complete());
         keepScanning.setVisible(s.stopped());
         progress.setVisible(s.running());

@@ -22,6 +22,7 @@ import dev.lockwarden.LockInfo;
 import dev.lockwarden.admin.security.AdminUser;
 import dev.lockwarden.admin.service.AccessDeniedException;
 import dev.lockwarden.admin.service.AdminService;
+import dev.lockwarden.admin.service.HealthService;
 import dev.lockwarden.admin.service.LockChangedException;
 import dev.lockwarden.admin.ui.CurrentUser;
 import dev.lockwarden.admin.ui.MainLayout;
@@ -54,7 +55,7 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
     private int polls;
     private String selected;
 
-    public LocksView(AdminService service) {
+    public LocksView(AdminService service, HealthService health) {
         this.service = service;
         this.user = CurrentUser.get().orElseThrow(() -> new IllegalStateException("LocksView needs a logged-in user"));
         this.grid = new LockGrid(service.longHeld());
@@ -62,7 +63,11 @@ public final class LocksView extends VerticalLayout implements HasUrlParameter<S
         setSizeFull();
         setPadding(false);
         grid.addSelectionListener(e -> e.getFirstSelectedItem().ifPresent(i -> select(i.name())));
-        this.scan = new LockScan(service, filters::query, this::show);
+        this.scan = new LockScan(
+                service,
+                filters::query,
+                this::show,
+                () -> health.held().map(h -> h.text()).orElse(""));
         this.status = scan.status;
         Button rescan = new Button("Rescan", e -> scan.rescan());
         rescan.setId("rescan");

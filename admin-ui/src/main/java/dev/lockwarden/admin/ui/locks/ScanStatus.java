@@ -8,8 +8,14 @@ final class ScanStatus {
     private ScanStatus() {}
 
     static String text(LockSearch.Snapshot s, int shown) {
+        return text(s, shown, "");
+    }
+
+    /** @param held the total of held locks ({@code 100,000 locks held}; "" when not counted yet) */
+    static String text(LockSearch.Snapshot s, int shown, String held) {
         String head = Formats.count(shown, "lock") + " shown";
-        String updated = " · updated " + Formats.time(Instant.now());
+        String total = held.isEmpty() ? "" : " · " + held;
+        String updated = total + " · updated " + Formats.time(Instant.now());
         if (s.error().isPresent()) {
             return "Cannot read locks: " + s.error().get();
         }
@@ -28,6 +34,6 @@ final class ScanStatus {
             return head + " · " + scanned + ", stopped after " + LockSearch.BUDGET.toSeconds() + " s — Keep scanning"
                     + updated;
         }
-        return head + " so far · " + scanned + " — keep scanning…";
+        return head + " so far · " + scanned + " — keep scanning…" + total;
     }
 }

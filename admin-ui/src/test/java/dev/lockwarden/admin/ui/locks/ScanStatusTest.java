@@ -82,4 +82,19 @@ class ScanStatusTest {
                                 Optional.of("down")),
                         0));
     }
+
+    @Test
+    void showsTheTotalOfHeldLocksWhenCounted() {
+        Snapshot all =
+                new Snapshot(List.of(), true, false, false, OptionalDouble.of(1), Optional.empty(), Optional.empty());
+        assertTrue(ScanStatus.text(all, 11, "100,000 locks held")
+                .startsWith(
+                        "11 locks shown · 11 of 11 matches, whole key space scanned · 100,000 locks held · updated "));
+        Snapshot running = new Snapshot(
+                List.of(), false, false, false, OptionalDouble.of(0.4), Optional.of("0:1"), Optional.empty());
+        assertEquals(
+                "3 locks shown so far · 40 % scanned — keep scanning… · ≥ 9 locks held, count stopped after 3 s",
+                ScanStatus.text(running, 3, "≥ 9 locks held, count stopped after 3 s"));
+        assertTrue(ScanStatus.text(all, 11, "").contains("scanned · updated "), "not counted yet: nothing said");
+    }
 }
