@@ -317,6 +317,23 @@ class LockedInterceptorTest extends WeldOnRedisTest {
                 events.get(0).reason().contains("force-released"), events.get(0).reason());
     }
 
+    @Test
+    void aForceReleaseIsReportedAtTheEndOfTheBodyLongBeforeTheNextRefresh() {
+        fresh();
+        long start = System.nanoTime();
+        var lost = assertThrows(LockLostException.class, () -> payments.forceReleasedWhileRunning("F-1"));
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertEquals("forced:F-1", lost.lockName());
+        // the body waits at most 2 s for the handle to turn lost; the watchdog's first refresh is 20 s away
+        assertTrue(millis < 5_000, "reported after " + millis + " ms");
+        var events = lostEvents.seen();
+        assertEquals(1, events.size(), "@Observes LockLostEvent saw the loss once: " + events);
+        assertEquals(LockLostEvent.Outcome.THROWN, events.get(0).outcome());
+        assertTrue(
+                events.get(0).reason().contains("force-released by operator 'test operator'"),
+                events.get(0).reason());
+    }
+
     private void assertReleased(String name) {
         try (LockHandle again = otherJvm.tryAcquire(name, LockOptions.ttl(Duration.ofSeconds(5)))
                 .orElseThrow(() -> new AssertionError(name + " is still held after the method ended"))) {

@@ -108,6 +108,16 @@ public class PaymentService {
         return Locks.current().fencingToken();
     }
 
+    /** A minute's TTL: its first refresh is 20 s away, so only the force-release message can tell the holder. */
+    @Locked(value = "forced:{0}", ttl = "60s")
+    public void forceReleasedWhileRunning(String name) throws InterruptedException {
+        locks.inspector().forceRelease("forced:" + name, "test operator");
+        long until = System.nanoTime() + 2_000_000_000L; // at most 2 s: the message comes within milliseconds
+        while (Locks.current().isHeld() && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+    }
+
     @Locked(value = "lease:{0}", ttl = "300ms")
     public void loseLockWhileRunning(String name) throws InterruptedException {
         locks.inspector().forceRelease("lease:" + name, "test operator");
