@@ -13,6 +13,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.util.JedisClusterCRC16;
@@ -21,12 +22,15 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * The refresh of many leases on a Redis Cluster: one pipeline per slot owner, the owners in parallel, so
  * a failed or stalled master leaves only its own leases unconfirmed. A lease whose slot moved (MOVED or
  * ASK) is refreshed once more through the cluster client after the slot map is re-read; a failed node
- * makes the slot map be re-read too, so the next attempt finds a promoted replica.
+ * makes the slot map be re-read too, so the next attempt finds a promoted replica. With replica
+ * acknowledgement, each owner's pipeline ends with one {@code WAIT} ({@link ReplicaAcks#strictest} of its
+ * leases), and a lease refreshed again on its own waits through {@link ReplicaWait} on its slot's owner.
  */
 final class ClusterRefresh implements AutoCloseable {
     private final RedisClusterClient cluster;
     private final NodeCalls calls;
     private final RefreshScript script;
+    private final ReplicaWait replicaWait;
     /** One thread per slot owner refreshed at once; idle threads end. */
     private final ExecutorService owners = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "lockwarden-cluster-refresh");
@@ -34,10 +38,12 @@ final class ClusterRefresh implements AutoCloseable {
         return t;
     });
 
-    ClusterRefresh(RedisClusterClient cluster, NodeCalls calls, RefreshScript script) {
-        this.cluster = cluster;
+    /** @param cluster a {@link RedisClusterClient} */
+    ClusterRefresh(UnifiedJedis cluster, NodeCalls calls, ReplicaWait replicaWait) {
+        this.cluster = (RedisClusterClient) cluster;
         this.calls = calls;
-        this.script = script;
+        this.script = replicaWait.refreshScript();
+        this.replicaWait = replicaWait;
     }
 
     Refreshed run(List<Lease> leases) {
@@ -71,11 +77,9 @@ final class ClusterRefresh implements AutoCloseable {
             rereadSlots();
         }
         for (int i : redirected) {
-            ScriptCall c = script.call(leases.get(i));
             try {
-                // the cluster client follows a further MOVED or ASK itself, within its own bounded attempts
-                ours[i] = RefreshScript.extended(
-                        calls.run("refresh '" + leases.get(i).name() + "'", 0, true, () -> c.run(cluster)));
+                // the cluster client (or SlotOwnerWait) follows a further MOVED or ASK, within bounded attempts
+                ours[i] = alone(leases.get(i), script.call(leases.get(i)));
                 failures[i] = null;
             } catch (RuntimeException e) {
                 failures[i] = e.getMessage();
@@ -98,6 +102,9 @@ final class ClusterRefresh implements AutoCloseable {
         List<ScriptCall> batch =
                 indices.stream().map(i -> script.call(leases.get(i))).toList();
         List<Response<Object>> replies = new ArrayList<>(batch.size());
+        ReplicaAcks acks =
+                ReplicaAcks.strictest(indices.stream().map(leases::get).toList());
+        long[] acked = {0};
         try {
             calls.run("refresh " + batch.size() + " lock(s) on cluster node " + owner, 0, true, () -> {
                 replies.clear(); // a retried call starts over
@@ -108,7 +115,9 @@ final class ClusterRefresh implements AutoCloseable {
                 try (Connection c = pool.getResource()) {
                     Pipeline p = new Pipeline(c);
                     batch.forEach(call -> replies.add(call.queue(p)));
+                    Response<Long> waited = acks.on() ? p.executeCommand(ReplicaWait.waitCommand(acks)) : null;
                     p.sync();
+                    acked[0] = waited == null ? 0 : waited.get();
                 }
                 return null;
             });
@@ -121,6 +130,11 @@ final class ClusterRefresh implements AutoCloseable {
             String what = "refresh '" + leases.get(i).name() + "'";
             try {
                 ours[i] = RefreshScript.extended(replies.get(k).get());
+                Lease l = leases.get(i);
+                if (ours[i] && acked[0] < l.acks().replicas()) {
+                    failures[i] = "Redis " + owner + ": refresh of lock '" + l.name() + "': "
+                            + new ReplicaAcks(l.acks().replicas(), acks.timeoutMillis()).shortfall(acked[0]);
+                }
             } catch (JedisRedirectionException e) {
                 synchronized (redirected) {
                     redirected.add(i);
@@ -130,15 +144,22 @@ final class ClusterRefresh implements AutoCloseable {
                     failures[i] = "Redis " + owner + " rejected " + what + ": " + e.getMessage();
                     continue;
                 }
-                ScriptCall c = batch.get(k);
                 try {
-                    ours[i] = RefreshScript.extended(calls.run(what, 0, true, () -> c.run(cluster)));
+                    ours[i] = alone(leases.get(i), batch.get(k));
                 } catch (RuntimeException again) {
                     failures[i] = again.getMessage();
                 }
             }
         }
         return true;
+    }
+
+    /** One lease refreshed on its own: through the cluster client, or with its replicas awaited on its owner. */
+    private boolean alone(Lease lease, ScriptCall c) {
+        if (lease.acks().on()) {
+            return replicaWait.extend(lease, c); // too few acknowledgements: a NodeException naming the master
+        }
+        return RefreshScript.extended(calls.run("refresh '" + lease.name() + "'", 0, true, () -> c.run(cluster)));
     }
 
     private HostAndPort ownerOf(int slot) {

@@ -31,7 +31,7 @@ public final class RedisNodeClient implements AutoCloseable {
     private final ClusterMasters cluster;
     /** The refresh of many leases, one pipeline per slot owner; null off a cluster. */
     private final ClusterRefresh clusterRefresh;
-    /** The calls of leases with replica acknowledgement (never on a cluster: the engine refuses them there). */
+    /** The calls of leases with replica acknowledgement (on a cluster, on the connection of the slot's owner). */
     private final ReplicaWait replicaWait;
 
     private final AcquireScript acquire;
@@ -80,9 +80,9 @@ public final class RedisNodeClient implements AutoCloseable {
         this.release = new ReleaseScript(keys);
         this.refresh = new RefreshScript(keys);
         this.raiseFence = new RaiseFenceScript(keys, fenceRetentionMillis);
-        this.clusterRefresh = cluster == null ? null : new ClusterRefresh((RedisClusterClient) redis, calls, refresh);
         this.replicaWait =
                 new ReplicaWait(redis, calls, conn, acquire, refresh, l -> release(l, ReleaseScript.Wake.IF_WAITED, 0));
+        this.clusterRefresh = cluster == null ? null : new ClusterRefresh(redis, calls, replicaWait);
     }
 
     /** The client of a Redis Cluster; {@code seed} gives the masters' credentials and TLS. */

@@ -92,28 +92,17 @@ public record ReplicaAcks(int replicas, long timeoutMillis) {
 
     /**
      * Refuses replica acknowledgement where Lockwarden does not wait for replicas: Redlock (its quorum of
-     * independent masters already covers a failed node) and Redis Cluster ({@code WAIT} must follow the script
-     * on the connection of the key's master, which the cluster client does not lend out).
+     * independent masters already covers a failed node). A single node, Sentinel and Redis Cluster (each lock
+     * waits on the connection of its slot's master) support it.
      *
      * @param who who asked, for the message
      */
     public void checkSupportedOn(StoreFactory.Topology topology, String who) {
-        if (!on()) {
-            return;
-        }
-        switch (topology) {
-            case REDLOCK ->
-                throw new IllegalArgumentException(who + " asks for replica acknowledgement (" + this
-                        + "), which Redlock does not use: its quorum of independent masters already covers a"
-                        + " failed node (a lock is handed out only when a majority holds it). Remove replicaAcks,"
-                        + " or use redis(...) on a master with replicas");
-            case CLUSTER ->
-                throw new IllegalArgumentException(who + " asks for replica acknowledgement (" + this
-                        + "), which Lockwarden supports on a single node or Sentinel only, not on Redis Cluster"
-                        + " (WAIT must run on the connection of each key's master). Remove replicaAcks");
-            default -> {
-                // one master: WAIT on its connection
-            }
+        if (on() && topology == StoreFactory.Topology.REDLOCK) {
+            throw new IllegalArgumentException(who + " asks for replica acknowledgement (" + this
+                    + "), which Redlock does not use: its quorum of independent masters already covers a"
+                    + " failed node (a lock is handed out only when a majority holds it). Remove replicaAcks,"
+                    + " or use redis(...) on a master with replicas");
         }
     }
 

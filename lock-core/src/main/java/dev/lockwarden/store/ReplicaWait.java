@@ -9,13 +9,14 @@ import redis.clients.jedis.BuilderFactory;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * Replica acknowledgement on one node (not a cluster): a lock's script followed by {@code WAIT replicas timeout},
- * pipelined on one connection borrowed from the pool for the call.
+ * Replica acknowledgement: a lock's script followed by {@code WAIT replicas timeout}, pipelined on one connection
+ * borrowed from the pool for the call (on a Redis Cluster, of the master owning the lock's slot: {@link SlotOwnerWait}).
  * <p>
  * Why not the {@link SharedConnection} that acquire and release use otherwise: {@code WAIT} counts only the
  * writes of the connection it runs on, so it must follow the script on the same connection; and it blocks that
@@ -34,6 +35,8 @@ final class ReplicaWait {
     private final RefreshScript refresh;
     /** The node's normal token-checked release. */
     private final Consumer<Lease> release;
+    /** Null off a cluster. */
+    private final SlotOwnerWait slotOwner;
 
     /** @param conn the node's timeout (null: Jedis' default, 2 s) */
     ReplicaWait(
@@ -49,10 +52,16 @@ final class ReplicaWait {
         this.acquire = acquire;
         this.refresh = refresh;
         this.release = release;
+        this.slotOwner = redis instanceof RedisClusterClient c ? new SlotOwnerWait(c) : null;
     }
 
-    /** The scripts' replies, in order, and how many replicas acknowledged them. */
-    record Acked(List<Object> replies, long acks) {}
+    /** The refresh script these calls use. */
+    RefreshScript refreshScript() {
+        return refresh;
+    }
+
+    /** The scripts' replies, in order, how many replicas acknowledged them, and the master that ran them. */
+    record Acked(List<Object> replies, long acks, String master) {}
 
     /**
      * One acquire with acknowledgement: granted but too few replicas acknowledged → {@code release} runs (the
@@ -64,7 +73,7 @@ final class ReplicaWait {
         Acked a = run(what, deadlineNanos, List.of(attempt), List.of(attempt, refresh.call(lease)), lease.acks());
         AcquireResult r = acquire.reply(lease, a.replies().get(0), what, calls);
         if (r.acquired() && a.acks() < lease.acks().replicas()) {
-            NodeException e = tooFew(lease, a.acks(), "was released, not handed out");
+            NodeException e = tooFew(lease, a, "was released, not handed out");
             try {
                 release.accept(lease);
             } catch (RuntimeException failed) {
@@ -84,7 +93,7 @@ final class ReplicaWait {
         Acked a = run("extend '" + lease.name() + "'", 0, List.of(refresh), List.of(refresh), lease.acks());
         boolean ours = RefreshScript.extended(a.replies().get(0));
         if (ours && a.acks() < lease.acks().replicas()) {
-            throw tooFew(lease, a.acks(), "is still held, but the extension is not confirmed");
+            throw tooFew(lease, a, "is still held, but the extension is not confirmed");
         }
         return ours;
     }
@@ -111,7 +120,7 @@ final class ReplicaWait {
         for (int i = 0; i < ours.length; i++) {
             Lease l = leases.get(i);
             if (ours[i] && a.acks() < l.acks().replicas()) {
-                failures[i] = "Redis " + calls.address() + ": refresh of lock '" + l.name() + "': "
+                failures[i] = "Redis " + a.master() + ": refresh of lock '" + l.name() + "': "
                         + new ReplicaAcks(l.acks().replicas(), acks.timeoutMillis()).shortfall(a.acks());
             }
         }
@@ -141,20 +150,31 @@ final class ReplicaWait {
 
     /** One pipeline: the scripts, then WAIT; null if a script was not cached (it did not run; the others are refreshes). */
     private Acked once(List<ScriptCall> batch, ReplicaAcks acks, boolean eval) {
+        if (slotOwner != null) {
+            return slotOwner.once(batch, acks, eval);
+        }
         List<Response<Object>> replies = new ArrayList<>(batch.size());
         Response<Long> waited;
         try (AbstractPipeline p = redis.pipelined()) {
             for (ScriptCall c : batch) {
                 replies.add(eval ? c.queueEval(p) : c.queue(p));
             }
-            waited = p.executeCommand(new CommandObject<>(
-                    new CommandArguments(Protocol.Command.WAIT)
-                            .add(acks.replicas())
-                            .add(acks.timeoutMillis()),
-                    BuilderFactory.LONG));
+            waited = p.executeCommand(waitCommand(acks));
             p.sync();
         }
-        List<Object> out = new ArrayList<>(batch.size());
+        return collect(replies, waited, eval, calls.address());
+    }
+
+    /** {@code WAIT replicas timeout}. */
+    static CommandObject<Long> waitCommand(ReplicaAcks acks) {
+        return new CommandObject<>(
+                new CommandArguments(Protocol.Command.WAIT).add(acks.replicas()).add(acks.timeoutMillis()),
+                BuilderFactory.LONG);
+    }
+
+    /** The replies of a synced pipeline; null if a script was not cached and {@code eval} is false. */
+    static Acked collect(List<Response<Object>> replies, Response<Long> waited, boolean eval, String master) {
+        List<Object> out = new ArrayList<>(replies.size());
         for (Response<Object> r : replies) {
             try {
                 out.add(r.get());
@@ -165,13 +185,13 @@ final class ReplicaWait {
                 throw e;
             }
         }
-        return new Acked(out, waited.get());
+        return new Acked(out, waited.get(), master);
     }
 
-    private NodeException tooFew(Lease lease, long acks, String outcome) {
+    private NodeException tooFew(Lease lease, Acked a, String outcome) {
         return new NodeException(
                 calls.address(),
-                "Redis " + calls.address() + ": " + lease.acks().shortfall(acks) + "; lock '" + lease.name() + "' "
+                "Redis " + a.master() + ": " + lease.acks().shortfall(a.acks()) + "; lock '" + lease.name() + "' "
                         + outcome + ". A replica of this master is down or behind (see INFO replication there),"
                         + " or the timeout is too short for it");
     }

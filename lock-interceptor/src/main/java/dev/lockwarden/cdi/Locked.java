@@ -80,7 +80,7 @@ public @interface Locked {
      * Hand the lock out only after this many replicas of the Redis master acknowledged it, written
      * {@code replicas/timeout} as the setting {@code lockwarden.replica-acks}: {@code "1/100ms"}; {@code "off"}
      * switches it off for this method. Too few acknowledgements: {@link dev.lockwarden.LockStoreException}, the
-     * body does not run. Single node and Sentinel only (docs/failover.md). Empty (the default): the
+     * body does not run. Single node, Sentinel or Cluster, not Redlock (docs/failover.md). Empty (the default): the
      * LockManager's ({@code lockwarden.replica-acks}, off).
      *
      * @return replicas and timeout such as {@code 1/100ms}, {@code off}, or empty for the manager's default

@@ -133,15 +133,14 @@ public class LockedExtension implements Extension {
 
     /**
      * Checks every validated method that asks for replica acknowledgement against the manager the application
-     * got: Redlock and Cluster refuse it, and its timeout must be under the manager's default TTL when the method
+     * got: Redlock refuses it, and its timeout must be under the manager's default TTL when the method
      * sets no TTL. Called at start-up, once the manager is built.
      *
      * @throws jakarta.enterprise.inject.spi.DeploymentException naming each method and the fix
      */
     void checkReplicaAcks(dev.lockwarden.LockManager locks) {
         String redis = locks.describeRedis();
-        String refusing =
-                redis.startsWith("redlock[") ? "Redlock" : redis.startsWith("cluster[") ? "Redis Cluster" : null;
+        String refusing = redis.startsWith("redlock[") ? "Redlock" : null;
         List<String> problems = new ArrayList<>();
         for (LockedMethod m : methods.values()) {
             if (m.replicaAcks() == null || m.replicaAcks().replicas() == 0) {
@@ -149,8 +148,9 @@ public class LockedExtension implements Extension {
             }
             String on = "@Locked(replicaAcks = \"" + m.replicaAcks() + "\") on " + m.id();
             if (refusing != null) {
-                problems.add(on + ": the LockManager runs on " + refusing + ", where Lockwarden does not wait for"
-                        + " replicas. Remove replicaAcks, or use lockwarden.redis / lockwarden.sentinel");
+                problems.add(
+                        on + ": the LockManager runs on " + refusing + ", where Lockwarden does not wait for"
+                                + " replicas. Remove replicaAcks, or use lockwarden.redis, lockwarden.sentinel or lockwarden.cluster");
                 continue;
             }
             try {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockwarden.cdi.sentinel.ReplicatedJobs;
+import dev.lockwarden.testing.RedisCluster;
 import dev.lockwarden.testing.RedisServerExtension;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * {@code @Locked(replicaAcks)} is checked at start-up against the manager the application gets: on Redlock it fails
  * deployment naming the method, as does a timeout not under the manager's default TTL; on a single node with the
- * default TTL the same beans deploy (the control).
+ * default TTL the same beans deploy (the control), and on Redis Cluster too (where lock-core waits for replicas).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ReplicaAcksTopologyTest {
@@ -55,6 +56,20 @@ class ReplicaAcksTopologyTest {
             assertEquals(1, ReplicatedJobs.unackedRuns.get());
         } finally {
             ConfigProviderResolver.instance().releaseConfig(config);
+        }
+    }
+
+    @Test
+    void onClusterTheBeansDeploy() {
+        try (RedisCluster cluster = new RedisCluster(3).start()) {
+            Config config = register(Map.of("lockwarden.cluster", String.join(",", cluster.seedUris())));
+            try (WeldContainer c = weld().initialize()) {
+                ReplicatedJobs.unackedRuns.set(0);
+                c.select(ReplicatedJobs.class).get().unacked();
+                assertEquals(1, ReplicatedJobs.unackedRuns.get());
+            } finally {
+                ConfigProviderResolver.instance().releaseConfig(config);
+            }
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * One topology per file ({@code redis}, {@code redlock}, {@code cluster} or {@code sentinel}), and replica
  * acknowledgement ({@code replica-acks}, a rule's {@code replicaAcks=}) only where lock-core waits for replicas: a
- * single node or Sentinel. Checked at start-up, every problem naming its line. Loops, no lambdas: runs in premain.
+ * single node, Sentinel or Cluster (not Redlock). Checked at start-up, every problem naming its line. Loops, no lambdas: runs in premain.
  */
 final class TopologyCheck {
     /** The Redis timeout of the agent's lock client (lock-core's default; the agent sets none). */
@@ -46,8 +46,8 @@ final class TopologyCheck {
                     + " — keep only one topology");
             return;
         }
-        String refusing = multi.size() == 1 && !multi.get(0).equals("sentinel") ? multi.get(0) : null;
-        String fix = " — remove it, or use redis or sentinel (a master with replicas)";
+        String refusing = multi.size() == 1 && multi.get(0).equals("redlock") ? "redlock" : null;
+        String fix = " — remove it, or use redis, sentinel or cluster (masters with replicas)";
         String acks = settings.get("lockwarden.replica-acks");
         if (acks != null) {
             ReplicaAckSpec spec = ReplicaAckSpec.parse(acks, "replica-acks"); // the form was checked on its line

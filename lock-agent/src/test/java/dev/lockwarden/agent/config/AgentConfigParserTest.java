@@ -219,7 +219,7 @@ class AgentConfigParserTest {
     }
 
     @Test
-    void sentinelIsOneTopologyAndReplicaAcksNeedsOneMaster() {
+    void sentinelIsOneTopologyAndReplicaAcksIsRefusedOnRedlockOnly() throws AgentConfigException {
         String withRedis = String.join(
                 "\n", problems("sentinel = mymaster@redis://a:26379", "redis = redis://a:1", "com.acme.X#a key=\"x\""));
         assertTrue(withRedis.contains("locks.conf:2: redis is set together with sentinel — keep only one"), withRedis);
@@ -243,6 +243,12 @@ class AgentConfigParserTest {
                 onRedlock);
         assertTrue(onRedlock.contains("locks.conf:3: replicaAcks=1/100ms asks for replica acknowledgement"), onRedlock);
         assertEquals(2, onRedlock.lines().count(), "replicaAcks=off is fine anywhere: " + onRedlock);
+        // Cluster waits for replicas: the same lines parse there
+        AgentConfig onCluster = parse(
+                "cluster = redis://a:1,redis://b:1",
+                "replica-acks = 1/100ms",
+                "com.acme.X#a key=\"x\" replicaAcks=1/100ms");
+        assertEquals(1, onCluster.rules().size());
         String longerThanTtl =
                 String.join("\n", problems("ttl = 1s", "replica-acks = 1/1500ms", "com.acme.X#a key=\"x\""));
         assertTrue(
