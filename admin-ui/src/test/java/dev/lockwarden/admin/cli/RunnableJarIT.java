@@ -64,7 +64,8 @@ class RunnableJarIT {
         try (JarProcess jar =
                 new JarProcess(JarProcess.JAR, dir, null, "--redis", REDIS.uri(), "--redlock", REDIS.uri())) {
             assertEquals(2, jar.exitCode(Duration.ofSeconds(30)));
-            assertTrue(jar.output().contains("choose one of --redis, --redlock, --cluster and --sentinel"), jar.output());
+            assertTrue(
+                    jar.output().contains("choose one of --redis, --redlock, --cluster and --sentinel"), jar.output());
         }
     }
 
