@@ -10,23 +10,39 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The storage-side half of fencing: a row update that the database itself rejects unless it carries
- * a fencing token higher than the last one that wrote the row. A lock holder that was paused past
- * its TTL (GC, VM freeze) and lost the lock to a newer holder can no longer overwrite that holder's
- * data, even though it still believes it holds the lock.
+ * The storage-side half of fencing: a row update that the database itself rejects when it carries a
+ * fencing token lower than the last one recorded on the row. A lock holder that was paused past its
+ * TTL (GC, VM freeze) or lost the lock in a failover, and still believes it holds the lock, can no
+ * longer overwrite the data of the newer holder once that holder's token is on the row.
+ *
+ * <p>A blind write (the new values do not depend on what the row held) needs one call:
  *
  * <pre>{@code
  * JdbcFence fence = new JdbcFence("account", "id", "fence");   // account(id ..., balance ..., fence BIGINT)
  * try (LockHandle lock = locks.acquire("account:" + id, opts)) {
- *     boolean written = fence.update(connection, id, lock.fencingToken(), Map.of("balance", newBalance));
- *     if (!written) { ... a newer holder wrote first: our view is stale, do not retry blindly ... }
+ *     boolean written = fence.update(connection, id, lock.fencingToken(), Map.of("status", "CLOSED"));
+ *     if (!written) { ... a newer holder came first: our view is stale, do not retry blindly ... }
  * }
  * }</pre>
  *
- * It runs one statement, {@code UPDATE t SET c1 = ?, ..., fence = ? WHERE id = ? AND (fence IS NULL OR fence < ?)},
- * whose check and write are atomic in any SQL database. Table and column names cannot be bound as
- * parameters, so they are validated as plain identifiers; every value is bound. The row must exist
- * (insert it first, with a NULL or 0 fence). Plain JDBC: no dependency, no transaction handling of its own.
+ * <p>A read-modify-write (a balance, a counter) must put its token on the row <em>before</em> it reads
+ * it, with {@link #claim}: otherwise an older holder can write between the read and the write, and the
+ * newer holder's write, based on the value it read, silently undoes it (a lost update no token order
+ * can catch, since each write carried a token higher than the row's at its time).
+ *
+ * <pre>{@code
+ * long token = lock.fencingToken();
+ * if (!fence.claim(connection, id, token)) { ... a newer holder came first ... }
+ * long balance = readBalance(connection, id);
+ * if (!fence.update(connection, id, token, Map.of("balance", balance - amount))) { ... as above ... }
+ * }</pre>
+ *
+ * Both run one statement, {@code UPDATE t SET c1 = ?, ..., fence = ? WHERE id = ? AND (fence IS NULL OR fence <= ?)},
+ * whose check and write are atomic in any SQL database. An equal token is the same holder (every grant gets
+ * a new, higher token), so a holder may claim and then write, or write twice. Table and column names cannot be
+ * bound as parameters, so they are validated as plain identifiers; every value is bound. The row must exist
+ * (insert it first, with a NULL or 0 fence). Plain JDBC: no dependency, no transaction handling of its own —
+ * the claim protects without a transaction around the read and the write, and inside one as well.
  */
 public final class JdbcFence {
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
@@ -47,15 +63,31 @@ public final class JdbcFence {
     }
 
     /**
-     * Writes {@code values} to row {@code id} if {@code fence} is higher than the row's fence, and
-     * records {@code fence} there.
+     * Records {@code fence} on row {@code id} unless the row carries a higher token, so that from now on
+     * every write with a lower token is refused. Call it before reading the row in a read-modify-write,
+     * then write with {@link #update} and the same token.
      *
-     * @param connection the connection to write with (in the caller's transaction)
+     * @param connection the connection to write with (in the caller's transaction, if any)
+     * @param id         the row's id
+     * @param fence      the holder's fencing token
+     * @return true if the row now carries {@code fence}; false if a higher token came first (or the row
+     *         does not exist)
+     * @throws SQLException as the driver reports it
+     */
+    public boolean claim(Connection connection, Object id, long fence) throws SQLException {
+        return update(connection, id, fence, Map.of());
+    }
+
+    /**
+     * Writes {@code values} to row {@code id} unless the row carries a higher token than {@code fence},
+     * and records {@code fence} there.
+     *
+     * @param connection the connection to write with (in the caller's transaction, if any)
      * @param id         the row's id
      * @param fence      the writer's fencing token
-     * @param values     column → value to write
-     * @return true if the write was accepted; false if a write with an equal or higher token came
-     *         first (or the row does not exist)
+     * @param values     column → value to write (may be empty: then it is a {@link #claim})
+     * @return true if the write was accepted; false if a write or claim with a higher token came first
+     *         (or the row does not exist)
      * @throws SQLException as the driver reports it
      */
     public boolean update(Connection connection, Object id, long fence, Map<String, ?> values) throws SQLException {
@@ -78,7 +110,7 @@ public final class JdbcFence {
                 .append(fenceColumn)
                 .append(" IS NULL OR ")
                 .append(fenceColumn)
-                .append(" < ?)");
+                .append(" <= ?)");
         params.add(fence);
         params.add(id);
         params.add(fence);

@@ -20,8 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * One client of the failover stress: its own {@link LockManager}, looping acquire → read the row →
- * {@link FencedRow#FENCE JdbcFence} update to value + 1 → release until stopped. Failures a failover
+ * One client of the failover stress: its own {@link LockManager}, looping acquire → {@link FencedRow#FENCE
+ * JdbcFence} claim → read the row → fenced update to value + 1 → release until stopped. Each statement
+ * commits on its own (auto-commit), so no database row lock spans the read and the write: only the
+ * claimed fence stops an older holder in between. Failures a failover
  * causes ({@link LockStoreException}, {@link LockNotAcquiredException}) are counted, not thrown; every
  * call is timed against its budget. {@link #main} runs a few of them in a child JVM.
  */
@@ -111,7 +113,7 @@ final class FenceClient implements Runnable {
     @Override
     public void run() {
         try (Connection db = DriverManager.getConnection(url)) {
-            db.setAutoCommit(false);
+            db.setAutoCommit(true);
             while (!stop) {
                 round(db);
             }
@@ -141,17 +143,14 @@ final class FenceClient implements Runnable {
         long acquiredMs = System.currentTimeMillis();
         try {
             long fence = lock.fencingToken();
-            long value = FencedRow.read(db);
-            if (FencedRow.FENCE.update(db, FencedRow.ID, fence, Map.of("val", value + 1, "writer", id))) {
+            if (FencedRow.FENCE.claim(db, FencedRow.ID, fence)
+                    && FencedRow.FENCE.update(
+                            db, FencedRow.ID, fence, Map.of("val", FencedRow.read(db) + 1, "writer", id))) {
                 stats.accepted.incrementAndGet();
             } else {
                 stats.rejected.incrementAndGet();
             }
             FencedRow.grant(db, id, fence, startedMs, acquiredMs);
-            db.commit();
-        } catch (SQLException e) {
-            db.rollback();
-            throw e;
         } finally {
             long t1 = System.nanoTime();
             try {

@@ -21,6 +21,14 @@ final class FencedRow implements AutoCloseable {
     static final JdbcFence FENCE = new JdbcFence("counter", "id", "fence");
     static final int ID = 1;
 
+    /** Audit rows that are claims: the fence went up, the value stayed. */
+    private static final String CLAIM = "(new_val = old_val AND (old_fence IS NULL OR new_fence > old_fence))";
+
+    private static final String WRITE = "NOT " + CLAIM;
+
+    /** Audit rows that changed the fence: claims, and stale or unclaimed writes. */
+    private static final String NEW_FENCE = "(old_fence IS NULL OR new_fence <> old_fence)";
+
     static {
         // H2 reads this once; the lock-core surefire configuration sets it too, before any H2 class loads
         System.setProperty("h2.bindAddress", "127.0.0.1");
@@ -80,15 +88,18 @@ final class FencedRow implements AutoCloseable {
     }
 
     /**
-     * What the audit says about every accepted write, in the order the database applied them.
+     * What the audit says about every update the database applied, in order. A row whose value is
+     * unchanged and whose fence went up is a claim; every other row is a write, which must add one to
+     * the value and carry the fence its writer claimed (the row's fence, unchanged).
      *
-     * @param writes      accepted writes
-     * @param stale       writes whose fence was not above the row's fence at write time
+     * @param writes      accepted writes (claims aside)
+     * @param stale       updates whose fence went down, writes not under the row's claimed fence, and
+     *                    claims that did not raise the fence
      * @param lost        writes that did not add one to the value they replaced (a lost update)
-     * @param breaks      writes whose before-image is not the previous write's after-image
+     * @param breaks      updates whose before-image is not the previous update's after-image
      * @param finalValue  the row's value now
      * @param writers     distinct writers seen
-     * @param firstProblem the first bad write, or null
+     * @param firstProblem the first bad update, or null
      */
     record Report(
             long writes, long stale, long lost, long breaks, long finalValue, long writers, String firstProblem) {}
@@ -99,19 +110,24 @@ final class FencedRow implements AutoCloseable {
         Long prevVal = null, prevFence = null;
         try (Statement s = keeper.createStatement();
                 ResultSet rs = s.executeQuery(
-                        "SELECT seq, old_val, new_val, old_fence, new_fence, writer" + " FROM audit ORDER BY seq")) {
+                        "SELECT seq, old_val, new_val, old_fence, new_fence, writer FROM audit ORDER BY seq")) {
             while (rs.next()) {
-                writes++;
                 long oldVal = rs.getLong(2), newVal = rs.getLong(3), newFence = rs.getLong(5);
                 Long oldFence = rs.getObject(4) == null ? null : rs.getLong(4);
+                boolean raised = oldFence == null || newFence > oldFence;
                 String problem = "";
-                if (oldFence != null && newFence <= oldFence) {
-                    stale++;
-                    problem += " stale fence";
-                }
-                if (newVal != oldVal + 1) {
-                    lost++;
-                    problem += " lost update";
+                if (newVal == oldVal && raised) {
+                    // a claim
+                } else {
+                    writes++;
+                    if (oldFence == null || newFence != oldFence) {
+                        stale++;
+                        problem += raised ? " write without a claim" : " stale fence";
+                    }
+                    if (newVal != oldVal + 1) {
+                        lost++;
+                        problem += " lost update";
+                    }
                 }
                 if (prevVal != null && (oldVal != prevVal || !prevFence.equals(oldFence))) {
                     breaks++;
@@ -125,16 +141,15 @@ final class FencedRow implements AutoCloseable {
                 prevFence = newFence;
             }
         }
-        return new Report(
-                writes, stale, lost, breaks, value(), count("SELECT COUNT(DISTINCT writer) FROM audit"), first);
+        return new Report(writes, stale, lost, breaks, value(), writers(), first);
     }
 
     /** A failover: started (master killed, takeover sent) and done (promotion seen) at these wall-clock times. */
     record Failover(String what, long startMs, long doneMs) {}
 
     /**
-     * For each failover, every fence granted (and every fence accepted) after it is above every fence
-     * granted (accepted) before it; also that clients made progress after it.
+     * For each failover, every fence granted (and every fence put on the row) after it is above
+     * every fence granted (put on the row) before it; also that clients made progress after it.
      *
      * @return the violations, empty if none
      */
@@ -144,11 +159,13 @@ final class FencedRow implements AutoCloseable {
             Failover f = failovers.get(k);
             long grantedBefore = max("SELECT MAX(fence) FROM grants WHERE acquired_ms < ?", f.startMs());
             long grantedAfter = min("SELECT MIN(fence) FROM grants WHERE started_ms > ?", f.doneMs());
-            long writtenBefore = max("SELECT MAX(new_fence) FROM audit WHERE at_ms < ?", f.startMs());
-            long writtenAfter = min("SELECT MIN(new_fence) FROM audit WHERE at_ms > ?", f.doneMs());
+            long writtenBefore =
+                    max("SELECT MAX(new_fence) FROM audit WHERE " + NEW_FENCE + " AND at_ms < ?", f.startMs());
+            long writtenAfter =
+                    min("SELECT MIN(new_fence) FROM audit WHERE " + NEW_FENCE + " AND at_ms > ?", f.doneMs());
             long nextStart = k + 1 < failovers.size() ? failovers.get(k + 1).startMs() : Long.MAX_VALUE;
-            long progress =
-                    count("SELECT COUNT(*) FROM audit WHERE at_ms > " + f.doneMs() + " AND at_ms < " + nextStart);
+            long progress = count("SELECT COUNT(*) FROM audit WHERE " + WRITE + " AND at_ms > " + f.doneMs()
+                    + " AND at_ms < " + nextStart);
             if (grantedAfter <= grantedBefore || writtenAfter <= writtenBefore || progress == 0) {
                 problems.add(f + ": granted before " + grantedBefore + " after " + grantedAfter + "; written before "
                         + writtenBefore + " after " + writtenAfter + "; writes until the next failover " + progress);
@@ -159,12 +176,12 @@ final class FencedRow implements AutoCloseable {
 
     /** {@return accepted writes after {@code ms}} */
     long writesAfter(long ms) throws SQLException {
-        return count("SELECT COUNT(*) FROM audit WHERE at_ms > " + ms);
+        return count("SELECT COUNT(*) FROM audit WHERE " + WRITE + " AND at_ms > " + ms);
     }
 
     /** {@return distinct writers with an accepted write} */
     long writers() throws SQLException {
-        return count("SELECT COUNT(DISTINCT writer) FROM audit");
+        return count("SELECT COUNT(DISTINCT writer) FROM audit WHERE " + WRITE);
     }
 
     long value() throws SQLException {

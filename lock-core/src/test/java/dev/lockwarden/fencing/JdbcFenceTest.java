@@ -74,12 +74,59 @@ class JdbcFenceTest {
     }
 
     @Test
-    void equalFenceIsRejectedAndHigherAccepted() throws Exception {
+    void lowerFenceIsRejectedEqualAndHigherAccepted() throws Exception {
         assertTrue(fence.update(db, "acc-1", 5, Map.of("balance", 1L)));
-        assertFalse(fence.update(db, "acc-1", 5, Map.of("balance", 2L)), "a replay with the same token");
+        assertTrue(fence.update(db, "acc-1", 5, Map.of("balance", 2L)), "the same holder writes again");
+        assertFalse(fence.update(db, "acc-1", 4, Map.of("balance", 9L)), "an older holder");
         assertTrue(fence.update(db, "acc-1", 6, Map.of("balance", 3L)));
         assertFalse(fence.update(db, "missing", 99, Map.of("balance", 4L)), "no such row");
         assertEquals("nobody:3", row());
+    }
+
+    /**
+     * Two holders of the same lock at once (the old one paused past its TTL): each reads the balance
+     * and writes it back plus its deposit. Without a claim, the old holder's write lands between the
+     * new holder's read and write and is undone by it, although it was reported written — each write
+     * carried a higher token than the row's at its time, so no token check can see it. With a claim
+     * before the read, the old holder's write is refused (it knows), and nothing reported written is lost.
+     */
+    @Test
+    void aClaimBeforeTheReadStopsAnOlderHolderInBetween() throws Exception {
+        assertEquals(50L, lostDeposits(false), "control: the old holder's accepted deposit of 50 is lost");
+        try (Statement s = db.createStatement()) {
+            s.execute("UPDATE account SET balance = 0, fence = NULL WHERE id = 'acc-1'");
+        }
+        assertEquals(0L, lostDeposits(true));
+        assertEquals(100L, balance());
+    }
+
+    /**
+     * Old holder (token 7) deposits 50, new holder (token 8) deposits 100, interleaved as described;
+     * returns the deposits reported written minus the final balance.
+     */
+    private long lostDeposits(boolean claim) throws Exception {
+        long older = 7, newer = 8;
+        if (claim) {
+            assertTrue(fence.claim(db, "acc-1", older));
+        }
+        long oldRead = balance();
+        if (claim) {
+            assertTrue(fence.claim(db, "acc-1", newer));
+        }
+        long newRead = balance();
+        boolean oldWritten = fence.update(db, "acc-1", older, Map.of("balance", oldRead + 50));
+        assertEquals(!claim, oldWritten, "the old holder's write");
+        assertTrue(fence.update(db, "acc-1", newer, Map.of("balance", newRead + 100)));
+        assertFalse(fence.claim(db, "acc-1", older), "a claim with an older token");
+        return (oldWritten ? 50 : 0) + 100 - balance();
+    }
+
+    private long balance() throws Exception {
+        try (Statement s = db.createStatement();
+                ResultSet r = s.executeQuery("SELECT balance FROM account WHERE id = 'acc-1'")) {
+            assertTrue(r.next());
+            return r.getLong(1);
+        }
     }
 
     @Test
