@@ -7,7 +7,6 @@ import dev.lockwarden.inspect.RedisLockInspector;
 import dev.lockwarden.internal.EngineSettings;
 import dev.lockwarden.internal.JvmIdentity;
 import dev.lockwarden.internal.LockEngine;
-import dev.lockwarden.internal.Ticker;
 import dev.lockwarden.metrics.MeteredInspector;
 import dev.lockwarden.metrics.MetricsConfig;
 import dev.lockwarden.spi.LockedBody;
@@ -216,7 +215,6 @@ public final class LockManager implements AutoCloseable {
         private AuditSigner auditSigner;
         private Settings settings = Settings.fromSystem();
         private SSLSocketFactory sslSocketFactory;
-        private Ticker ticker = Ticker.SYSTEM;
         private ReplicaAcks replicaAcks;
 
         private Builder() {}
@@ -472,15 +470,6 @@ public final class LockManager implements AutoCloseable {
         }
 
         /**
-         * Time source of handles and watchdog (default {@link System#nanoTime()}): lock-core's tests
-         * advance one so a TTL passes without sleeping. Package-private: not an application setting.
-         */
-        Builder ticker(Ticker ticker) {
-            this.ticker = Objects.requireNonNull(ticker, "ticker");
-            return this;
-        }
-
-        /**
          * Hands a lock out only after {@code replicas} replicas of the master acknowledged it ({@code WAIT}); fewer
          * within the timeout → the lock is released and the caller gets a {@link LockStoreException} naming the
          * master and the acknowledgements it got; refreshes and {@code extend} wait the same way. The default of
@@ -561,8 +550,7 @@ public final class LockManager implements AutoCloseable {
                     redis,
                     StoreFactory.store(redis, conn),
                     JvmIdentity.create(),
-                    new EngineSettings(
-                            reentrant, app, eventsMaxLen, cycles, history.toMillis(), ticker, metricsConfig, acks));
+                    new EngineSettings(reentrant, app, eventsMaxLen, cycles, history.toMillis(), metricsConfig, acks));
             LockInspector inspector = new MeteredInspector(
                     new RedisLockInspector(redis, auditMaxLen, eventsMaxLen, auditSigner), engine.metrics());
             return new LockManager(engine, inspector, defaults, app, redis::describe, shutdownHook);

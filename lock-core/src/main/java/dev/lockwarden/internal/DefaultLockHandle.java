@@ -41,7 +41,6 @@ public final class DefaultLockHandle implements LockHandle {
     private final HandleOwner manager;
     private final AtomicInteger state = new AtomicInteger(HELD);
     private final LostListeners listeners;
-    private final Ticker ticker;
     private final long acquiredNanos;
     /** Who took it (for a lost event, which shows the acquisition it ended). */
     private final LockHolder holder;
@@ -54,7 +53,7 @@ public final class DefaultLockHandle implements LockHandle {
     /** When the next watchdog refresh is due (set by the watchdog and by {@link #extend}). */
     volatile long nextRefreshNanos;
 
-    /** Held by {@code holder} with {@code options} until {@code validUntilNanos} (on the manager's ticker). */
+    /** Held by {@code holder} with {@code options} until {@code validUntilNanos} ({@link System#nanoTime()}). */
     public DefaultLockHandle(
             Lease lease,
             long fence,
@@ -71,8 +70,7 @@ public final class DefaultLockHandle implements LockHandle {
         this.validUntilNanos = validUntilNanos;
         this.owner = Thread.currentThread();
         this.manager = manager;
-        this.ticker = manager.ticker();
-        this.acquiredNanos = ticker.nanos();
+        this.acquiredNanos = System.nanoTime();
         this.holdUntilNanos = acquiredNanos + options.holdAtLeast().toNanos();
         this.listeners = new LostListeners(lease.name());
     }
@@ -89,7 +87,7 @@ public final class DefaultLockHandle implements LockHandle {
 
     @Override
     public boolean isHeld() {
-        return state.get() == HELD && ticker.nanos() - validUntilNanos < 0;
+        return state.get() == HELD && System.nanoTime() - validUntilNanos < 0;
     }
 
     @Override
@@ -101,7 +99,7 @@ public final class DefaultLockHandle implements LockHandle {
 
     @Override
     public Duration remainingTtl() {
-        long left = validUntilNanos - ticker.nanos();
+        long left = validUntilNanos - System.nanoTime();
         return state.get() == HELD && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 
@@ -134,7 +132,7 @@ public final class DefaultLockHandle implements LockHandle {
                 return false;
             }
             Lease next = lease.withTtl(ttlMillis);
-            long start = ticker.nanos();
+            long start = System.nanoTime();
             long validity;
             try {
                 validity = manager.extend(this, next);
@@ -168,7 +166,7 @@ public final class DefaultLockHandle implements LockHandle {
         if (!extend(ttl)) {
             return false;
         }
-        holdUntilNanos = ticker.nanos() + holdAtLeast.toNanos(); // from the confirmation on: kept at least that long
+        holdUntilNanos = System.nanoTime() + holdAtLeast.toNanos(); // from the confirmation on: kept at least that long
         return true;
     }
 
@@ -218,7 +216,7 @@ public final class DefaultLockHandle implements LockHandle {
      * Counted from when the acquire (or extend) reply arrived, so the lock is kept at least that long.
      */
     public long keepMillisOnRelease() {
-        long left = holdUntilNanos - ticker.nanos();
+        long left = holdUntilNanos - System.nanoTime();
         return left <= 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(left + 999_999);
     }
 
@@ -250,7 +248,7 @@ public final class DefaultLockHandle implements LockHandle {
 
     /** How long this handle has existed (for hold-time metrics). */
     public long heldMillis() {
-        return TimeUnit.NANOSECONDS.toMillis(ticker.nanos() - acquiredNanos);
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - acquiredNanos);
     }
 
     public Thread owner() {

@@ -11,7 +11,6 @@ import dev.lockwarden.store.ReplicaAcks;
  * @param eventsMaxLen           approximate cap of the events stream
  * @param recordCycles           whether every release appends its cycle to the lock's own history
  * @param historyRetentionMillis how long a lock's history outlives its last entry
- * @param ticker                 time source of handles and watchdog (tests advance one instead of sleeping)
  * @param metrics                which metrics are kept
  * @param replicaAcks            the replica acknowledgement of locks whose options do not set one
  */
@@ -21,6 +20,5 @@ public record EngineSettings(
         long eventsMaxLen,
         boolean recordCycles,
         long historyRetentionMillis,
-        Ticker ticker,
         MetricsConfig metrics,
         ReplicaAcks replicaAcks) {}

@@ -22,9 +22,4 @@ public interface HandleOwner {
 
     /** The handle's validity or refresh schedule changed. */
     void rescheduled(DefaultLockHandle handle);
-
-    /** The time source of the handle's validity (the watchdog's too). */
-    default Ticker ticker() {
-        return Ticker.SYSTEM;
-    }
 }

@@ -36,7 +36,6 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
     static final long CLOSE_BOUND_MILLIS = 3_000;
 
     private final LockStore store;
-    private final Ticker ticker;
     private final KeySpace keys;
     private final boolean reentrant;
     private final String jvmId;
@@ -58,7 +57,6 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
 
     public LockEngine(RedisDeployment redis, LockStore store, JvmIdentity id, EngineSettings settings) {
         String application = settings.application();
-        this.ticker = settings.ticker();
         this.store = store;
         this.unconfirmed = new UnconfirmedAttempts(store);
         this.keys = redis.keySpace();
@@ -72,7 +70,7 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
                     return t;
                 });
         callbacks.allowCoreThreadTimeOut(true);
-        this.watchdog = new Watchdog(store, redis, settings.ticker());
+        this.watchdog = new Watchdog(store, redis);
         this.metrics = new LockMetrics(application, id.jvmId(), settings.metrics(), watchdog::batches);
         LossSignals loss = new LossSignals(watchdog::active); // a force-release tells its holder at once
         this.wakeups = new WakeupBus(
@@ -229,11 +227,6 @@ public final class LockEngine implements HandleOwner, AutoCloseable {
         long validity = store.extend(next);
         h.meter().count(validity >= 0 ? LockMetrics.Event.REFRESH : LockMetrics.Event.REFRESH_FAILURE);
         return validity;
-    }
-
-    @Override
-    public Ticker ticker() {
-        return ticker;
     }
 
     @Override

@@ -35,7 +35,6 @@ public final class Watchdog implements AutoCloseable {
     private static final long RETRY_AFTER_FAILURE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final LockStore store;
-    private final Ticker ticker;
     /** Why a token is gone (force-released or not); at most this many look-ups per batch on this thread. */
     private final LossCause lossCause;
 
@@ -69,13 +68,11 @@ public final class Watchdog implements AutoCloseable {
 
     /**
      * @param redis  where a force-release leaves its marker (to say why a token is gone)
-     * @param ticker the handles' time source (tests advance it instead of sleeping)
      */
-    public Watchdog(LockStore store, RedisDeployment redis, Ticker ticker) {
+    public Watchdog(LockStore store, RedisDeployment redis) {
         this.store = store;
-        this.ticker = ticker;
         this.lossCause = new LossCause(redis);
-        this.wakeAt = ticker.nanos() + AWAKE;
+        this.wakeAt = System.nanoTime() + AWAKE;
         redis.onMasterSwitch(this::recheckNow);
         this.thread = new Thread(this::run, "lockwarden-watchdog");
         thread.setDaemon(true);
@@ -89,7 +86,7 @@ public final class Watchdog implements AutoCloseable {
     /** Starts watching a freshly acquired handle. */
     public void register(DefaultLockHandle h) {
         long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
-        h.nextRefreshNanos = ticker.nanos() + ttl / 3;
+        h.nextRefreshNanos = System.nanoTime() + ttl / 3;
         handles.add(h);
         reschedule(h);
     }
@@ -146,7 +143,7 @@ public final class Watchdog implements AutoCloseable {
             try {
                 signal.lock();
                 try {
-                    wakeAt = ticker.nanos() + AWAKE; // awake: every registration asks for a re-scan
+                    wakeAt = System.nanoTime() + AWAKE; // awake: every registration asks for a re-scan
                     rescan = false;
                 } finally {
                     signal.unlock();
@@ -156,7 +153,7 @@ public final class Watchdog implements AutoCloseable {
                 signal.lockInterruptibly();
                 try {
                     if (wait > 0 && !rescan) {
-                        wakeAt = ticker.nanos() + wait;
+                        wakeAt = System.nanoTime() + wait;
                         due.awaitNanos(wait);
                     }
                 } finally {
@@ -174,7 +171,7 @@ public final class Watchdog implements AutoCloseable {
 
     /** Refreshes what is due (all if {@code recheck} says why), returns nanos until the next thing is due. */
     long tick(String recheck) {
-        long now = ticker.nanos();
+        long now = System.nanoTime();
         long earliestRefresh = Long.MAX_VALUE;
         long next = TimeUnit.SECONDS.toNanos(1);
         for (DefaultLockHandle h : handles) {
@@ -218,7 +215,7 @@ public final class Watchdog implements AutoCloseable {
                 due.add(h);
             } else {
                 // an extend() renews it right now and sets the next due time; look again shortly
-                h.nextRefreshNanos = ticker.nanos() + TimeUnit.MILLISECONDS.toNanos(10);
+                h.nextRefreshNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
             }
         }
         try {
@@ -266,7 +263,7 @@ public final class Watchdog implements AutoCloseable {
             }
         }
         if (unconfirmed.isEmpty()) {
-            outage.succeeded(ticker.nanos());
+            outage.succeeded(System.nanoTime());
         } else {
             failed(unconfirmed, error);
         }
@@ -274,12 +271,12 @@ public final class Watchdog implements AutoCloseable {
 
     /** Refreshes Redis did not confirm: counted, logged as an outage and retried soon. */
     private void failed(List<DefaultLockHandle> unconfirmed, String error) {
-        outage.failed(unconfirmed, error, ticker.nanos());
+        outage.failed(unconfirmed, error, System.nanoTime());
         for (DefaultLockHandle h : unconfirmed) {
             h.meter().count(LockMetrics.Event.REFRESH_FAILURE);
             long ttl = TimeUnit.MILLISECONDS.toNanos(h.lease().ttlMillis());
             // retry soon, well before the validity runs out
-            h.nextRefreshNanos = ticker.nanos() + Math.min(RETRY_AFTER_FAILURE_NANOS, ttl / 10);
+            h.nextRefreshNanos = System.nanoTime() + Math.min(RETRY_AFTER_FAILURE_NANOS, ttl / 10);
         }
     }
 
