@@ -19,8 +19,8 @@ public final class RedisDeployment implements AutoCloseable {
     private final int quorum;
     /** Parallel calls to the nodes; null for one node (calls run on the caller's thread). */
     private final NodeFanOut fanOut;
-    /** Hears the master switches of a Sentinel deployment; null for the other topologies. */
-    private final SentinelWatch sentinel;
+    /** Hears the failovers of a Sentinel or Cluster deployment; null for the other topologies. */
+    private final TopologyWatch watch;
 
     /**
      * @param lanesPerNode parallel calls per node when there are several nodes
@@ -35,7 +35,7 @@ public final class RedisDeployment implements AutoCloseable {
             List<RedisNodeClient> nodes,
             KeySpace keys,
             int lanesPerNode,
-            SentinelWatch sentinel) {
+            TopologyWatch watch) {
         if (nodes.isEmpty()) {
             throw new IllegalArgumentException("a Redis deployment needs at least one node");
         }
@@ -44,16 +44,16 @@ public final class RedisDeployment implements AutoCloseable {
         this.keys = keys;
         this.quorum = quorumOf(nodes.size());
         this.fanOut = nodes.size() > 1 ? new NodeFanOut(this.nodes, lanesPerNode) : null;
-        this.sentinel = sentinel;
+        this.watch = watch;
     }
 
     /**
-     * Calls {@code listener} (with a short description, not blocking) each time a Sentinel deployment's master
-     * changed, once the connections follow the new master; other topologies never call it.
+     * Calls {@code listener} (with a short description, not blocking) each time a Sentinel or Cluster
+     * deployment failed over, once the connections follow the new masters; other topologies never call it.
      */
     public void onMasterSwitch(java.util.function.Consumer<String> listener) {
-        if (sentinel != null) {
-            sentinel.onSwitch(listener);
+        if (watch != null) {
+            watch.onSwitch(listener);
         }
     }
 
@@ -180,7 +180,7 @@ public final class RedisDeployment implements AutoCloseable {
         return switch (topology) {
             case SINGLE -> nodes.get(0).address();
             case CLUSTER -> nodes.get(0).address(); // already "cluster[...]"
-            case SENTINEL -> nodes.get(0).address() + " master " + sentinel.currentMaster();
+            case SENTINEL -> nodes.get(0).address() + watch.current();
             case REDLOCK ->
                 "redlock" + nodes.stream().map(RedisNodeClient::address).toList();
         };
@@ -189,8 +189,8 @@ public final class RedisDeployment implements AutoCloseable {
     /** Stops the fan-out threads and closes every node's connections. */
     @Override
     public void close() {
-        if (sentinel != null) {
-            sentinel.close();
+        if (watch != null) {
+            watch.close();
         }
         if (fanOut != null) {
             fanOut.close();

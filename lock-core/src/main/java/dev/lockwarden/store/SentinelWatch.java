@@ -20,7 +20,7 @@ import redis.clients.jedis.RedisSentinelClient;
  * while disconnected is noticed too. Listeners run once the client's connections follow the new master
  * (waited for at most {@value #FOLLOW_MILLIS} ms), on a listening thread: they must not block.
  */
-final class SentinelWatch implements AutoCloseable {
+final class SentinelWatch implements TopologyWatch {
     private static final System.Logger LOG = System.getLogger(SentinelWatch.class.getName());
     private static final String CHANNEL = "+switch-master";
     static final long FOLLOW_MILLIS = 1_000;
@@ -50,11 +50,17 @@ final class SentinelWatch implements AutoCloseable {
     }
 
     /** Calls {@code listener} with a short description of each master switch, e.g. {@code failover of mymaster to host:port}. */
-    void onSwitch(Consumer<String> listener) {
+    @Override
+    public void onSwitch(Consumer<String> listener) {
         listeners.add(listener);
     }
 
     /** The master the client's connections go to now. */
+    @Override
+    public String current() {
+        return " master " + currentMaster();
+    }
+
     HostAndPort currentMaster() {
         return client.getCurrentMaster();
     }

@@ -45,8 +45,7 @@ public final class StoreFactory {
                 new RedisDeployment(
                         topology, List.of(RedisClients.node(uris.get(0), conn, keys, fenceRetentionMillis)), keys, 1);
             case REDLOCK -> redlock(uris, keys, conn, fenceRetentionMillis);
-            case CLUSTER ->
-                new RedisDeployment(topology, List.of(cluster(uris, keys, conn, fenceRetentionMillis)), keys, 1);
+            case CLUSTER -> cluster(uris, keys, conn, fenceRetentionMillis);
             case SENTINEL ->
                 throw new IllegalArgumentException("a Sentinel deployment needs its master's name: "
                         + "use StoreFactory.sentinel(masterName, ...)");
@@ -139,7 +138,7 @@ public final class StoreFactory {
                 Topology.REDLOCK, nodes, keys, Math.min(conn.maxConnections(), REDLOCK_THREADS_PER_NODE));
     }
 
-    private static RedisNodeClient cluster(
+    private static RedisDeployment cluster(
             List<RedisUri> uris, KeySpace keys, ConnectionSettings conn, long fenceRetention) {
         Set<HostAndPort> seeds = new LinkedHashSet<>();
         for (RedisUri uri : uris) {
@@ -160,7 +159,8 @@ public final class StoreFactory {
                             + ". Check that the seed nodes run with cluster-enabled yes and the URIs are right.",
                     e);
         }
-        return RedisNodeClient.cluster(client, address, uris.get(0), conn, keys, fenceRetention);
+        RedisNodeClient node = RedisNodeClient.cluster(client, address, uris.get(0), conn, keys, fenceRetention);
+        return new RedisDeployment(Topology.CLUSTER, List.of(node), keys, 1, new ClusterWatch(client));
     }
 
     /**
