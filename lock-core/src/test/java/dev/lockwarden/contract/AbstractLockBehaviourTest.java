@@ -274,47 +274,63 @@ public abstract class AbstractLockBehaviourTest {
     /** TTL 60 s: the first refresh comes after 20 s, the validity ends after 60 s; neither can tell within a second. */
     protected static final LockOptions MINUTE = LockOptions.ttl(Duration.ofSeconds(60));
 
+    /** Force-releases per auto-refresh mode in the test below; the median must be within 100 ms. */
+    private static final int TOLD_ROUNDS = 5;
+
+    /**
+     * A force-release tells the holder within 100 ms (the median of {@value #TOLD_ROUNDS} rounds with and
+     * without auto-refresh; each within 1 s, so one slow round on a busy machine does not decide it).
+     */
     @Test
     void aForceReleaseTellsTheHolderAtOnceWithAndWithoutAutoRefresh() throws Exception {
         LockManager operator = newManager("dashboard");
         awaitLossChannel(locks, operator);
-        for (boolean autoRefresh : new boolean[] {true, false}) {
-            String lock = name + ":refresh-" + autoRefresh;
-            LockHandle h = locks.acquire(lock, MINUTE.autoRefresh(autoRefresh));
-            AtomicReference<LockLostEvent> lost = new AtomicReference<>();
-            CountDownLatch told = new CountDownLatch(1);
-            long[] toldAt = new long[1];
-            h.onLost(e -> {
-                toldAt[0] = System.nanoTime();
-                lost.set(e);
-                told.countDown();
-            });
-            long start = System.nanoTime();
-            assertTrue(operator.inspector().forceRelease(lock, "alice").released());
-            long returned = System.nanoTime();
-            while (h.isHeld() && System.nanoTime() - returned < TimeUnit.SECONDS.toNanos(2)) {
-                Thread.sleep(1);
-            }
-            long notHeld = System.nanoTime();
-            assertTrue(told.await(2, TimeUnit.SECONDS), "onLost did not fire: the holder was not told");
-            double ms = (toldAt[0] - start) / 1e6;
-            System.out.printf(
-                    "%s autoRefresh=%s: onLost %.1f ms after forceRelease() was called (%.1f ms after it returned),"
-                            + " isHeld() false %.1f ms after it returned%n",
-                    getClass().getSimpleName(),
-                    autoRefresh,
-                    ms,
-                    (toldAt[0] - returned) / 1e6,
-                    (notHeld - returned) / 1e6);
-            assertTrue(ms < 1_000, "onLost fired " + ms + " ms after the force-release (the spec says 100 ms)");
-            assertTrue(
-                    lost.get().reason().startsWith("force-released by operator 'alice'"),
-                    lost.get().reason());
-            assertEquals(h.fencingToken(), lost.get().fencingToken());
-            assertFalse(h.isHeld());
-            LockLostException e = assertThrows(LockLostException.class, h::checkHeld);
-            assertTrue(e.getMessage().contains("force-released by operator 'alice'"), e.getMessage());
+        List<Double> told = new ArrayList<>();
+        for (int round = 0; round < 2 * TOLD_ROUNDS; round++) {
+            told.add(forceReleaseTellsTheHolder(operator, round % 2 == 0, round));
         }
+        List<Double> sorted = told.stream().sorted().toList();
+        double median = (sorted.get(TOLD_ROUNDS - 1) + sorted.get(TOLD_ROUNDS)) / 2;
+        System.out.printf(
+                "%s: holder told %.1f ms (median) after forceRelease() was called; all %s%n",
+                getClass().getSimpleName(), median, told);
+        assertTrue(median <= 100, "the holder was told " + median + " ms (median) after the force-release: " + told);
+    }
+
+    /** One force-release of a held lock; returns the ms from the call until the holder's onLost ran. */
+    private double forceReleaseTellsTheHolder(LockManager operator, boolean autoRefresh, int round) throws Exception {
+        String lock = name + ":refresh-" + autoRefresh + "-" + round;
+        LockHandle h = locks.acquire(lock, MINUTE.autoRefresh(autoRefresh));
+        AtomicReference<LockLostEvent> lost = new AtomicReference<>();
+        CountDownLatch told = new CountDownLatch(1);
+        long[] toldAt = new long[1];
+        h.onLost(e -> {
+            toldAt[0] = System.nanoTime();
+            lost.set(e);
+            told.countDown();
+        });
+        long start = System.nanoTime();
+        assertTrue(operator.inspector().forceRelease(lock, "alice").released());
+        long returned = System.nanoTime();
+        while (h.isHeld() && System.nanoTime() - returned < TimeUnit.SECONDS.toNanos(2)) {
+            Thread.sleep(1);
+        }
+        long notHeld = System.nanoTime();
+        assertTrue(told.await(2, TimeUnit.SECONDS), "onLost did not fire: the holder was not told");
+        double ms = (toldAt[0] - start) / 1e6;
+        System.out.printf(
+                "%s autoRefresh=%s: onLost %.1f ms after forceRelease() was called (%.1f ms after it returned),"
+                        + " isHeld() false %.1f ms after it returned%n",
+                getClass().getSimpleName(), autoRefresh, ms, (toldAt[0] - returned) / 1e6, (notHeld - returned) / 1e6);
+        assertTrue(ms < 1_000, "onLost fired " + ms + " ms after the force-release");
+        assertTrue(
+                lost.get().reason().startsWith("force-released by operator 'alice'"),
+                lost.get().reason());
+        assertEquals(h.fencingToken(), lost.get().fencingToken());
+        assertFalse(h.isHeld());
+        LockLostException e = assertThrows(LockLostException.class, h::checkHeld);
+        assertTrue(e.getMessage().contains("force-released by operator 'alice'"), e.getMessage());
+        return ms;
     }
 
     @Test
