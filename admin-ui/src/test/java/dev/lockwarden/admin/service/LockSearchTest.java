@@ -58,6 +58,9 @@ class LockSearchTest {
                         "bulk:2999"),
                 done.locks().stream().map(LockInfo::name).sorted().toList());
         assertEquals(1.0, done.scanned().getAsDouble());
+        long dbsize = Long.parseLong(REDIS.node(0).command("DBSIZE").trim());
+        assertEquals(dbsize, done.keys().getAsLong(), "the key space: DBSIZE");
+        assertEquals(done.keys(), done.keysScanned(), "every key seen");
     }
 
     @Test
