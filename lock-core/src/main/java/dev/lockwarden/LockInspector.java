@@ -30,6 +30,19 @@ public interface LockInspector {
     LockCount count(java.time.Duration budget);
 
     /**
+     * How many keys (DBSIZE, one round trip each) each node {@link #list} scans holds now, in the order it scans
+     * them: the one node, each Redlock node that answers, or each Cluster master. A page cursor names the node
+     * it stopped in ({@code <node index>:<SCAN cursor>}), so with these a dashboard can tell how much of the key
+     * space a listing has seen ("40 % of 300,000 keys scanned").
+     *
+     * @return the number of keys on each scanned node, in scan order (empty when this inspector cannot tell)
+     * @throws LockStoreException Redis is unreachable
+     */
+    default List<Long> keyCounts() {
+        return List.of();
+    }
+
+    /**
      * The named locks that are held right now, in the given order, read in one pipelined round trip
      * per node: what a dashboard re-reads to refresh the rows it shows.
      *

@@ -82,6 +82,15 @@ final class LockPager {
         return new LockPage(infos, next);
     }
 
+    /** DBSIZE of each scan target, in the order {@link #list} visits them (its cursor's target index). */
+    List<Long> keyCounts() {
+        List<Long> out = new ArrayList<>();
+        for (Target t : targets()) {
+            out.add(t.node().call("count keys", () -> t.redis().dbSize()));
+        }
+        return out;
+    }
+
     /** Every node's scan targets, in node order (a down Redlock node is skipped). */
     private List<Target> targets() {
         List<Target> out = new ArrayList<>();

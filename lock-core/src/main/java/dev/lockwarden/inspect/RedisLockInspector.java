@@ -78,6 +78,11 @@ public final class RedisLockInspector implements LockInspector {
     }
 
     @Override
+    public List<Long> keyCounts() {
+        return pager.keyCounts();
+    }
+
+    @Override
     public dev.lockwarden.LockCount count(Duration budget) {
         return counter.count(budget);
     }

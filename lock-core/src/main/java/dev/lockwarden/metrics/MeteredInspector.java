@@ -30,6 +30,11 @@ public final class MeteredInspector implements LockInspector {
     }
 
     @Override
+    public List<Long> keyCounts() {
+        return delegate.keyCounts();
+    }
+
+    @Override
     public dev.lockwarden.LockCount count(java.time.Duration budget) {
         return delegate.count(budget);
     }

@@ -47,6 +47,7 @@ class LockCountTest {
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 System.out.printf("counted %d locks in %d ms%n", c.count(), ms);
                 assertEquals(new LockCount(10_001, true), c);
+                assertKeyCounts(m, REDIS.nodes(), false);
 
                 extra.release();
                 assertEquals(new LockCount(10_000, true), m.inspector().count(PLENTY), "a released lock is gone");
@@ -80,6 +81,7 @@ class LockCountTest {
                     assertTrue(Long.parseLong(n.command("DBSIZE").trim()) > 0, "a master without locks: " + n);
                 }
                 assertEquals(new LockCount(300, true), m.inspector().count(PLENTY));
+                assertKeyCounts(m, REDIS.nodes(), true);
             }
         }
     }
@@ -103,8 +105,37 @@ class LockCountTest {
 
                 acquireMany(REDIS.node(2), 7); // now on two of three
                 assertEquals(new LockCount(57, true), m.inspector().count(PLENTY));
+                assertKeyCounts(m, REDIS.nodes(), false);
             }
         }
+    }
+
+    /**
+     * {@link dev.lockwarden.LockInspector#keyCounts}: each scanned node's DBSIZE, in node order (on a cluster in
+     * the masters' order, which is not the seeds'). Read again when a key came or went meanwhile (a heartbeat).
+     */
+    static void assertKeyCounts(LockManager m, List<RedisNode> nodes, boolean anyOrder) {
+        for (int attempt = 1; ; attempt++) {
+            List<Long> before = dbSizes(nodes);
+            List<Long> counted = new ArrayList<>(m.inspector().keyCounts());
+            List<Long> after = dbSizes(nodes);
+            if (before.equals(after) || attempt == 5) {
+                if (anyOrder) {
+                    before.sort(null);
+                    counted.sort(null);
+                }
+                assertEquals(before, counted, "DBSIZE of each node");
+                return;
+            }
+        }
+    }
+
+    private static List<Long> dbSizes(List<RedisNode> nodes) {
+        List<Long> out = new ArrayList<>();
+        for (RedisNode n : nodes) {
+            out.add(Long.parseLong(n.command("DBSIZE").trim()));
+        }
+        return out;
     }
 
     /** The real acquire script, pipelined: the keys and fields a LockManager writes for bulk:0..n-1. */

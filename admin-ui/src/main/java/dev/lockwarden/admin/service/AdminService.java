@@ -28,6 +28,7 @@ public final class AdminService {
     private final int pageSize;
     private final java.time.Duration longHeld;
     private int scanTargets = 1;
+    private java.time.Duration searchBudget = LockSearch.BUDGET;
     /** Null: no local copy of the audit records. */
     private AuditFile auditFile;
     /** Filter scans of every session: few threads, so many open tabs cannot load Redis much more than one. */
@@ -64,7 +65,7 @@ public final class AdminService {
      * from {@code from} (a stopped or full search) or from the start; see {@link LockSearch}.
      */
     public LockSearch search(LockQuery query, int wanted, Optional<LockSearch.Snapshot> from) {
-        LockSearch s = new LockSearch(inspector, query, wanted, scanTargets, from);
+        LockSearch s = new LockSearch(inspector, query, wanted, scanTargets, searchBudget, from);
         SEARCHES.execute(s::run);
         return s;
     }
@@ -79,6 +80,22 @@ public final class AdminService {
         AdminService s = new AdminService(inspector, pageSize, longHeld);
         s.scanTargets = LockSearch.targets(redis);
         s.auditFile = auditFile;
+        s.searchBudget = searchBudget;
+        return s;
+    }
+
+    /**
+     * How long one filter's scan may run before it stops and offers "Keep scanning" ({@link LockSearch#BUDGET}
+     * unless set here).
+     */
+    public AdminService withSearchBudget(java.time.Duration budget) {
+        if (budget.isNegative()) {
+            throw new IllegalArgumentException("search budget " + budget + " is negative");
+        }
+        AdminService s = new AdminService(inspector, pageSize, longHeld);
+        s.scanTargets = scanTargets;
+        s.auditFile = auditFile;
+        s.searchBudget = budget;
         return s;
     }
 
@@ -87,6 +104,7 @@ public final class AdminService {
         AdminService s = new AdminService(inspector, pageSize, longHeld);
         s.scanTargets = scanTargets;
         s.auditFile = file;
+        s.searchBudget = searchBudget;
         return s;
     }
 

@@ -58,6 +58,9 @@ class LockSearchTest {
                         "bulk:2999"),
                 done.locks().stream().map(LockInfo::name).sorted().toList());
         assertEquals(1.0, done.scanned().getAsDouble());
+        long dbsize = Long.parseLong(REDIS.node(0).command("DBSIZE").trim());
+        assertEquals(dbsize, done.keys().getAsLong(), "the key space: DBSIZE");
+        assertEquals(done.keys(), done.keysScanned(), "every key seen");
     }
 
     @Test
@@ -99,6 +102,15 @@ class LockSearchTest {
                         .scanned("1:1")
                         .isEmpty(),
                 "Cluster: unknown");
+        // with each node's DBSIZE: the nodes before in full, this one's share of its own keys
+        List<Long> redlock = List.of(1_000L, 3_000L);
+        assertEquals(0, LockSearch.keysScanned("0", redlock).getAsLong());
+        assertEquals(500, LockSearch.keysScanned("0:1", redlock).getAsLong(), "half the first node");
+        assertEquals(
+                1_000 + 750, LockSearch.keysScanned("1:2", redlock).getAsLong(), "the first, a quarter of the second");
+        assertEquals(4_000, LockSearch.keysScanned(null, redlock).getAsLong(), "all");
+        assertTrue(LockSearch.keysScanned("2:1", redlock).isEmpty(), "a node the counts do not know");
+        assertTrue(LockSearch.keysScanned("0:1", List.of()).isEmpty(), "no counts");
         assertEquals(5, LockSearch.targets("redlock[redis://a:1, redis://b:2, redis://c:3, redis://d:4, redis://e:5]"));
         assertEquals(1, LockSearch.targets("redis://127.0.0.1:6379"));
         assertEquals(0, LockSearch.targets("cluster[redis://127.0.0.1:7000]"));

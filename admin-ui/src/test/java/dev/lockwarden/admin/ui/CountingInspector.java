@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Counts the calls and the lock rows the dashboard reads through the inspector. */
-final class CountingInspector implements LockInspector {
+public final class CountingInspector implements LockInspector {
     private final LockInspector delegate;
     final AtomicLong listCalls = new AtomicLong();
     final AtomicLong rowsRead = new AtomicLong();
@@ -24,8 +24,10 @@ final class CountingInspector implements LockInspector {
     final AtomicLong listNanos = new AtomicLong();
 
     final AtomicLong getAllNanos = new AtomicLong();
+    /** The name of every lock {@link #list} returned, in order, repeats included. */
+    public final java.util.Queue<String> listed = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-    CountingInspector(LockInspector delegate) {
+    public CountingInspector(LockInspector delegate) {
         this.delegate = delegate;
     }
 
@@ -42,7 +44,13 @@ final class CountingInspector implements LockInspector {
         LockPage p = delegate.list(filter, page);
         listNanos.addAndGet(System.nanoTime() - t0);
         count(p.locks());
+        p.locks().forEach(i -> listed.add(i.name()));
         return p;
+    }
+
+    @Override
+    public List<Long> keyCounts() {
+        return delegate.keyCounts();
     }
 
     @Override

@@ -15,13 +15,22 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-/** 100,000 held locks: the first page shows within a second, and the dashboard never reads them all. */
+/**
+ * 100,000 held locks: the first page shows within a second, and the dashboard never reads them all; a sparse
+ * filter scans on until it has seen every key and says so.
+ * <p>
+ * The one-second bound (admin-ui/README.md: "With 100,000 held locks the view opens in under a second") is the
+ * median of {@value #RUNS} opens of the Locks view from another view, after {@value #WARM_UPS} opens not
+ * measured (the first ones pay for class loading, JIT and the browser's first layout of the grid): on a shared
+ * 2-core machine one open can stall behind another process, the median of warm opens does not.
+ */
 class ScaleBrowserTest {
     @RegisterExtension
     static final RedisServerExtension REDIS = RedisServerExtension.nodes(1);
 
     static final int LOCKS = 100_000;
-    static final int RUNS = 5;
+    static final int WARM_UPS = 2;
+    static final int RUNS = 7;
 
     @org.junit.jupiter.api.BeforeAll
     static void hundredThousandLocks() {
@@ -64,10 +73,11 @@ class ScaleBrowserTest {
                     Browser browser = new Browser(server.uri().toString())) {
                 browser.loginAs("viewer");
                 browser.waitFor(By.id("locks"));
-                // open the locks view RUNS times (from the fencing counters view), and once by a full page load
+                // open the locks view WARM_UPS + RUNS times (from the fencing counters view), and once by a full
+                // page load; only the last RUNS count
                 long[] millis = new long[RUNS];
                 long serverMillis = 0;
-                for (int run = 0; run < RUNS; run++) {
+                for (int run = -WARM_UPS; run < RUNS; run++) {
                     browser.driver.findElement(By.id("nav-fences")).click();
                     browser.waitFor(By.id("fences"));
                     browser.driver.executeScript(PROFILE);
@@ -75,14 +85,18 @@ class ScaleBrowserTest {
                     long start = System.nanoTime();
                     browser.driver.findElement(By.id("nav-locks")).click();
                     waitForRows(browser);
-                    millis[run] = (System.nanoTime() - start) / 1_000_000;
+                    long ms = (System.nanoTime() - start) / 1_000_000;
                     long inInspector = (counting.listNanos.get() + counting.getAllNanos.get() - server0) / 1_000_000;
-                    serverMillis = Math.max(serverMillis, inInspector);
+                    if (run >= 0) {
+                        millis[run] = ms;
+                        serverMillis = Math.max(serverMillis, inInspector);
+                    }
                     System.out.printf(
-                            "run %d: first page of %d locks in the browser after %d ms, %d ms of it in the inspector; in the page: %s%n",
-                            run + 1,
+                            "%s %d: first page of %d locks in the browser after %d ms, %d ms of it in the inspector; in the page: %s%n",
+                            run < 0 ? "warm-up" : "run",
+                            run < 0 ? run + WARM_UPS + 1 : run + 1,
                             LOCKS,
-                            millis[run],
+                            ms,
                             inInspector,
                             browser.driver.executeScript("return window.__profile()"));
                 }
@@ -94,9 +108,15 @@ class ScaleBrowserTest {
                 java.util.Arrays.sort(sorted);
                 long median = sorted[RUNS / 2];
                 System.out.printf(
-                        "first page of %d locks: median %d ms of %s (full page reload: %d ms)%n",
-                        LOCKS, median, java.util.Arrays.toString(millis), reload);
-                // the median: one run on this shared machine can stall behind another process
+                        "first page of %d locks: median %d ms of %s after %d warm-ups (full page reload: %d ms; load %s)%n",
+                        LOCKS,
+                        median,
+                        java.util.Arrays.toString(millis),
+                        WARM_UPS,
+                        reload,
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                                .getSystemLoadAverage());
+                // the README's "under a second": the median of warm opens (see the class comment)
                 assertTrue(median < 1_000, "first page after " + java.util.Arrays.toString(millis) + " ms");
                 assertTrue(serverMillis < 500, "the inspector's share of opening the view: " + serverMillis + " ms");
 
@@ -143,9 +163,14 @@ class ScaleBrowserTest {
                 browser.driver.findElement(By.id("status")).getText());
     }
 
-    /** 11 of the 100,000 names start with bulk:9999 (bulk:9999, bulk:99990..99999): far fewer than a page. */
+    /**
+     * 11 of the 100,000 names start with bulk:9999 (bulk:9999, bulk:99990..99999): far fewer than a page. The
+     * status ends with "11 of 11 matches, N keys scanned", N the key space's DBSIZE (300,000 keys of the locks, and
+     * the dashboard's own few).
+     */
     private static void sparseFilterScansOnUntilTheWholeKeySpaceIsSeen(Browser browser) {
         List<String> seen = new ArrayList<>();
+        long keysBefore = dbsize();
         long t0 = System.nanoTime();
         browser.driver.findElement(By.cssSelector("#filter-prefix input")).sendKeys("bulk:9999");
         new WebDriverWait(browser.driver, Duration.ofSeconds(60))
@@ -159,23 +184,36 @@ class ScaleBrowserTest {
                     if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(status)) {
                         seen.add(status);
                     }
-                    return status.contains("whole key space scanned");
+                    return status.contains(" matches, ") || status.contains(" match, ");
                 });
+        long keysAfter = dbsize();
         System.out.printf(
-                "bulk:9999 over %d locks: all matches after %d ms; statuses: %s%n",
-                LOCKS, (System.nanoTime() - t0) / 1_000_000, seen);
+                "bulk:9999 over %d locks: all matches after %d ms; statuses: %s; DBSIZE %d before, %d after%n",
+                LOCKS, (System.nanoTime() - t0) / 1_000_000, seen, keysBefore, keysAfter);
+        String last = seen.get(seen.size() - 1);
+        long keys = last.endsWith(String.format(java.util.Locale.ROOT, " %,d keys scanned", keysBefore))
+                ? keysBefore
+                : keysAfter; // a key of the dashboard's own came or went during the scan
         assertEquals(
-                "11 locks shown · 11 of 11 matches, whole key space scanned",
-                seen.get(seen.size() - 1),
+                String.format(java.util.Locale.ROOT, "11 locks shown · 11 of 11 matches, %,d keys scanned", keys),
+                last,
                 () -> browser.displayedTexts(By.cssSelector("b.lock-name")).toString());
+        assertTrue(keys >= LOCKS * 3L && keys < LOCKS * 3L + 10, "DBSIZE: the locks' keys and the dashboard's");
+        // the grid holds the 11 (its height, under the health strip, may show fewer rows at once), and the rows
+        // it shows are among them
         new WebDriverWait(browser.driver, Duration.ofSeconds(5))
-                .until(d -> d.findElements(By.cssSelector("b.lock-name")).stream()
-                                .filter(WebElement::isDisplayed)
-                                .count()
-                        == 11);
+                .until(d -> Long.valueOf(11)
+                        .equals(((org.openqa.selenium.JavascriptExecutor) d)
+                                .executeScript("return document.getElementById('locks').size")));
+        List<String> rows = browser.displayedTexts(By.cssSelector("b.lock-name"));
+        assertTrue(!rows.isEmpty() && rows.stream().allMatch(n -> n.startsWith("bulk:9999")), rows::toString);
         assertTrue(
-                seen.stream().noneMatch(st -> st.startsWith("0 locks shown ·") && st.contains("whole")),
+                seen.stream().noneMatch(st -> st.contains(" of 0 matches")),
                 "never 'no such lock' before the scan ended: " + seen);
+    }
+
+    private static long dbsize() {
+        return Long.parseLong(REDIS.node(0).command("DBSIZE").trim());
     }
 
     /** A name typed in full is read directly, before the scan reaches it. */

@@ -1,9 +1,15 @@
 package dev.lockwarden.admin.ui.locks;
 
 import dev.lockwarden.admin.service.LockSearch;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 
-/** The status line of the Locks view: how many locks are shown and how far the filter's scan got. */
+/**
+ * The status line of the Locks view: how many locks are shown and how far the filter's scan got, e.g.
+ * {@code 11 locks shown · 11 of 11 matches, 300,001 keys scanned} when it has seen every key, or
+ * {@code 3 locks shown so far · 40 % of 300,001 keys scanned, stopped after 30 s — Keep scanning}.
+ */
 final class ScanStatus {
     private ScanStatus() {}
 
@@ -20,20 +26,42 @@ final class ScanStatus {
             return "Cannot read locks: " + s.error().get();
         }
         if (s.complete()) {
-            return head + " · " + shown + " of " + shown + (shown == 1 ? " match" : " matches")
-                    + ", whole key space scanned" + updated;
+            int matches = s.locks().size();
+            String keys =
+                    s.keys().isPresent() ? number(s.keys().getAsLong()) + " keys scanned" : "whole key space scanned";
+            return head + " · " + number(shown) + " of " + number(matches) + (matches == 1 ? " match" : " matches")
+                    + ", " + keys + updated;
         }
-        String scanned = s.scanned().isPresent()
-                ? String.format(
-                        java.util.Locale.ROOT, "%.0f %% scanned", s.scanned().getAsDouble() * 100)
-                : "scan under way";
+        String scanned = scanned(s);
         if (s.full()) {
             return head + " · page full, " + scanned + " — Load more for the rest" + updated;
         }
         if (s.stopped()) {
-            return head + " · " + scanned + ", stopped after " + LockSearch.BUDGET.toSeconds() + " s — Keep scanning"
+            return head + " so far · " + scanned + ", stopped after " + seconds(s.budget()) + " — Keep scanning"
                     + updated;
         }
-        return head + " so far · " + scanned + " — keep scanning…" + total;
+        return head + " so far · " + scanned + " — scanning…" + total;
+    }
+
+    /**
+     * {@code 40 % of 300,001 keys scanned} (keys scanned over the nodes' DBSIZE), rounded down and below 100 %
+     * while keys are left; {@code 40 % scanned} when the key count is unknown; else {@code scan under way}.
+     */
+    private static String scanned(LockSearch.Snapshot s) {
+        if (s.scanned().isEmpty()) {
+            return "scan under way";
+        }
+        long percent = Math.min(99, (long) Math.floor(s.scanned().getAsDouble() * 100 + 1e-9));
+        return percent + " %" + (s.keys().isPresent() ? " of " + number(s.keys().getAsLong()) + " keys" : "")
+                + " scanned";
+    }
+
+    private static String number(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    private static String seconds(Duration d) {
+        long ms = d.toMillis();
+        return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
     }
 }
