@@ -2,6 +2,7 @@ package dev.lockwarden.admin;
 
 import dev.lockwarden.admin.security.FirstRunUsers;
 import dev.lockwarden.admin.security.UserDirectory;
+import dev.lockwarden.admin.service.LockSearch;
 import dev.lockwarden.admin.web.TrustedProxies;
 import dev.lockwarden.config.Settings;
 import java.net.InetAddress;
@@ -25,6 +26,8 @@ import java.util.Properties;
  * @param longHeld        locks held longer are marked LONG-HELD ({@value #LONG_HELD}, default 10m)
  * @param trustedProxies  peers whose {@code X-Forwarded-For}/{@code -Proto} are believed ({@value #TRUSTED_PROXY}, default none)
  * @param publicUrl       the address people open behind the proxy; its host is accepted in {@code Host} ({@value #PUBLIC_URL})
+ * @param searchBudget    how long one filter's scan may run before it stops and offers "Keep scanning"
+ *                        ({@value #SEARCH_BUDGET}, default 30s; above zero)
  */
 public record AdminConfig(
         InetAddress bind,
@@ -35,7 +38,8 @@ public record AdminConfig(
         boolean behindTlsProxy,
         Duration longHeld,
         TrustedProxies trustedProxies,
-        Optional<URI> publicUrl) {
+        Optional<URI> publicUrl,
+        Duration searchBudget) {
     public static final String PORT = "lockwarden.admin.port";
     public static final String BIND = "lockwarden.admin.bind";
     public static final String PAGE_SIZE = "lockwarden.admin.page-size";
@@ -44,11 +48,13 @@ public record AdminConfig(
     public static final String LONG_HELD = "lockwarden.admin.long-held";
     public static final String TRUSTED_PROXY = "lockwarden.admin.trusted-proxy";
     public static final String PUBLIC_URL = "lockwarden.admin.public-url";
+    public static final String SEARCH_BUDGET = "lockwarden.admin.search-budget";
     /** Lockwarden's own keys (clients, activity, audit): a lock key prefix may not reach into them. */
     public static final String RESERVED_PREFIX = "lockwarden:";
 
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofMinutes(30);
     public static final Duration DEFAULT_LONG_HELD = Duration.ofMinutes(10);
+    public static final Duration DEFAULT_SEARCH_BUDGET = LockSearch.BUDGET;
 
     /** Defaults for the session settings. */
     public AdminConfig(InetAddress bind, int port, int pageSize, UserDirectory users) {
@@ -61,30 +67,59 @@ public record AdminConfig(
                 false,
                 DEFAULT_LONG_HELD,
                 TrustedProxies.none(),
-                Optional.empty());
+                Optional.empty(),
+                DEFAULT_SEARCH_BUDGET);
     }
 
     /** The same with another session timeout. */
     public AdminConfig withSessionTimeout(Duration timeout) {
         return new AdminConfig(
-                bind, port, pageSize, users, timeout, behindTlsProxy, longHeld, trustedProxies, publicUrl);
+                bind,
+                port,
+                pageSize,
+                users,
+                timeout,
+                behindTlsProxy,
+                longHeld,
+                trustedProxies,
+                publicUrl,
+                searchBudget);
     }
 
     /** The same with {@code behindTlsProxy} set. */
     public AdminConfig withBehindTlsProxy(boolean on) {
-        return new AdminConfig(bind, port, pageSize, users, sessionTimeout, on, longHeld, trustedProxies, publicUrl);
+        return new AdminConfig(
+                bind, port, pageSize, users, sessionTimeout, on, longHeld, trustedProxies, publicUrl, searchBudget);
     }
 
     /** The same with another long-held threshold. */
     public AdminConfig withLongHeld(Duration threshold) {
         return new AdminConfig(
-                bind, port, pageSize, users, sessionTimeout, behindTlsProxy, threshold, trustedProxies, publicUrl);
+                bind,
+                port,
+                pageSize,
+                users,
+                sessionTimeout,
+                behindTlsProxy,
+                threshold,
+                trustedProxies,
+                publicUrl,
+                searchBudget);
     }
 
     /** The same with other trusted proxies. */
     public AdminConfig withTrustedProxies(TrustedProxies proxies) {
         return new AdminConfig(
-                bind, port, pageSize, users, sessionTimeout, behindTlsProxy, longHeld, proxies, publicUrl);
+                bind,
+                port,
+                pageSize,
+                users,
+                sessionTimeout,
+                behindTlsProxy,
+                longHeld,
+                proxies,
+                publicUrl,
+                searchBudget);
     }
 
     /** The same with a public URL. */
@@ -98,7 +133,23 @@ public record AdminConfig(
                 behindTlsProxy,
                 longHeld,
                 trustedProxies,
-                Optional.of(publicUrl(url.toString(), PUBLIC_URL)));
+                Optional.of(publicUrl(url.toString(), PUBLIC_URL)),
+                searchBudget);
+    }
+
+    /** The same with another time budget for one filter's scan. */
+    public AdminConfig withSearchBudget(Duration budget) {
+        return new AdminConfig(
+                bind,
+                port,
+                pageSize,
+                users,
+                sessionTimeout,
+                behindTlsProxy,
+                longHeld,
+                trustedProxies,
+                publicUrl,
+                budget);
     }
 
     public AdminConfig {
@@ -115,6 +166,10 @@ public record AdminConfig(
         }
         if (pageSize < 1 || pageSize > 10_000) {
             throw new IllegalArgumentException(PAGE_SIZE + "=" + pageSize + " is out of range: use 1..10000");
+        }
+        if (searchBudget.isNegative() || searchBudget.isZero()) {
+            throw new IllegalArgumentException(SEARCH_BUDGET + "=" + searchBudget + " is not above zero: give "
+                    + "--search-budget (or " + SEARCH_BUDGET + ") a positive duration, e.g. 30s");
         }
     }
 
@@ -134,6 +189,12 @@ public record AdminConfig(
                 .orElse(TrustedProxies.none());
         Optional<URI> url = settings.raw(PUBLIC_URL).map(s -> publicUrl(s.value(), s.where()));
         Duration longHeld = settings.duration(LONG_HELD, DEFAULT_LONG_HELD);
+        Duration searchBudget = settings.duration(SEARCH_BUDGET, DEFAULT_SEARCH_BUDGET);
+        if (searchBudget.isNegative() || searchBudget.isZero()) {
+            Settings.Source s = settings.raw(SEARCH_BUDGET).orElseThrow();
+            throw new IllegalArgumentException(s.where() + "='" + s.value() + "' is not above zero: give "
+                    + "--search-budget (or " + SEARCH_BUDGET + ") a positive duration, e.g. 30s");
+        }
         return new AdminConfig(
                 bind,
                 port,
@@ -145,7 +206,8 @@ public record AdminConfig(
                 proxy,
                 longHeld,
                 proxies,
-                url);
+                url,
+                searchBudget);
     }
 
     /** A prefix such as {@code lockwarden:jvm:} would let lock keys pose as clients or break the Activity view. */

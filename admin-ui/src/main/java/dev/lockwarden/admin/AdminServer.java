@@ -159,7 +159,8 @@ public final class AdminServer implements AutoCloseable {
                                 AdminService.class,
                                 new AdminService(inspector, config.pageSize(), config.longHeld())
                                         .withAuditFile(auditFile)
-                                        .withRedis(redis.get()),
+                                        .withRedis(redis.get())
+                                        .withSearchBudget(config.searchBudget()),
                                 LoginService.class,
                                 logins,
                                 HealthService.class,

@@ -50,6 +50,38 @@ class AdminConfigTest {
     }
 
     @Test
+    void searchBudgetIsThirtySecondsReadFromItsSettingAndAboveZero() {
+        assertEquals(
+                java.time.Duration.ofSeconds(30),
+                AdminConfig.load(settings(Map.of(), Map.of()), sys).searchBudget());
+        assertEquals(
+                java.time.Duration.ofSeconds(5),
+                AdminConfig.load(settings(Map.of(), Map.of("LOCKWARDEN_ADMIN_SEARCH_BUDGET", "5s")), sys)
+                        .searchBudget());
+        assertEquals(
+                java.time.Duration.ofMinutes(1),
+                AdminConfig.load(settings(Map.of("lockwarden.admin.search-budget", "1m"), Map.of()), sys)
+                        .searchBudget());
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> AdminConfig.load(settings(Map.of(), Map.of("LOCKWARDEN_ADMIN_SEARCH_BUDGET", "0s")), sys));
+        assertTrue(
+                e.getMessage().startsWith("environment variable LOCKWARDEN_ADMIN_SEARCH_BUDGET='0s' is not above zero")
+                        && e.getMessage().contains("--search-budget")
+                        && e.getMessage().contains("e.g. 30s"),
+                e.getMessage());
+        AdminConfig d = AdminConfig.load(settings(Map.of(), Map.of()), sys);
+        assertEquals(
+                java.time.Duration.ofMillis(1),
+                d.withSearchBudget(java.time.Duration.ofMillis(1)).searchBudget());
+        e = assertThrows(IllegalArgumentException.class, () -> d.withSearchBudget(java.time.Duration.ofSeconds(-1)));
+        assertTrue(
+                e.getMessage().contains("lockwarden.admin.search-budget")
+                        && e.getMessage().contains("not above zero"),
+                e.getMessage());
+    }
+
+    @Test
     void environmentIsRead() {
         AdminConfig c = AdminConfig.load(settings(Map.of(), Map.of("LOCKWARDEN_ADMIN_PORT", "0")), sys);
         assertEquals(0, c.port());

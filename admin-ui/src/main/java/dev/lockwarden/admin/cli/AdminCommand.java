@@ -120,6 +120,12 @@ public final class AdminCommand implements Callable<Integer> {
     String longHeld;
 
     @Option(
+            names = "--search-budget",
+            paramLabel = "DURATION",
+            description = "how long one filter's scan may run before it stops and offers Keep scanning (default 30s)")
+    String searchBudget;
+
+    @Option(
             names = "--behind-tls-proxy",
             description = "served over https by a reverse proxy: Secure session cookie and HSTS")
     Boolean behindTlsProxy;
@@ -200,7 +206,7 @@ public final class AdminCommand implements Callable<Integer> {
     }
 
     /** Options given here, over system properties, over the environment. */
-    private Settings settings() {
+    Settings settings() {
         Map<String, String> given = new HashMap<>();
         putIf(given, AdminConfig.PORT, port);
         putIf(given, AdminConfig.BIND, bind);
@@ -212,6 +218,7 @@ public final class AdminCommand implements Callable<Integer> {
         putIf(given, AdminConfig.SESSION_TIMEOUT, sessionTimeout);
         putIf(given, AdminConfig.BEHIND_TLS_PROXY, behindTlsProxy);
         putIf(given, AdminConfig.LONG_HELD, longHeld);
+        putIf(given, AdminConfig.SEARCH_BUDGET, searchBudget);
         putIf(given, AdminConfig.TRUSTED_PROXY, trustedProxy);
         putIf(given, AdminConfig.PUBLIC_URL, publicUrl);
         return new Settings(k -> given.containsKey(k) ? given.get(k) : System.getProperty(k), System.getenv());

@@ -86,7 +86,7 @@ public final class AdminService {
 
     /**
      * How long one filter's scan may run before it stops and offers "Keep scanning" ({@link LockSearch#BUDGET}
-     * unless set here).
+     * unless set here): the dashboard's {@code --search-budget} / {@code lockwarden.admin.search-budget}.
      */
     public AdminService withSearchBudget(java.time.Duration budget) {
         if (budget.isNegative()) {
