@@ -64,7 +64,17 @@ public final class PaymentLedger {
         }
     }
 
-    /** Marks the payment CHARGED if {@code fencingToken} is newer than the row's; false if stale. */
+    /**
+     * Puts {@code fencingToken} on the payment's row unless a newer one is there (false: this holder is
+     * stale); from then on every write with an older token is refused.
+     */
+    public boolean claim(String paymentId, long fencingToken) throws SQLException {
+        try (Connection c = connect()) {
+            return fence.claim(c, paymentId, fencingToken);
+        }
+    }
+
+    /** Marks the payment CHARGED unless the row carries a newer token than {@code fencingToken}; false if stale. */
     public boolean recordCharge(String paymentId, long fencingToken, String confirmation) throws SQLException {
         try (Connection c = connect()) {
             return fence.update(c, paymentId, fencingToken, Map.of("status", "CHARGED", "confirmation", confirmation));

@@ -2,6 +2,7 @@ package dev.lockwarden.examples.payments;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockwarden.LockManager;
@@ -94,6 +95,26 @@ class PaymentsTest {
         assertTrue(story.contains("rejected by the ledger"), story);
         assertFalse(story.contains("CN-STALE"), story);
         assertEquals(1, cdi.select(CardNetwork.class).get().chargesOf("TX-124"));
+    }
+
+    /**
+     * A holder whose token is older than the one a newer holder put on the row stops before it reads
+     * the row or calls the card network; the control: the newer token charges once.
+     */
+    @Test
+    void aStaleHolderStopsBeforeChargingWhenANewerTokenClaimedTheRow() throws Exception {
+        boot("jdbc:h2:mem:pay-claim;DB_CLOSE_DELAY=-1");
+        PaymentLedger ledger = cdi.select(PaymentLedger.class).get();
+        CardNetwork network = cdi.select(CardNetwork.class).get();
+        ChargeFlow flow = new ChargeFlow(ledger, network);
+        ledger.open("TX-300", 700);
+        assertTrue(ledger.claim("TX-300", 10), "the newer holder's claim");
+        StaleHolderException e = assertThrows(StaleHolderException.class, () -> flow.charge("TX-300", 700, 9));
+        assertTrue(e.getMessage().contains("TX-300"), e.getMessage());
+        assertEquals(0, network.chargesOf("TX-300"), "the stale holder charged the card");
+        Receipt fresh = flow.charge("TX-300", 700, 10);
+        assertFalse(fresh.replayed());
+        assertEquals(1, network.chargesOf("TX-300"));
     }
 
     @Test
