@@ -107,15 +107,7 @@ final class ClusterWatch implements TopologyWatch {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "could not refresh the cluster's slot map", e);
         }
-        String what = "cluster failover (epoch " + epoch + " -> " + now + ")";
-        for (Consumer<String> l : listeners) {
-            try {
-                l.accept(what);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "a cluster failover listener failed", e);
-            }
-        }
-        LOG.log(System.Logger.Level.INFO, what + ": re-checking every lock held");
+        TopologyWatch.tell(listeners, "cluster failover (epoch " + epoch + " -> " + now + ")", LOG);
     }
 
     @Override

@@ -101,16 +101,7 @@ final class SentinelWatch implements TopologyWatch {
         while (!master.equals(client.getCurrentMaster()) && System.nanoTime() < deadline && !closed) {
             sleep(5); // Jedis's own sentinel listener hears the same message and re-points the pool
         }
-        String what = "failover of " + masterName + " to " + master;
-        for (Consumer<String> l : listeners) {
-            try {
-                l.accept(what);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "a master switch listener failed", e);
-            }
-        }
-        // after the listeners: a JVM's first log line can take a second (logging set-up), the re-check must not wait
-        LOG.log(System.Logger.Level.INFO, what + ": re-checking every lock held on the new master");
+        TopologyWatch.tell(listeners, "failover of " + masterName + " to " + master, LOG);
     }
 
     private static void sleep(long millis) {

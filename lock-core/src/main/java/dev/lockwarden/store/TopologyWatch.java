@@ -1,5 +1,6 @@
 package dev.lockwarden.store;
 
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -17,4 +18,19 @@ interface TopologyWatch extends AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * Tells every listener about {@code what}, then logs it: after the listeners, because a JVM's first
+     * log line can take a second (logging set-up) and the re-check must not wait.
+     */
+    static void tell(List<Consumer<String>> listeners, String what, System.Logger log) {
+        for (Consumer<String> l : listeners) {
+            try {
+                l.accept(what);
+            } catch (RuntimeException e) {
+                log.log(System.Logger.Level.WARNING, "a failover listener failed", e);
+            }
+        }
+        log.log(System.Logger.Level.INFO, what + ": re-checking every lock held");
+    }
 }
