@@ -11,6 +11,8 @@ import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.scaffold.TypeInitializer;
 import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.implementation.bytecode.constant.IntegerConstant;
+import net.bytebuddy.implementation.bytecode.constant.TextConstant;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
@@ -39,6 +41,12 @@ final class ClassWeaver {
                 AGENT_POOL.describe(LockAdvice.class.getName()).resolve();
         static final TypeDescription UNREACHABLE_ADVICE =
                 AGENT_POOL.describe(UnreachableAdvice.class.getName()).resolve();
+        // constants bound as stack manipulations of known type: binding a plain value would first classify it
+        // against Byte Buddy's JavaConstant types, whose set-up creates a dozen reflective dispatchers
+        static final TypeDescription.Generic INT =
+                TypeDescription.ForLoadedType.of(int.class).asGenericType();
+        static final TypeDescription.Generic STRING =
+                TypeDescription.ForLoadedType.of(String.class).asGenericType();
     }
 
     private ClassWeaver() {}
@@ -69,13 +77,43 @@ final class ClassWeaver {
             }
             Advice advice = w.failMessage() != null
                     ? Advice.withCustomMapping()
-                            .bind(FailMessage.class, w.failMessage())
+                            .bind(FailMessage.class, new TextConstant(w.failMessage()), Holder.STRING)
                             .to(Holder.UNREACHABLE_ADVICE, Holder.AGENT_CLASSES)
                     : Advice.withCustomMapping()
-                            .bind(BindingId.class, w.id())
+                            .bind(BindingId.class, IntegerConstant.forValue(w.id()), Holder.INT)
+                            .bind(FailMessage.class, new TextConstant(unreachable(name, method)), Holder.STRING)
                             .to(Holder.LOCK_ADVICE, Holder.AGENT_CLASSES);
             targets.put(key, new Target(method, advice));
         }
+        return write(name, bytes, type, pool, targets);
+    }
+
+    /**
+     * Weaves a small class of the agent's own, without defining it, to load and initialise the weaving code before
+     * the application's first lock-wrapped class needs it ({@link WeaverWarmUp}); returns the woven bytes.
+     */
+    static byte[] warmUp(String name, byte[] bytes, String method) {
+        TypePool pool = TypePools.of(
+                new ClassFileLocator.Compound(ClassFileLocator.Simple.of(name, bytes), Holder.AGENT_CLASSES));
+        TypeDescription type = pool.describe(name).resolve();
+        Map<String, Target> targets = new HashMap<>();
+        for (MethodDescription m : type.getDeclaredMethods()) {
+            if (m.getInternalName().equals(method)) {
+                targets.put(
+                        m.getInternalName() + m.getDescriptor(),
+                        new Target(
+                                m,
+                                Advice.withCustomMapping()
+                                        .bind(BindingId.class, IntegerConstant.forValue(-1), Holder.INT)
+                                        .bind(FailMessage.class, new TextConstant(unreachable(name, m)), Holder.STRING)
+                                        .to(Holder.LOCK_ADVICE, Holder.AGENT_CLASSES)));
+            }
+        }
+        return write(name, bytes, type, pool, targets);
+    }
+
+    private static byte[] write(
+            String name, byte[] bytes, TypeDescription type, TypePool pool, Map<String, Target> targets) {
         ClassFileVersion version = ClassFileVersion.ofClassFile(bytes);
         Implementation.Context context = Implementation.Context.Disabled.Factory.INSTANCE.make(
                 type, null, TypeInitializer.None.INSTANCE, version, version);
@@ -88,6 +126,14 @@ final class ClassWeaver {
                     "woven " + weaving.done + " of the " + targets.size() + " planned methods of " + name);
         }
         return writer.toByteArray();
+    }
+
+    /** Why a call fails if the bridge, found when the class was woven, cannot be linked when it runs. */
+    private static String unreachable(String name, MethodDescription method) {
+        return AgentLog.PREFIX + name + "#" + method.getInternalName() + " is lock-wrapped but its class loader cannot"
+                + " see dev.lockwarden.agent.bootstrap.LockBridge, so it does not run unlocked — let the loader delegate"
+                + " that package to the boot loader (JBoss: -Djboss.modules.system.pkgs=dev.lockwarden.agent.bootstrap;"
+                + " OSGi: org.osgi.framework.bootdelegation=dev.lockwarden.agent.bootstrap)";
     }
 
     /** One method and the advice woven into it. */
