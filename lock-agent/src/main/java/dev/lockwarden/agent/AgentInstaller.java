@@ -3,14 +3,13 @@ package dev.lockwarden.agent;
 import dev.lockwarden.agent.bootstrap.LockBridge;
 import dev.lockwarden.agent.config.AgentConfig;
 import java.lang.instrument.Instrumentation;
+import net.bytebuddy.pool.TypePool;
 
 /**
  * Installs the transformation for a valid config: only classes a rule names (and, for patterns, only those declaring
  * a matching method, so every other class keeps its exact bytes), never JDK, agent or generated proxy classes.
  * Every class the JVM loads first meets a raw-name check ({@link NameFilter}); only candidates are read and planned
- * ({@link GatedTransformer}). Classes loaded before the agent are retransformed. Nothing here loads Byte Buddy: it is
- * needed only to retransform, so a {@code -javaagent} start-up whose classes load after {@code premain} never pays
- * for it.
+ * ({@link GatedTransformer}). Classes loaded before the agent are retransformed.
  */
 final class AgentInstaller {
     private AgentInstaller() {}
@@ -79,11 +78,11 @@ final class AgentInstaller {
 
     /** Whether a rule names the class (its class file unavailable: let the transformer decide on the JVM's bytes). */
     private static boolean planned(Class<?> c, MethodPlanner planner) {
-        byte[] classFile = TypeResolver.read(c.getClassLoader(), c.getName());
+        byte[] classFile = TypePools.read(c.getClassLoader(), c.getName());
         if (classFile == null) {
             return true;
         }
-        ClassModel model = ClassModel.read(classFile);
-        return planner.named(model, TypeResolver.of(c.getClassLoader()).with(c.getName(), model));
+        TypePool pool = TypePools.of(c.getClassLoader(), c.getName(), classFile);
+        return planner.named(pool.describe(c.getName()).resolve(), pool);
     }
 }

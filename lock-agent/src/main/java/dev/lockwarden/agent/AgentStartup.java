@@ -37,7 +37,7 @@ final class AgentStartup {
             throw new StartupException(e.getMessage(), e.continueOnError(), e);
         }
         StartupStamps.mark("config");
-        var problems = Preflight.check(config, TypeResolver.of(ClassLoader.getSystemClassLoader()));
+        var problems = Preflight.check(config, TypePools.of(ClassLoader.getSystemClassLoader()));
         if (!problems.isEmpty()) {
             AgentConfigException e = new AgentConfigException(
                     config.file(), problems, config.agent().continueOnError());

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns one class's plan into what gets woven, for either weaver ({@link AsmWeaver}, {@link ClassWeaver}): per
+ * Turns one class's plan into what gets woven ({@link ClassWeaver}): per
  * method a binding id in the runtime, or — when the class loader cannot see the bootstrap bridge — the message every
  * call fails with. Reports each instrumented method and every problem. Nothing configured runs unlocked: a rejected
  * key still gets a binding, whose every call fails.
@@ -46,7 +46,7 @@ final class Binder {
                 report.problem(p.problem() + "; every call of " + p.signature() + " fails until the config is fixed");
             }
             int id = runtime.register(
-                    p.rule(), p.signature() + p.method().descriptor(), p.methodId(), p.key(), p.problem());
+                    p.rule(), p.signature() + p.method().getDescriptor(), p.methodId(), p.key(), p.problem());
             woven.add(new Woven(p, id, null));
         }
         return woven;

@@ -17,6 +17,9 @@ import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.pool.TypePool;
 
 /**
  * What the agent would instrument in an application, without running it: every class file of the given jars and
@@ -66,14 +69,18 @@ public final class DryRun {
         // only the loader's resources are read (class files), nothing is loaded; the JDK's through the platform loader
         try (URLClassLoader files =
                 new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
-            TypeResolver resolver = TypeResolver.of(files);
+            TypePool pool = TypePools.of(ClassFileLocator.ForClassLoader.of(files));
             for (String name : names) {
                 try {
-                    ClassModel type = resolver.resolve(name);
-                    if (type == null || !planner.named(type, resolver)) {
+                    TypePool.Resolution resolution = pool.describe(name);
+                    if (!resolution.isResolved()) {
                         continue;
                     }
-                    Plan plan = planner.plan(type, resolver);
+                    TypeDescription type = resolution.resolve();
+                    if (!planner.named(type, pool)) {
+                        continue;
+                    }
+                    Plan plan = planner.plan(type, pool);
                     problems.addAll(Preflight.problems(plan));
                     for (Planned p : plan.methods()) {
                         methods.get(p.rule().where())

@@ -8,8 +8,8 @@ import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 
 /**
- * The last resort for a class that has a lock-wrapped method but that neither {@link AsmWeaver} nor Byte Buddy
- * could weave (a constant pool too full for the wrapper's constants, a weaver bug): a transformer cannot stop a class
+ * The last resort for a class that has a lock-wrapped method but that Byte Buddy ({@link ClassWeaver}) cannot
+ * weave (a constant pool too full for the wrapper's constants, a weaver bug): a transformer cannot stop a class
  * from loading, so instead of letting the method run without its lock the class is defined with its name, super
  * types, fields and method signatures but with a fresh constant pool and every method's code — and a static
  * initialiser — replaced by {@code throw new IllegalStateException(message)}. The first use of the class then fails

@@ -11,13 +11,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.pool.TypePool;
 
 /**
  * The class file transformer the JVM calls for every class: classes of the boot loader and classes whose name no
- * rule can match ({@link NameFilter}) return at once, unchanged (their bytes stay identical). The rest are read
- * as {@link ClassModel}s and planned; a class with nothing to lock stays unchanged too. Planned classes are woven by
- * {@link AsmWeaver} when first loaded, else (retransformation, interfaces, pre-Java 7 class files, or when ASM
- * weaving fails) by Byte Buddy ({@link ClassWeaver}). Any failure on a candidate class — reading, planning, binding,
+ * rule can match ({@link NameFilter}) return at once, unchanged (their bytes stay identical). The rest are described
+ * by Byte Buddy's type pool ({@link TypePools}, cached per class loader) and planned; a class with nothing to lock
+ * stays unchanged too. Planned classes are woven by Byte Buddy ({@link ClassWeaver}: {@link LockAdvice} inlined, no
+ * class format change), as they load and when retransformed alike. Any failure on a candidate class — reading, planning, binding,
  * weaving, opening its module — makes it fail closed ({@link ClassClosing}): defined, or retransformed, with every
  * method throwing, so a lock-wrapped method never runs unlocked; reported at ERROR (and in JMX Problems). Every
  * throwable counts, {@link Error}s included: the JDK would swallow one escaping {@code transform} and define the class
@@ -29,8 +31,8 @@ final class GatedTransformer implements ClassFileTransformer {
     private final Binder binder;
     private final AgentReport report;
     private final Instrumentation inst;
-    /** What {@link AsmWeaver} made, per loader and class: a later retransformation must keep the added methods. */
-    private final Map<ClassLoader, Map<String, byte[]>> asmWoven = new WeakHashMap<>();
+    /** Classes defined failing closed, per loader: a later retransformation (another agent's) keeps them so. */
+    private final Map<ClassLoader, Map<String, byte[]>> closedClasses = new WeakHashMap<>();
     /** Loaded classes whose retransformation the JVM refused: the next one makes them fail. */
     private final Map<Class<?>, Throwable> toClose = new ConcurrentHashMap<>();
 
@@ -101,13 +103,14 @@ final class GatedTransformer implements ClassFileTransformer {
         StartupStamps.mark("until-weave");
         // for a retransformation the planner reads the original class file (the JVM's bytes are reconstituted)
         InjectedFault.at("read", name);
-        byte[] original = redefined != null ? TypeResolver.read(loader, name) : null;
-        ClassModel model = ClassModel.read(original != null ? original : bytes);
-        if (generated(model)) {
+        byte[] original = redefined != null ? TypePools.read(loader, name) : null;
+        TypePool pool = TypePools.of(loader, name, original != null ? original : bytes);
+        TypeDescription type = pool.describe(name).resolve();
+        if (generated(type)) {
             return null;
         }
         InjectedFault.at("plan", name);
-        Plan plan = planner.plan(model, TypeResolver.of(loader).with(name, model));
+        Plan plan = planner.plan(type, pool);
         planned[0] = plan;
         if (plan.methods().isEmpty()) {
             for (String problem : plan.problems()) {
@@ -117,26 +120,11 @@ final class GatedTransformer implements ClassFileTransformer {
         }
         InjectedFault.at("bind", name);
         List<Woven> woven = binder.bind(plan, loader);
-        byte[] result = null;
-        if (AsmWeaver.canWeave(model, redefined)) {
-            try {
-                InjectedFault.at("weave", name);
-                result = AsmWeaver.weave(bytes, woven);
-            } catch (RuntimeException | LinkageError e) {
-                AgentLog.warn("ASM weaving of " + name + " failed, falling back to Byte Buddy: " + e);
-            }
-        }
-        boolean byAsm = result != null;
-        if (result == null) {
-            InjectedFault.at("weave", name);
-            result = ClassWeaver.weave(loader, name, redefined, bytes, woven);
-        }
+        InjectedFault.at("weave", name);
+        byte[] result = ClassWeaver.weave(loader, name, redefined, bytes, woven, type, pool);
         InjectedFault.at("module", name);
         readBridge(module);
         binder.reportWoven(woven, loader);
-        if (byAsm) {
-            remember(loader, className, result);
-        }
         StartupStamps.mark("woven");
         return result;
     }
@@ -150,21 +138,21 @@ final class GatedTransformer implements ClassFileTransformer {
     }
 
     /** Synthetic and generated proxy classes are never instrumented. */
-    private static boolean generated(ClassModel model) {
-        String n = model.name();
-        return model.isSynthetic() || n.contains("$$") || n.contains("$ByteBuddy$") || n.contains("$Proxy");
+    private static boolean generated(TypeDescription type) {
+        String n = type.getName();
+        return type.isSynthetic() || n.contains("$$") || n.contains("$ByteBuddy$") || n.contains("$Proxy");
     }
 
     private synchronized byte[] earlier(ClassLoader loader, String className) {
-        Map<String, byte[]> m = asmWoven.get(loader);
+        Map<String, byte[]> m = closedClasses.get(loader);
         return m == null ? null : m.get(className);
     }
 
     private synchronized void remember(ClassLoader loader, String className, byte[] woven) {
-        Map<String, byte[]> m = asmWoven.get(loader);
+        Map<String, byte[]> m = closedClasses.get(loader);
         if (m == null) {
             m = new ConcurrentHashMap<>();
-            asmWoven.put(loader, m);
+            closedClasses.put(loader, m);
         }
         m.put(className, woven);
     }

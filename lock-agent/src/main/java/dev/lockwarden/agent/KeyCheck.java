@@ -1,13 +1,16 @@
 package dev.lockwarden.agent;
 
 import dev.lockwarden.KeyTemplate;
-import dev.lockwarden.agent.ClassModel.MethodModel;
 import dev.lockwarden.agent.config.KeyNames;
 import dev.lockwarden.agent.config.LockRule;
 import dev.lockwarden.agent.config.Names;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.method.ParameterDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.pool.TypePool;
 
 /**
  * Makes a rule's key template concrete for one method: replaces {@code {class}}/{@code {method}}, resolves
@@ -22,14 +25,20 @@ final class KeyCheck {
     private KeyCheck() {}
 
     /** The parsed template, or throws {@link IllegalArgumentException} with the problem and the fix. */
-    static KeyTemplate resolve(LockRule rule, ClassModel type, MethodModel m, TypeResolver resolver) {
-        String template = KeyNames.substitute(rule.key(), type.simpleName(), m.name());
-        List<String> names = m.parameterNames();
+    static KeyTemplate resolve(LockRule rule, TypeDescription type, MethodDescription m, TypePool pool) {
+        String template = KeyNames.substitute(rule.key(), type.getSimpleName(), m.getInternalName());
+        List<String> names = new ArrayList<>();
+        List<String> types = new ArrayList<>();
+        for (ParameterDescription p : m.getParameters()) {
+            // as reflection: the MethodParameters name (javac -parameters), else argN
+            names.add(p.getName());
+            types.add(RuleMatchers.typeName(p.getType()));
+        }
         KeyTemplate key = KeyTemplate.parse(template, names);
         for (String head : bare(template)) {
             int index = Names.digits(head) ? Integer.parseInt(head) : names.indexOf(head);
-            String p = m.parameterTypes().get(index);
-            String problem = identityToString(p, resolver);
+            String p = types.get(index);
+            String problem = identityToString(p, pool);
             if (problem != null) {
                 throw new IllegalArgumentException("lock name template \"" + template + "\": {" + head + "} is a "
                         + p + ", which " + problem + ", so every call would get a different lock name"
@@ -104,7 +113,7 @@ final class KeyCheck {
     }
 
     /** Null when the type's toString() identifies the value; otherwise why not. */
-    private static String identityToString(String typeName, TypeResolver resolver) {
+    private static String identityToString(String typeName, TypePool pool) {
         if (PRIMITIVES.contains(typeName)) {
             return null;
         }
@@ -120,19 +129,24 @@ final class KeyCheck {
         try {
             String c = typeName;
             for (int depth = 0; c != null && !c.equals("java.lang.Object") && depth < MAX_DEPTH; depth++) {
-                ClassModel model = resolver.resolve(c);
-                if (model == null) {
+                TypePool.Resolution r = pool.describe(c);
+                if (!r.isResolved()) {
                     throw new IllegalStateException("no class file for " + c);
                 }
+                TypeDescription model = r.resolve();
                 if (model.isInterface()) {
                     return null; // interfaces: the implementation decides (String implements CharSequence)
                 }
-                for (MethodModel x : model.methods()) {
-                    if (x.name().equals("toString") && x.parameterTypes().isEmpty() && !x.isStatic()) {
+                for (MethodDescription x : model.getDeclaredMethods()) {
+                    if (x.isMethod()
+                            && x.getInternalName().equals("toString")
+                            && x.getParameters().isEmpty()
+                            && !x.isStatic()) {
                         return null;
                     }
                 }
-                c = model.superName();
+                TypeDescription.Generic superClass = model.getSuperClass();
+                c = superClass == null ? null : superClass.asErasure().getName();
             }
             return "does not override toString()";
         } catch (RuntimeException unresolvable) {

@@ -12,19 +12,16 @@ import net.bytebuddy.asm.Advice;
 public final class LockAdvice {
     private LockAdvice() {}
 
-    /** Takes the lock; returns the handle, or a {@link LockBridge.Skip}. */
+    /**
+     * Takes the lock; returns the handle, or a {@link LockBridge.Skip}. {@code unreachable} is the message a call
+     * fails with if the class loader cannot see the bridge after all (bound as a constant per method, as the id is).
+     */
     @Advice.OnMethodEnter(skipOn = LockBridge.Skip.class)
-    public static Object enter(
-            @BindingId int id, @Advice.AllArguments Object[] args, @Advice.Origin("#t#m") String method) {
+    public static Object enter(@BindingId int id, @Advice.AllArguments Object[] args, @FailMessage String unreachable) {
         try {
             return LockBridge.enter(id, args);
-        } catch (LinkageError unreachable) {
-            throw new IllegalStateException(
-                    "lockwarden-agent: " + method + " is lock-wrapped but its class loader cannot"
-                            + " see dev.lockwarden.agent.bootstrap.LockBridge, so it does not run unlocked — let the loader delegate"
-                            + " that package to the boot loader (JBoss: -Djboss.modules.system.pkgs=dev.lockwarden.agent.bootstrap;"
-                            + " OSGi: org.osgi.framework.bootdelegation=dev.lockwarden.agent.bootstrap)",
-                    unreachable);
+        } catch (LinkageError e) {
+            throw new IllegalStateException(unreachable, e);
         }
     }
 

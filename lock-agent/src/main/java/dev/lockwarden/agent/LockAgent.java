@@ -24,6 +24,7 @@ public final class LockAgent {
     /** Called by the JVM before {@code main} for {@code -javaagent}. */
     public static void premain(String args, Instrumentation inst) {
         StartupStamps.mark("premain-entered");
+        WeaverWarmUp.start();
         try {
             start(args, inst, false);
             StartupStamps.mark("premain-done");

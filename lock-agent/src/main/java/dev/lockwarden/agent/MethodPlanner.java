@@ -1,7 +1,6 @@
 package dev.lockwarden.agent;
 
 import dev.lockwarden.KeyTemplate;
-import dev.lockwarden.agent.ClassModel.MethodModel;
 import dev.lockwarden.agent.config.LockRule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,27 +8,31 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.function.Predicate;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.pool.TypePool;
 
 /**
  * Decides, for one class, which of its declared methods each rule locks and with which key. Used by the running
  * agent, by the pre-main check and by the {@code check} command, so all three agree. A method that a rule names
  * but that cannot be locked safely (bad key, matched by two rules) is still planned — with its problem, so that
- * calls to it fail instead of running unlocked. Works on {@link ClassModel}s read from class files. Loops rather than
+ * calls to it fail instead of running unlocked. Works on Byte Buddy's type descriptions read from class files
+ * ({@link TypePools}). Loops rather than
  * streams and lambdas: the pre-main check runs it, and their first use costs start-up time.
  */
 final class MethodPlanner {
     private final List<LockRule> rules;
     private final List<Predicate<String>> classNames = new ArrayList<>();
-    private final List<Predicate<MethodModel>> methods = new ArrayList<>();
+    private final List<Predicate<MethodDescription>> methods = new ArrayList<>();
 
     /** One method under one rule: {@code key} is set, or {@code problem} says why calls must fail. */
-    record Planned(LockRule rule, String className, MethodModel method, KeyTemplate key, String problem) {
+    record Planned(LockRule rule, String className, MethodDescription method, KeyTemplate key, String problem) {
         String methodId() {
-            return className + "#" + method.name();
+            return className + "#" + method.getInternalName();
         }
 
         String signature() {
-            return className + "#" + method.signature();
+            return className + "#" + RuleMatchers.signature(method);
         }
     }
 
@@ -53,25 +56,25 @@ final class MethodPlanner {
     }
 
     /** Whether any rule's class pattern matches (cheap pre-check). */
-    boolean named(ClassModel type, TypeResolver resolver) {
+    boolean named(TypeDescription type, TypePool pool) {
         for (int i = 0; i < rules.size(); i++) {
-            if (RuleMatchers.types(rules.get(i), classNames.get(i), type, resolver)) {
+            if (RuleMatchers.types(rules.get(i), classNames.get(i), type, pool)) {
                 return true;
             }
         }
         return false;
     }
 
-    Plan plan(ClassModel type, TypeResolver resolver) {
-        Map<MethodModel, List<LockRule>> byMethod = new LinkedHashMap<>();
+    Plan plan(TypeDescription type, TypePool pool) {
+        Map<MethodDescription, List<LockRule>> byMethod = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (int i = 0; i < rules.size(); i++) {
             LockRule rule = rules.get(i);
-            if (!RuleMatchers.types(rule, classNames.get(i), type, resolver)) {
+            if (!RuleMatchers.types(rule, classNames.get(i), type, pool)) {
                 continue;
             }
-            List<MethodModel> named = new ArrayList<>();
-            for (MethodModel m : type.methods()) {
+            List<MethodDescription> named = new ArrayList<>();
+            for (MethodDescription m : type.getDeclaredMethods()) {
                 if (methods.get(i).test(m)) {
                     named.add(m);
                 }
@@ -79,8 +82,8 @@ final class MethodPlanner {
             if (named.isEmpty() && rule.exactClass()) {
                 problems.add(missing(rule, type));
             }
-            for (MethodModel m : named) {
-                if (m.lockable()) {
+            for (MethodDescription m : named) {
+                if (RuleMatchers.lockable(m)) {
                     List<LockRule> matching = byMethod.get(m);
                     if (matching == null) {
                         matching = new ArrayList<>();
@@ -89,21 +92,21 @@ final class MethodPlanner {
                     matching.add(rule);
                 } else if (!rule.methodName().contains("*") && !rule.subtypes()) {
                     problems.add(
-                            rule.where() + ": " + type.name() + "#" + m.signature()
+                            rule.where() + ": " + type.getName() + "#" + RuleMatchers.signature(m)
                                     + " is abstract, native, synthetic or a bridge method — name the concrete method that does the work");
                 }
             }
         }
         List<Planned> planned = new ArrayList<>();
-        for (Map.Entry<MethodModel, List<LockRule>> e : byMethod.entrySet()) {
-            planned.add(planOne(type, e.getKey(), e.getValue(), resolver));
+        for (Map.Entry<MethodDescription, List<LockRule>> e : byMethod.entrySet()) {
+            planned.add(planOne(type, e.getKey(), e.getValue(), pool));
         }
         return new Plan(planned, problems);
     }
 
-    private static Planned planOne(ClassModel type, MethodModel m, List<LockRule> matching, TypeResolver resolver) {
+    private static Planned planOne(TypeDescription type, MethodDescription m, List<LockRule> matching, TypePool pool) {
         LockRule rule = matching.get(0);
-        String where = type.name() + "#" + m.signature();
+        String where = type.getName() + "#" + RuleMatchers.signature(m);
         if (matching.size() > 1) {
             StringJoiner wheres = new StringJoiner(" and ");
             StringJoiner specs = new StringJoiner(" and ");
@@ -113,29 +116,33 @@ final class MethodPlanner {
             }
             return new Planned(
                     rule,
-                    type.name(),
+                    type.getName(),
                     m,
                     null,
                     wheres + ": rules " + specs + " both match " + where
                             + " — make the patterns disjoint (one rule per method)");
         }
         try {
-            return new Planned(rule, type.name(), m, KeyCheck.resolve(rule, type, m, resolver), null);
+            return new Planned(rule, type.getName(), m, KeyCheck.resolve(rule, type, m, pool), null);
         } catch (IllegalArgumentException e) {
             String fix = e.getMessage().contains(" — ") ? "" : " — fix key=\"...\"";
             return new Planned(
-                    rule, type.name(), m, null, rule.where() + ": " + e.getMessage() + " (method " + where + ")" + fix);
+                    rule,
+                    type.getName(),
+                    m,
+                    null,
+                    rule.where() + ": " + e.getMessage() + " (method " + where + ")" + fix);
         }
     }
 
-    private static String missing(LockRule rule, ClassModel type) {
+    private static String missing(LockRule rule, TypeDescription type) {
         StringJoiner sameName = new StringJoiner(", ");
-        for (MethodModel m : type.methods()) {
-            if (m.isMethod() && m.name().equals(rule.methodName())) {
-                sameName.add(m.signature());
+        for (MethodDescription m : type.getDeclaredMethods()) {
+            if (m.isMethod() && m.getInternalName().equals(rule.methodName())) {
+                sameName.add(RuleMatchers.signature(m));
             }
         }
-        return rule.where() + ": " + type.name() + " has no method "
+        return rule.where() + ": " + type.getName() + " has no method "
                 + rule.spec().substring(rule.classPattern().length() + 1)
                 + (sameName.length() == 0 ? "" : "; its methods named " + rule.methodName() + " are " + sameName)
                 + " — fix the rule (it protects nothing)";

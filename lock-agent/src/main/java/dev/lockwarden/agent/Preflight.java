@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import net.bytebuddy.pool.TypePool;
 
 /**
  * Before {@code main}: the classes that rules name exactly and that are on the class path are read as class files
@@ -16,7 +17,7 @@ import java.util.Set;
 final class Preflight {
     private Preflight() {}
 
-    static List<String> check(AgentConfig config, TypeResolver classPath) {
+    static List<String> check(AgentConfig config, TypePool classPath) {
         MethodPlanner planner = new MethodPlanner(config.rules());
         Set<String> classes = new LinkedHashSet<>();
         for (LockRule r : config.rules()) {
@@ -27,9 +28,9 @@ final class Preflight {
         List<String> problems = new ArrayList<>();
         for (String name : classes) {
             try {
-                ClassModel type = classPath.resolve(name);
-                if (type != null) {
-                    problems.addAll(problems(planner.plan(type, classPath)));
+                TypePool.Resolution type = classPath.describe(name);
+                if (type.isResolved()) {
+                    problems.addAll(problems(planner.plan(type.resolve(), classPath)));
                 }
             } catch (RuntimeException e) {
                 problems.add("class " + name + " could not be read to check its rules: " + e);

@@ -12,6 +12,7 @@ import com.acme.legacy.pay.WireHandler;
 import dev.lockwarden.agent.MethodPlanner.Plan;
 import dev.lockwarden.agent.config.AgentConfigParser;
 import java.util.List;
+import net.bytebuddy.pool.TypePool;
 import org.junit.jupiter.api.Test;
 
 /** How rules become planned methods, on the real class files of test classes (no agent, no Redis). */
@@ -23,8 +24,8 @@ class MethodPlannerTest {
     }
 
     private static Plan plan(MethodPlanner planner, Class<?> type) {
-        TypeResolver resolver = TypeResolver.of(type.getClassLoader());
-        return planner.plan(resolver.resolve(type.getName()), resolver);
+        TypePool pool = TypePools.of(type.getClassLoader());
+        return planner.plan(pool.describe(type.getName()).resolve(), pool);
     }
 
     @Test
@@ -58,7 +59,8 @@ class MethodPlannerTest {
         Plan objects = plan(planner("com.acme.legacy.KeyTypes#take key=\"k:{0}\""), KeyTypes.class);
         assertEquals(3, objects.methods().size());
         for (var m : objects.methods()) {
-            String params = m.method().parameterTypes().get(0);
+            String params =
+                    RuleMatchers.typeName(m.method().getParameters().get(0).getType());
             switch (params) {
                 case "java.lang.Object" ->
                     assertTrue(m.problem().contains("does not override toString()"), m.problem());

@@ -74,16 +74,4 @@ public final class LockBridge {
         Dispatcher d = dispatcher;
         return d == null || state == null ? thrown : d.exit(state, thrown);
     }
-
-    /**
-     * As {@link #exit}, but never throws: if releasing itself fails, the method's own outcome stands (what the
-     * inlined advice's {@code suppress = Throwable.class} does). Called by the code {@code AsmWeaver} writes.
-     */
-    public static Throwable exitSafely(Object state, Throwable thrown) {
-        try {
-            return exit(state, thrown);
-        } catch (Throwable failure) {
-            return thrown;
-        }
-    }
 }
