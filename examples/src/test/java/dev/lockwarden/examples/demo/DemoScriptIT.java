@@ -163,7 +163,16 @@ class DemoScriptIT {
         Files.writeString(mvn, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '" + calls + "'\n", StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path tmp = Files.createDirectories(base.resolve("tmp"));
-        List<String> cmd = new ArrayList<>(List.of("setsid", "bash", SCRIPT.toString()));
+        // a terminal starts the script with SIGINT and SIGQUIT at their defaults; a build started in the
+        // background (nohup, "&" in a script) passes them on ignored, and a JVM keeps an ignored SIGINT
+        // ignored, so Ctrl-C would end Redis but no JVM: reset them first (perl is part of every Debian)
+        List<String> cmd = new ArrayList<>(List.of(
+                "perl",
+                "-e",
+                "$SIG{INT} = $SIG{QUIT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"",
+                "setsid",
+                "bash",
+                SCRIPT.toString()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
@@ -179,7 +188,7 @@ class DemoScriptIT {
     /** One run of the script: its process (the session and group leader), output and the recorded mvn calls. */
     private record Run(Process process, Path log, Path calls, Path tmp) {
         long pgid() {
-            return process.pid(); // setsid: the script (then the JVM it execs) leads its own group
+            return process.pid(); // perl execs setsid: the script (then the JVM it execs) leads its own group
         }
 
         String output() {
