@@ -195,6 +195,8 @@ class FailoverStressTest {
             assertTrue(FencedRow.FENCE.claim(a, FencedRow.ID, first.fencingToken()));
             long seen = FencedRow.read(a);
 
+            // the claim's audit row must be strictly before the failover's start (the audit keeps milliseconds)
+            Thread.sleep(5);
             long start = System.currentTimeMillis();
             group.killMaster();
             RedisNode promoted = group.awaitPromotion(old, SentinelFailoverTest.PROMOTION);
