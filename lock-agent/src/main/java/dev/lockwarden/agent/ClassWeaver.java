@@ -65,12 +65,11 @@ final class ClassWeaver {
         TypeDescription type = redefined != null ? TypeDescription.ForLoadedType.of(redefined) : described;
         Map<String, MethodDescription> declared = new HashMap<>();
         for (MethodDescription m : type.getDeclaredMethods()) {
-            declared.put(m.getInternalName() + m.getDescriptor(), m);
+            declared.put(key(m), m);
         }
         Map<String, Target> targets = new HashMap<>();
         for (Woven w : woven) {
-            String key = w.planned().method().getInternalName()
-                    + w.planned().method().getDescriptor();
+            String key = key(w.planned().method());
             MethodDescription method = declared.get(key);
             if (method == null) {
                 throw new IllegalStateException("the planned method " + key + " is not declared by " + name);
@@ -79,10 +78,7 @@ final class ClassWeaver {
                     ? Advice.withCustomMapping()
                             .bind(FailMessage.class, new TextConstant(w.failMessage()), Holder.STRING)
                             .to(Holder.UNREACHABLE_ADVICE, Holder.AGENT_CLASSES)
-                    : Advice.withCustomMapping()
-                            .bind(BindingId.class, IntegerConstant.forValue(w.id()), Holder.INT)
-                            .bind(FailMessage.class, new TextConstant(unreachable(name, method)), Holder.STRING)
-                            .to(Holder.LOCK_ADVICE, Holder.AGENT_CLASSES);
+                    : lockAdvice(w.id(), unreachable(name, method));
             targets.put(key, new Target(method, advice));
         }
         return write(name, bytes, type, pool, targets);
@@ -99,14 +95,7 @@ final class ClassWeaver {
         Map<String, Target> targets = new HashMap<>();
         for (MethodDescription m : type.getDeclaredMethods()) {
             if (m.getInternalName().equals(method)) {
-                targets.put(
-                        m.getInternalName() + m.getDescriptor(),
-                        new Target(
-                                m,
-                                Advice.withCustomMapping()
-                                        .bind(BindingId.class, IntegerConstant.forValue(-1), Holder.INT)
-                                        .bind(FailMessage.class, new TextConstant(unreachable(name, m)), Holder.STRING)
-                                        .to(Holder.LOCK_ADVICE, Holder.AGENT_CLASSES)));
+                targets.put(key(m), new Target(m, lockAdvice(-1, unreachable(name, m))));
             }
         }
         return write(name, bytes, type, pool, targets);
@@ -126,6 +115,19 @@ final class ClassWeaver {
                     "woven " + weaving.done + " of the " + targets.size() + " planned methods of " + name);
         }
         return writer.toByteArray();
+    }
+
+    /** {@link LockAdvice} with its binding id and the message for an unreachable bridge bound as constants. */
+    private static Advice lockAdvice(int id, String unreachable) {
+        return Advice.withCustomMapping()
+                .bind(BindingId.class, IntegerConstant.forValue(id), Holder.INT)
+                .bind(FailMessage.class, new TextConstant(unreachable), Holder.STRING)
+                .to(Holder.LOCK_ADVICE, Holder.AGENT_CLASSES);
+    }
+
+    /** A method's name and descriptor, as the class file's visitor sees it. */
+    private static String key(MethodDescription m) {
+        return m.getInternalName() + m.getDescriptor();
     }
 
     /** Why a call fails if the bridge, found when the class was woven, cannot be linked when it runs. */
