@@ -48,7 +48,7 @@ public final class LockSearch {
      *                 told from the SCAN cursor (single node, Redlock)
      * @param keysScanned the keys seen so far (estimated from the SCAN cursor and each node's DBSIZE; when
      *                 complete, every key at the end of the scan)
-     * @param keys     the keys in the key space (DBSIZE, summed over the nodes scanned)
+     * @param keyCount the keys in the key space (DBSIZE, summed over the nodes scanned)
      * @param budget   how long the search could scan
      * @param cursor   where a further page goes on (empty when complete)
      * @param error    why reading Redis failed
@@ -60,7 +60,7 @@ public final class LockSearch {
             boolean stopped,
             OptionalDouble scanned,
             OptionalLong keysScanned,
-            OptionalLong keys,
+            OptionalLong keyCount,
             Duration budget,
             Optional<String> cursor,
             Optional<String> error) {
@@ -101,7 +101,7 @@ public final class LockSearch {
                 false,
                 from.map(Snapshot::scanned).orElse(scanned(start)),
                 from.map(Snapshot::keysScanned).orElse(OptionalLong.of(0)),
-                from.map(Snapshot::keys).orElse(OptionalLong.empty()),
+                from.map(Snapshot::keyCount).orElse(OptionalLong.empty()),
                 budget,
                 Optional.of(start),
                 Optional.empty());

@@ -27,8 +27,9 @@ final class ScanStatus {
         }
         if (s.complete()) {
             int matches = s.locks().size();
-            String keys =
-                    s.keys().isPresent() ? number(s.keys().getAsLong()) + " keys scanned" : "whole key space scanned";
+            String keys = s.keyCount().isPresent()
+                    ? number(s.keyCount().getAsLong()) + " keys scanned"
+                    : "whole key space scanned";
             return head + " · " + number(shown) + " of " + number(matches) + (matches == 1 ? " match" : " matches")
                     + ", " + keys + updated;
         }
@@ -52,8 +53,8 @@ final class ScanStatus {
             return "scan under way";
         }
         long percent = Math.min(99, (long) Math.floor(s.scanned().getAsDouble() * 100 + 1e-9));
-        return percent + " %" + (s.keys().isPresent() ? " of " + number(s.keys().getAsLong()) + " keys" : "")
-                + " scanned";
+        return percent + " %"
+                + (s.keyCount().isPresent() ? " of " + number(s.keyCount().getAsLong()) + " keys" : "") + " scanned";
     }
 
     private static String number(long n) {

@@ -108,7 +108,7 @@ class KeepScanningTest {
         LockSearch.Snapshot s = service.search(ELEVEN, 50, Optional.empty()).awaitSettled(Duration.ofSeconds(30));
         long keys = dbsize();
         assertTrue(s.stopped(), s.toString());
-        assertEquals(keys, s.keys().getAsLong(), "DBSIZE");
+        assertEquals(keys, s.keyCount().getAsLong(), "DBSIZE");
         long seen = s.keysScanned().getAsLong();
         assertTrue(seen > 0 && seen < keys, "keys scanned " + seen);
         assertEquals((double) seen / keys, s.scanned().getAsDouble(), 1e-9);

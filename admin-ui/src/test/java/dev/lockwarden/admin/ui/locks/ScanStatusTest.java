@@ -101,7 +101,7 @@ class ScanStatusTest {
                 true,
                 s.scanned(),
                 s.keysScanned(),
-                s.keys(),
+                s.keyCount(),
                 Duration.ofMillis(250),
                 s.cursor(),
                 s.error());
