@@ -211,10 +211,13 @@ public final class RedisSentinelGroup implements AutoCloseable {
      * @param timeout how long to wait for the group to be ready
      */
     public void rejoin(RedisNode node, Duration timeout) {
-        RedisNode master = master();
-        if (node == master) {
+        if (node == master()) {
             throw new IllegalArgumentException(node + " is the current master");
         }
+        // let the failover finish first (every sentinel agrees, the other replica follows the new master): a node
+        // restarted while it is still under way was seen promoted again by Redis 6.2's sentinels
+        awaitReady(timeout);
+        RedisNode master = master();
         node.restart();
         node.command("REPLICAOF", RedisNode.HOST, Integer.toString(master.port()));
         awaitReady(timeout);
