@@ -224,6 +224,11 @@ public final class AgentBenchmarkMain {
         return String.format(Locale.ROOT, "%+.2f", v);
     }
 
+    /** A start-up difference in whole milliseconds (the wall clock's resolution here), with its sign. */
+    private static String signedMs(double v) {
+        return String.format(Locale.ROOT, "%+,.0f", v);
+    }
+
     static Map<String, CallStats> parse(String output) {
         Map<String, CallStats> m = new LinkedHashMap<>();
         Matcher x = RESULT.matcher(output);
@@ -325,31 +330,31 @@ public final class AgentBenchmarkMain {
         }
         StringBuilder added = new StringBuilder(added(wall, cpu, AGENT, PLAIN, withCpu))
                 .append("; an empty agent adds ")
-                .append(signed(median(wall[EMPTY]) - median(wall[PLAIN])))
+                .append(signedMs(median(wall[EMPTY]) - median(wall[PLAIN])))
                 .append(" (min ")
-                .append(signed(min(wall[EMPTY]) - min(wall[PLAIN])))
+                .append(signedMs(min(wall[EMPTY]) - min(wall[PLAIN])))
                 .append(")");
         if (baseline != null) {
             added.append("; the baseline agent ")
-                    .append(signed(median(wall[BASELINE]) - median(wall[PLAIN])))
+                    .append(signedMs(median(wall[BASELINE]) - median(wall[PLAIN])))
                     .append(" (min ")
-                    .append(signed(min(wall[BASELINE]) - min(wall[PLAIN])))
+                    .append(signedMs(min(wall[BASELINE]) - min(wall[PLAIN])))
                     .append("; paired ")
-                    .append(signed(pairedMedian(wall[BASELINE], wall[PLAIN])))
+                    .append(signedMs(pairedMedian(wall[BASELINE], wall[PLAIN])))
                     .append("); this agent − the baseline, paired: ")
-                    .append(signed(pairedMedian(wall[AGENT], wall[BASELINE])));
+                    .append(signedMs(pairedMedian(wall[AGENT], wall[BASELINE])));
         }
         t.row(
                 "**added by the agent, silent app**",
-                signed(median(wall[AGENT]) - median(wall[PLAIN])),
-                signed(min(wall[AGENT]) - min(wall[PLAIN])),
+                signedMs(median(wall[AGENT]) - median(wall[PLAIN])),
+                signedMs(min(wall[AGENT]) - min(wall[PLAIN])),
                 "",
                 "",
                 added.toString());
         t.row(
                 "**added by the agent, app that logs**",
-                signed(median(wall[AGENT_LOGGING]) - median(wall[PLAIN_LOGGING])),
-                signed(min(wall[AGENT_LOGGING]) - min(wall[PLAIN_LOGGING])),
+                signedMs(median(wall[AGENT_LOGGING]) - median(wall[PLAIN_LOGGING])),
+                signedMs(min(wall[AGENT_LOGGING]) - min(wall[PLAIN_LOGGING])),
                 "",
                 "",
                 added(wall, cpu, AGENT_LOGGING, PLAIN_LOGGING, withCpu));
@@ -374,9 +379,9 @@ public final class AgentBenchmarkMain {
     private static String added(long[][] wall, long[][] cpu, int a, int b, boolean withCpu) {
         double median = median(wall[a]) - median(wall[b]);
         return "target " + verdict(median <= STARTUP_TARGET_MS) + " (median); min "
-                + signed(min(wall[a]) - min(wall[b]))
-                + "; paired (median of the per-round differences) " + signed(pairedMedian(wall[a], wall[b]))
-                + (withCpu ? "; CPU added " + signed(median(cpu[a]) - median(cpu[b])) : "");
+                + signedMs(min(wall[a]) - min(wall[b]))
+                + "; paired (median of the per-round differences) " + signedMs(pairedMedian(wall[a], wall[b]))
+                + (withCpu ? "; CPU added " + signedMs(median(cpu[a]) - median(cpu[b])) : "");
     }
 
     /** A jar holding only {@link benchtarget.EmptyAgent}, as the floor any agent costs. */

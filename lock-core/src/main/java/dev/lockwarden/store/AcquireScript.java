@@ -1,6 +1,7 @@
 package dev.lockwarden.store;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import redis.clients.jedis.args.Rawable;
 
@@ -12,34 +13,36 @@ final class AcquireScript {
 
     private final KeySpace keys;
     private final Encoded fenceRetention;
+    /** The node's fence epoch key (Redlock phase 1 only; see acquire.lua). */
+    private final Encoded fenceEpoch;
     /** The last TTL argument encoded (almost every lock of an application has the same TTL). */
     private volatile TtlArg lastTtl = new TtlArg(-1, Encoded.of(-1));
 
     AcquireScript(KeySpace keys, long fenceRetentionMillis) {
         this.keys = keys;
+        this.fenceEpoch = Encoded.of(keys.fenceEpoch());
         this.fenceRetention = Encoded.of(fenceRetentionMillis);
     }
 
     /**
-     * Keys lock, info, fence and, for a {@code waiter} (a call that will wait for the release message), the
+     * Keys lock, info, fence, with {@code storeFloor = false} the node's fence epoch (Redlock nodes only: it is not
+     * in the lock's Cluster slot), and for a {@code waiter} (a call that will wait for the release message) the
      * waiter mark its busy answer sets; arguments token, ttl, retention, floor, holder. {@code storeFloor = false}
      * (Redlock phase 1) leaves a counter below the clock floor as it is and says so in
      * {@link AcquireResult#counterBehind()}.
      */
     ScriptCall call(Lease lease, LockHolder holder, boolean storeFloor, boolean waiter) {
         byte[] lock = keys.lock(lease.name()).getBytes(StandardCharsets.UTF_8);
-        Rawable[] k = waiter
-                ? new Rawable[] {
-                    Encoded.wrap(lock),
-                    Encoded.suffixed(lock, KeySpace.INFO_SUFFIX),
-                    Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX),
-                    Encoded.suffixed(lock, KeySpace.WAITERS_SUFFIX)
-                }
-                : new Rawable[] {
-                    Encoded.wrap(lock),
-                    Encoded.suffixed(lock, KeySpace.INFO_SUFFIX),
-                    Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX)
-                };
+        List<Rawable> k = new ArrayList<>(5);
+        k.add(Encoded.wrap(lock));
+        k.add(Encoded.suffixed(lock, KeySpace.INFO_SUFFIX));
+        k.add(Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX));
+        if (!storeFloor) {
+            k.add(fenceEpoch);
+        }
+        if (waiter) {
+            k.add(Encoded.suffixed(lock, KeySpace.WAITERS_SUFFIX));
+        }
         Rawable[] a = {
             Encoded.of(lease.token()),
             ttlArg(lease.ttlMillis()),
@@ -47,7 +50,7 @@ final class AcquireScript {
             storeFloor ? STORE_FLOOR : NO_FLOOR,
             Encoded.wrap(holder.encodeUtf8())
         };
-        return new ScriptCall(SCRIPT, k, a);
+        return new ScriptCall(SCRIPT, k.toArray(new Rawable[0]), a);
     }
 
     private Encoded ttlArg(long ttlMillis) {

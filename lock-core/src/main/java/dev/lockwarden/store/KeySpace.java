@@ -71,6 +71,15 @@ public record KeySpace(String prefix) {
         return prefix + "force-released";
     }
 
+    /**
+     * Per Redlock node: the microsecond at which the node was last found without data (acquire.lua), so that a
+     * missing fence counter can take the whole second as its floor once that moment is a second behind. Not a
+     * lock key: {@link #nameOf(String)} and the lock patterns do not match it.
+     */
+    public String fenceEpoch() {
+        return prefix + "fence-epoch";
+    }
+
     /** The lock name in a lock key or channel, or null if the key is not one of ours. */
     public String nameOf(String key) {
         int open = prefix.length();

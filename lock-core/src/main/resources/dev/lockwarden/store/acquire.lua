@@ -1,7 +1,8 @@
 -- Acquire: take the lock, issue its fence and record the holder, atomically (one round trip).
--- KEYS[1] lock, KEYS[2] info (the holder hash of the older layout), KEYS[3] fence, KEYS[4] (optional, only
--- from a caller that will wait for the release message) the waiter mark: a busy answer sets it, so the
--- holder's release.lua knows someone listens and publishes the release message (only then)
+-- KEYS[1] lock, KEYS[2] info (the holder hash of the older layout), KEYS[3] fence, then with ARGV[4] = '0'
+-- (Redlock) KEYS[4] the node's fence epoch (below); last (optional, only from a caller that will wait for
+-- the release message) the waiter mark: a busy answer sets it, so the holder's release.lua knows someone
+-- listens and publishes the release message (only then)
 -- ARGV[1] token, ARGV[2] ttl ms, ARGV[3] fence retention ms, ARGV[4] '1' = store a clock floor in the
 -- counter (single node, cluster) / '0' = only return it (Redlock: phase 2 stores the maximum on a
 -- majority, so a node answering late never holds a counter above the token handed out),
@@ -16,11 +17,15 @@
 -- to a stale replica restarts at the clock, which is above every fence issued before as long as
 -- the clock did not step back (docs/fencing.md). About 1.8e15 today: exact in Lua's doubles
 -- (< 2^53, until the year 2255) and far inside SQL BIGINT.
--- Redlock phase 1 ('0') takes a coarser floor while the counter exists: the clock's whole second
--- (TIME seconds * 1e6, still at most the clock in microseconds). Healthy nodes with equal counters
--- then compute the same fence within one second, store it (counter + 1, never a floor) and phase 2
--- is skipped; a missing counter (new name, or lost) still takes the microsecond floor, returned and
--- stored by phase 2 only (docs/fencing.md, "Redlock").
+-- Redlock phase 1 ('0') takes a coarser floor: the clock's whole second (TIME seconds * 1e6, still at
+-- most the clock in microseconds). Healthy nodes with equal counters then compute the same fence within
+-- one second, store it (counter + 1) and phase 2 is skipped. A missing counter (a new name, one unused for
+-- the retention, or one lost with the node's data) takes the whole second too, and stores it, when the
+-- node's fence epoch — the microsecond at which this node last started without data (set by the first
+-- acquire that finds it missing: after an empty restart, a flush or a failover to an empty replica) — lies
+-- before this second: every counter lost then held a fence at most the clock at that moment. Otherwise
+-- (the epoch is missing or from this second) it takes the microsecond floor, returned and stored by
+-- phase 2 only (docs/fencing.md, "Redlock").
 -- Returns (an integer reply on the hot paths: no array to build and parse)
 --   fence (> 0)                  acquired, the counter holds the fence
 --   {1, fence, 1 | 0}            acquired, 1 = the counter is below the fence (Redlock, floor not stored);
@@ -38,10 +43,11 @@ if v then
     return {1, fence, tonumber(redis.call('GET', KEYS[3]) or '0') < fence and 1 or 0}
   end
   local ttl = redis.call('PTTL', KEYS[1])
-  if KEYS[4] then
+  local mark = KEYS[ARGV[4] == '1' and 4 or 5]
+  if mark then
     -- outlives the holder's TTL by the waiter's own: the waiter tries again (and sets it again) within the
     -- holder's remaining TTL, and the holder's release deletes it
-    redis.call('SET', KEYS[4], '1', 'PX', (ttl > 0 and ttl or 0) + ARGV[2])
+    redis.call('SET', mark, '1', 'PX', (ttl > 0 and ttl or 0) + ARGV[2])
   end
   return -2 - ttl
 end
@@ -82,14 +88,26 @@ else
   end
   fence = counter + 1
   local floor = tonumber(now[1]) * 1000000
-  if not current then
-    floor = floor + tonumber(now[2])
-  end
-  if floor > fence then
-    fence = floor
-    behind = 1 -- phase 2 stores the token on a majority; a floor is never stored here
+  if current then
+    if floor > fence then
+      fence = floor
+      behind = 1 -- the counter is behind the second: phase 2 stores the token on a majority
+    else
+      redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
+    end
   else
-    redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
+    local epoch = tonumber(redis.call('GET', KEYS[4]) or '')
+    if not epoch then
+      -- this node's data is new or was lost: nothing is known about the fences issued before now
+      redis.call('SET', KEYS[4], string.format('%d', floor + tonumber(now[2])))
+    end
+    if epoch and epoch < floor then
+      fence = floor
+      redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
+    else
+      fence = floor + tonumber(now[2])
+      behind = 1 -- phase 2 stores the token on a majority
+    end
   end
 end
 if packed then
