@@ -19,7 +19,7 @@
 -- (< 2^53, until the year 2255) and far inside SQL BIGINT.
 -- Redlock phase 1 ('0') takes a coarser floor: the clock's whole second (TIME seconds * 1e6, still at
 -- most the clock in microseconds). Healthy nodes with equal counters then compute the same fence within
--- one second, store it (counter + 1) and phase 2 is skipped. A missing counter (a new name, one unused for
+-- one second (counter + 1, or the second), store it and phase 2 is skipped. A missing counter (a new name, one unused for
 -- the retention, or one lost with the node's data) takes the whole second too, and stores it, when the
 -- node's fence epoch — the microsecond at which this node last started without data (set by the first
 -- acquire that finds it missing: after an empty restart, a flush or a failover to an empty replica) — lies
@@ -91,10 +91,8 @@ else
   if current then
     if floor > fence then
       fence = floor
-      behind = 1 -- the counter is behind the second: phase 2 stores the token on a majority
-    else
-      redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
     end
+    redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
   else
     local epoch = tonumber(redis.call('GET', KEYS[4]) or '')
     if not epoch then
