@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -401,6 +402,7 @@ public abstract class AbstractLockBehaviourTest {
     }
 
     private static final String US = "\u001f";
+    private static final AtomicInteger PROBES = new AtomicInteger();
 
     /**
      * Waits (at most 15 s) until {@code holder} hears force-releases: a probe lock it holds is force-released by
@@ -408,8 +410,11 @@ public abstract class AbstractLockBehaviourTest {
      */
     protected void awaitLossChannel(LockManager holder, LockManager operator) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        for (int i = 0; System.nanoTime() < until; i++) {
-            LockHandle probe = holder.acquire(name + ":listening-" + i, MINUTE.autoRefresh(false));
+        while (System.nanoTime() < until) {
+            // a new name each time, also across calls: a probe whose force-release was not heard is still held by
+            // the holder as far as it knows, so taking its name again would be a reentrant hold, not a Redis lock
+            LockHandle probe =
+                    holder.acquire(name + ":listening-" + PROBES.incrementAndGet(), MINUTE.autoRefresh(false));
             assertTrue(operator.inspector().forceRelease(probe.name(), "probe").released());
             long told = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
             while (probe.isHeld() && System.nanoTime() < told) {
