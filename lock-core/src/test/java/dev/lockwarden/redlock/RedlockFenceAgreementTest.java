@@ -30,11 +30,7 @@ class RedlockFenceAgreementTest {
     @Test
     void aNameTakenAgainWithinASecondSkipsPhaseTwo() {
         REDIS.flushAll();
-        try (LockManager locks = LockManager.builder()
-                .redlock(REDIS.uris().toArray(String[]::new))
-                .application("agree")
-                .shutdownHook(false)
-                .build()) {
+        try (LockManager locks = redlock()) {
             locks.acquire("agree:warm-up", TTL).release(); // scripts loaded, connections open
             long[] before = settledScriptCalls();
             long allBefore = allCalls();
@@ -72,11 +68,7 @@ class RedlockFenceAgreementTest {
     @Test
     void aNewNameSkipsPhaseTwoOnceTheNodesEpochIsASecondOld() throws InterruptedException {
         REDIS.flushAll();
-        try (LockManager locks = LockManager.builder()
-                .redlock(REDIS.uris().toArray(String[]::new))
-                .application("agree")
-                .shutdownHook(false)
-                .build()) {
+        try (LockManager locks = redlock()) {
             locks.acquire("agree:warm-up", TTL).release(); // sets each node's fence epoch (its data was flushed)
             Thread.sleep(1_100); // the epoch is now in an earlier second than every acquire below
             long[] before = settledScriptCalls();
@@ -108,11 +100,7 @@ class RedlockFenceAgreementTest {
     @Test
     void aNameTakenAgainInALaterSecondSkipsPhaseTwo() throws InterruptedException {
         REDIS.flushAll();
-        try (LockManager locks = LockManager.builder()
-                .redlock(REDIS.uris().toArray(String[]::new))
-                .application("agree")
-                .shutdownHook(false)
-                .build()) {
+        try (LockManager locks = redlock()) {
             locks.acquire("agree:warm-up", TTL).release(); // sets each node's fence epoch
             for (int i = 0; i < 3; i++) {
                 locks.acquire("agree:again:" + i, TTL).release();
@@ -134,11 +122,7 @@ class RedlockFenceAgreementTest {
     @Test
     void aNewNameRightAfterTheNodesLostTheirDataStillTakesPhaseTwo() {
         REDIS.flushAll(); // no epoch: the nodes' data is new, so a missing counter may have been lost just now
-        try (LockManager locks = LockManager.builder()
-                .redlock(REDIS.uris().toArray(String[]::new))
-                .application("agree")
-                .shutdownHook(false)
-                .build()) {
+        try (LockManager locks = redlock()) {
             long[] before = settledScriptCalls();
             locks.acquire("agree:fresh", TTL).release();
             long[] after = settledScriptCalls();
@@ -154,11 +138,7 @@ class RedlockFenceAgreementTest {
     @Test
     void aCounterLostWithinTheSecondOfItsLastFenceStillGivesAHigherFence() {
         REDIS.flushAll();
-        try (LockManager locks = LockManager.builder()
-                .redlock(REDIS.uris().toArray(String[]::new))
-                .application("agree")
-                .shutdownHook(false)
-                .build()) {
+        try (LockManager locks = redlock()) {
             for (int round = 0; round < 5; round++) {
                 long last = 0;
                 for (int i = 0; i < 5; i++) {
@@ -175,6 +155,14 @@ class RedlockFenceAgreementTest {
                 h.release();
             }
         }
+    }
+
+    private static LockManager redlock() {
+        return LockManager.builder()
+                .redlock(REDIS.uris().toArray(String[]::new))
+                .application("agree")
+                .shutdownHook(false)
+                .build();
     }
 
     /** Every command so far on node 0 (the INFO call itself counts once). */
