@@ -1,7 +1,6 @@
 package dev.lockwarden.store;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import redis.clients.jedis.args.Rawable;
 
@@ -33,15 +32,15 @@ final class AcquireScript {
      */
     ScriptCall call(Lease lease, LockHolder holder, boolean storeFloor, boolean waiter) {
         byte[] lock = keys.lock(lease.name()).getBytes(StandardCharsets.UTF_8);
-        List<Rawable> k = new ArrayList<>(5);
-        k.add(Encoded.wrap(lock));
-        k.add(Encoded.suffixed(lock, KeySpace.INFO_SUFFIX));
-        k.add(Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX));
+        Rawable[] k = new Rawable[3 + (storeFloor ? 0 : 1) + (waiter ? 1 : 0)];
+        k[0] = Encoded.wrap(lock);
+        k[1] = Encoded.suffixed(lock, KeySpace.INFO_SUFFIX);
+        k[2] = Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX);
         if (!storeFloor) {
-            k.add(fenceEpoch);
+            k[3] = fenceEpoch;
         }
         if (waiter) {
-            k.add(Encoded.suffixed(lock, KeySpace.WAITERS_SUFFIX));
+            k[k.length - 1] = Encoded.suffixed(lock, KeySpace.WAITERS_SUFFIX);
         }
         Rawable[] a = {
             Encoded.of(lease.token()),
@@ -50,7 +49,7 @@ final class AcquireScript {
             storeFloor ? STORE_FLOOR : NO_FLOOR,
             Encoded.wrap(holder.encodeUtf8())
         };
-        return new ScriptCall(SCRIPT, k.toArray(new Rawable[0]), a);
+        return new ScriptCall(SCRIPT, k, a);
     }
 
     private Encoded ttlArg(long ttlMillis) {

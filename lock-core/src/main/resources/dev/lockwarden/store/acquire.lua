@@ -3,9 +3,8 @@
 -- (Redlock) KEYS[4] the node's fence epoch (below); last (optional, only from a caller that will wait for
 -- the release message) the waiter mark: a busy answer sets it, so the holder's release.lua knows someone
 -- listens and publishes the release message (only then)
--- ARGV[1] token, ARGV[2] ttl ms, ARGV[3] fence retention ms, ARGV[4] '1' = store a clock floor in the
--- counter (single node, cluster) / '0' = only return it (Redlock: phase 2 stores the maximum on a
--- majority, so a node answering late never holds a counter above the token handed out),
+-- ARGV[1] token, ARGV[2] ttl ms, ARGV[3] fence retention ms, ARGV[4] '1' = the microsecond floor, stored in
+-- the counter (single node, cluster) / '0' = Redlock phase 1 (the whole-second floor, below),
 -- ARGV[5] the packed holder (LockHolder: jvm, acquired-at, source, method, thread; what is the same for
 -- every lock of a JVM is stored once per JVM, not here) — or, from older callers, ARGV[5..] info
 -- field/value pairs
@@ -19,8 +18,9 @@
 -- (< 2^53, until the year 2255) and far inside SQL BIGINT.
 -- Redlock phase 1 ('0') takes a coarser floor: the clock's whole second (TIME seconds * 1e6, still at
 -- most the clock in microseconds). Healthy nodes with equal counters then compute the same fence within
--- one second (counter + 1, or the second), store it and phase 2 is skipped. A missing counter (a new name, one unused for
--- the retention, or one lost with the node's data) takes the whole second too, and stores it, when the
+-- one second (counter + 1, or the second), store it and phase 2 is skipped. A missing counter (a new
+-- name, one unused for the retention, or one lost with the node's data) takes the whole second too, and
+-- stores it, when the
 -- node's fence epoch — the microsecond at which this node last started without data (set by the first
 -- acquire that finds it missing: after an empty restart, a flush or a failover to an empty replica) — lies
 -- before this second: every counter lost then held a fence at most the clock at that moment. Otherwise
@@ -86,12 +86,9 @@ else
   if not counter or counter ~= math.floor(counter) then
     redis.call('INCR', KEYS[3])
   end
-  fence = counter + 1
   local floor = tonumber(now[1]) * 1000000
   if current then
-    if floor > fence then
-      fence = floor
-    end
+    fence = math.max(counter + 1, floor)
     redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
   else
     local epoch = tonumber(redis.call('GET', KEYS[4]) or '')
