@@ -57,8 +57,10 @@ final class NodeFanOut implements AutoCloseable {
 
     /**
      * Calls {@code action} on every node and returns one reply per node, in node order. Returns as soon
-     * as the outcome is decided — {@code need} replies satisfy {@code good}, or so many did not that
-     * {@code need} is out of reach — or when every node answered, or after {@code timeoutMillis}.
+     * as the outcome is decided — {@code need} replies satisfy {@code good}, or {@code need} answers do
+     * not, or so many nodes failed that {@code need} is out of reach — or when every node answered, or
+     * after {@code timeoutMillis}. A mix of "no" answers and failures waits for the rest: whether the
+     * call failed (too many nodes down) or was refused (a majority said no) depends on them.
      * With {@code need <= 0} it waits for every node (or the timeout).
      * Nodes that had not answered by the timeout get a timeout error, those not needed for an early
      * decision a pending reply; their calls finish in the background.
@@ -177,6 +179,8 @@ final class NodeFanOut implements AutoCloseable {
         private final int need;
         private int answered;
         private int yes;
+        private int no;
+        private int failed;
 
         Tally(int n, Predicate<T> good, int need) {
             this.replies = new ArrayList<>(java.util.Collections.nCopies(n, null));
@@ -201,11 +205,16 @@ final class NodeFanOut implements AutoCloseable {
             }
             replies.set(r.node(), r);
             answered++;
-            if (r.ok() && good.test(r.value())) {
+            if (!r.ok()) {
+                failed++;
+            } else if (good.test(r.value())) {
                 yes++;
+            } else {
+                no++;
             }
             int n = replies.size();
-            boolean decided = need > 0 && (yes >= need || (answered - yes) > n - need);
+            // "out of reach" alone is not decided: 2 busy + 1 down of 5 is "busy" or "3 down" by the rest
+            boolean decided = need > 0 && (yes >= need || no >= need || failed > n - need);
             if (answered == n || decided) {
                 done.countDown();
             }

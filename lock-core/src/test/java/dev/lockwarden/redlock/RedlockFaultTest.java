@@ -9,6 +9,10 @@ import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.LockStoreException;
 import dev.lockwarden.testing.RedisServerExtension;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +105,105 @@ class RedlockFaultTest {
         }
         assertTrue(lost.await(3, TimeUnit.SECONDS), "the holder still believes it holds the lock: " + held);
         assertFalse(held.isHeld());
+    }
+
+    /**
+     * Three of five nodes down, but their failures arrive after the two live nodes said "busy": still a
+     * store error, never "busy" (2 busy + 1 failed used to end the vote before the other two failed).
+     */
+    @Test
+    void aMajorityDownIsAStoreErrorEvenWhenTheBusyAnswersComeFirst() throws Exception {
+        LockHandle held = locks.acquire(name, ONE_SECOND);
+        try (CrashingRelay to0 = new CrashingRelay(REDIS.node(0).port());
+                CrashingRelay to2 = new CrashingRelay(REDIS.node(2).port());
+                CrashingRelay to4 = new CrashingRelay(REDIS.node(4).port())) {
+            LockManager late = LockManager.builder()
+                    .redlock(
+                            to0.uri(),
+                            REDIS.node(1).uri(),
+                            to2.uri(),
+                            REDIS.node(3).uri(),
+                            to4.uri())
+                    .application("app-late")
+                    .timeout(Duration.ofSeconds(1))
+                    .build();
+            managers.add(late);
+            to0.crash();
+            to2.crash();
+            to4.crash();
+            for (int i = 0; i < 5; i++) {
+                LockStoreException e = assertThrows(
+                        LockStoreException.class, () -> late.tryAcquire(name, ONE_SECOND), "reported busy");
+                assertTrue(e.getMessage().contains("3 of 5 nodes failed"), e.getMessage());
+            }
+        }
+        held.release();
+    }
+
+    /**
+     * A loopback relay in front of a node that, once {@linkplain #crash() crashed}, answers nothing: each
+     * connection that sends a request is closed 30 ms later, as a node dying mid-call. Late on purpose, so
+     * that the live nodes' answers come first.
+     */
+    private static final class CrashingRelay implements AutoCloseable {
+        private final int target;
+        private final ServerSocket server;
+        private volatile boolean crashed;
+
+        CrashingRelay(int target) throws IOException {
+            this.target = target;
+            server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            daemon(this::accept);
+        }
+
+        String uri() {
+            return "redis://127.0.0.1:" + server.getLocalPort();
+        }
+
+        void crash() {
+            crashed = true;
+        }
+
+        private void accept() {
+            while (!server.isClosed()) {
+                try {
+                    Socket client = server.accept();
+                    Socket upstream = new Socket(InetAddress.getLoopbackAddress(), target);
+                    daemon(() -> pump(client, upstream, true));
+                    daemon(() -> pump(upstream, client, false));
+                } catch (IOException closed) {
+                    return;
+                }
+            }
+        }
+
+        private void pump(Socket from, Socket to, boolean requests) {
+            byte[] buf = new byte[8192];
+            try (from;
+                    to) {
+                int n;
+                while ((n = from.getInputStream().read(buf)) > 0) {
+                    if (requests && crashed) {
+                        Thread.sleep(30);
+                        return; // closes both sides: the request gets no reply
+                    }
+                    to.getOutputStream().write(buf, 0, n);
+                }
+            } catch (IOException | InterruptedException e) {
+                // one side closed: the try closes the other
+            }
+        }
+
+        private static void daemon(Runnable r) {
+            Thread t = new Thread(r, "crashing-relay");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
     }
 
     @Test
