@@ -20,12 +20,11 @@
 -- most the clock in microseconds). Healthy nodes with equal counters then compute the same fence within
 -- one second (counter + 1, or the second), store it and phase 2 is skipped. A missing counter (a new
 -- name, one unused for the retention, or one lost with the node's data) takes the whole second too, and
--- stores it, when the
--- node's fence epoch — the microsecond at which this node last started without data (set by the first
--- acquire that finds it missing: after an empty restart, a flush or a failover to an empty replica) — lies
--- before this second: every counter lost then held a fence at most the clock at that moment. Otherwise
--- (the epoch is missing or from this second) it takes the microsecond floor, returned and stored by
--- phase 2 only (docs/fencing.md, "Redlock").
+-- stores it, when the node's fence epoch — the microsecond at which this node last started without data
+-- (set by the first acquire that finds it missing: after an empty restart, a flush or a failover to an
+-- empty replica) — lies before this second: every counter lost then held a fence at most the clock at
+-- that moment. Otherwise (the epoch is missing or from this second) it takes the microsecond floor,
+-- returned and stored by phase 2 only (docs/fencing.md, "Redlock").
 -- Returns (an integer reply on the hot paths: no array to build and parse)
 --   fence (> 0)                  acquired, the counter holds the fence
 --   {1, fence, 1 | 0}            acquired, 1 = the counter is below the fence (Redlock, floor not stored);
