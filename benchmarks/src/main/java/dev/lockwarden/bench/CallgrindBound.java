@@ -116,21 +116,18 @@ final class CallgrindBound {
                 new Variant(
                         "Lockwarden's acquire.lua + release.lua (fence, packed holder; nobody waits)",
                         (key, token) -> List.of(
-                                evalsha(
-                                        acquire,
-                                        List.of(key, key + ":info", key + ":fence"),
-                                        token,
-                                        TTL,
-                                        retention,
-                                        "1",
-                                        holder),
-                                evalsha(
-                                        release,
-                                        List.of(key, key + ":info", key + ":waiters"),
-                                        token,
-                                        key + ":released",
-                                        "0",
-                                        "0"))),
+                                evalsha(acquire, List.of(key, key + ":fence"), token, TTL, retention, "1", holder),
+                                evalsha(release, List.of(key, key + ":waiters"), token, key + ":released", "0", "0"))),
+                new Variant(
+                        "the FencingLock's acquire alone (released by a native DEL)",
+                        (key, token) -> List.of(
+                                evalsha(fencingAcquire, List.of(key, key + ":fence"), token, TTL),
+                                cmd(Protocol.Command.DEL, key))),
+                new Variant(
+                        "Lockwarden's acquire.lua alone (released by a native DEL)",
+                        (key, token) -> List.of(
+                                evalsha(acquire, List.of(key, key + ":fence"), token, TTL, retention, "1", holder),
+                                cmd(Protocol.Command.DEL, key))),
                 new Variant(
                         "prototype: one-write scripts (fence kept in the lock key)",
                         (key, token) -> List.of(

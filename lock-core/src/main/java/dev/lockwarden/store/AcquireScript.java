@@ -24,7 +24,7 @@ final class AcquireScript {
     }
 
     /**
-     * Keys lock, info, fence, with {@code storeFloor = false} the node's fence epoch (Redlock nodes only: it is not
+     * Keys lock, fence, with {@code storeFloor = false} the node's fence epoch (Redlock nodes only: it is not
      * in the lock's Cluster slot), and for a {@code waiter} (a call that will wait for the release message) the
      * waiter mark its busy answer sets; arguments token, ttl, retention, floor, holder. {@code storeFloor = false}
      * (Redlock phase 1) leaves a counter below the clock floor as it is and says so in
@@ -32,12 +32,11 @@ final class AcquireScript {
      */
     ScriptCall call(Lease lease, LockHolder holder, boolean storeFloor, boolean waiter) {
         byte[] lock = keys.lock(lease.name()).getBytes(StandardCharsets.UTF_8);
-        Rawable[] k = new Rawable[3 + (storeFloor ? 0 : 1) + (waiter ? 1 : 0)];
+        Rawable[] k = new Rawable[2 + (storeFloor ? 0 : 1) + (waiter ? 1 : 0)];
         k[0] = Encoded.wrap(lock);
-        k[1] = Encoded.suffixed(lock, KeySpace.INFO_SUFFIX);
-        k[2] = Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX);
+        k[1] = Encoded.suffixed(lock, KeySpace.FENCE_SUFFIX);
         if (!storeFloor) {
-            k[3] = fenceEpoch;
+            k[2] = fenceEpoch;
         }
         if (waiter) {
             k[k.length - 1] = Encoded.suffixed(lock, KeySpace.WAITERS_SUFFIX);

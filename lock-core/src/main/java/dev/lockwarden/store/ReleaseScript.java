@@ -37,14 +37,13 @@ final class ReleaseScript {
     }
 
     /**
-     * Keys: lock, info, the waiter mark and, when this node records cycles, the lock's history stream.
+     * Keys: lock, the waiter mark and, when this node records cycles, the lock's history stream.
      * Arguments: token, channel, keep, announce and, with history, its length, the name and its retention. A
      * quiet release records no cycle: nobody held the lock; {@code keepMillis > 0} keeps the lock that long
      * instead (holdAtLeast) and sends no message.
      */
     ScriptCall call(Lease lease, Wake wake, long keepMillis) {
         byte[] lock = keys.lock(lease.name()).getBytes(StandardCharsets.UTF_8);
-        Rawable info = Encoded.suffixed(lock, KeySpace.INFO_SUFFIX);
         Rawable waiters = Encoded.suffixed(lock, KeySpace.WAITERS_SUFFIX);
         Rawable token = Encoded.of(lease.token());
         boolean wakes = wake != Wake.QUIET;
@@ -53,13 +52,13 @@ final class ReleaseScript {
         Rawable announce = wake == Wake.ALWAYS ? ALWAYS : IF_MARKED;
         String retention = cycleRetention;
         if (retention == null) {
-            return new ScriptCall(SCRIPT, new Rawable[] {Encoded.wrap(lock), info, waiters}, new Rawable[] {
-                token, channel, keep, announce
-            });
+            return new ScriptCall(
+                    SCRIPT, new Rawable[] {Encoded.wrap(lock), waiters}, new Rawable[] {token, channel, keep, announce
+                    });
         }
         return new ScriptCall(
                 SCRIPT,
-                new Rawable[] {Encoded.wrap(lock), info, waiters, Encoded.suffixed(lock, KeySpace.HISTORY_SUFFIX)},
+                new Rawable[] {Encoded.wrap(lock), waiters, Encoded.suffixed(lock, KeySpace.HISTORY_SUFFIX)},
                 new Rawable[] {
                     token,
                     channel,

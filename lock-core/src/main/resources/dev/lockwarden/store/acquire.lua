@@ -1,16 +1,16 @@
 -- Acquire: take the lock, issue its fence and record the holder, atomically (one round trip).
--- KEYS[1] lock, KEYS[2] info (the holder hash of the older layout), KEYS[3] fence, then with ARGV[4] = '0'
--- (Redlock) KEYS[4] the node's fence epoch (below); last (optional, only from a caller that will wait for
--- the release message) the waiter mark: a busy answer sets it, so the holder's release.lua knows someone
--- listens and publishes the release message (only then)
+-- KEYS[1] lock, KEYS[2] fence, then with ARGV[4] = '0' (Redlock) KEYS[3] the node's fence epoch (below); last
+-- (optional, only from a caller that will wait for the release message) the waiter mark: a busy answer sets
+-- it, so the holder's release.lua knows someone listens and publishes the release message (only then)
 -- ARGV[1] token, ARGV[2] ttl ms, ARGV[3] fence retention ms, ARGV[4] '1' = the microsecond floor, stored in
 -- the counter (single node, cluster) / '0' = Redlock phase 1 (the whole-second floor, below),
 -- ARGV[5] the packed holder (LockHolder: jvm, acquired-at, source, method, thread; what is the same for
--- every lock of a JVM is stored once per JVM, not here) — or, from older callers, ARGV[5..] info
--- field/value pairs
+-- every lock of a JVM is stored once per JVM, not here)
 -- The lock's value is the whole record: token US fence US packed holder (US = \31; LockValue), so an
--- acquire writes one key besides the counter, and refresh and release touch one key. Older callers
--- (field/value pairs) get the older layout: the token alone as the value and the :info hash.
+-- acquire writes one key besides the counter, and refresh and release touch one key. Each key and argument
+-- of a script call costs Redis about as much as a short command (callgrind, docs/benchmarks.md), so only
+-- what this script uses is passed: not the :info hash of the older layout (its locks, written by older
+-- versions, are busy here like any other holder's).
 -- The fence is max(counter + 1, floor) with floor = this server's clock in microseconds since the
 -- epoch (TIME): a counter lost to retention expiry, a restart without persistence or a failover
 -- to a stale replica restarts at the clock, which is above every fence issued before as long as
@@ -33,16 +33,14 @@
 local v = redis.call('GET', KEYS[1])
 if v then
   local n = #ARGV[1]
-  if string.byte(v, n + 1) == 31 and string.sub(v, 1, n) == ARGV[1] then
+  -- (find, plain, at 1: compares in place where a sub would build a string)
+  if string.byte(v, n + 1) == 31 and string.find(v, ARGV[1], 1, true) == 1 then
     -- our own token (a retry after a lost reply): the fence is the value's second field
     local fence = tonumber(string.sub(v, n + 2, string.find(v, '\31', n + 2, true) - 1))
-    return {1, fence, tonumber(redis.call('GET', KEYS[3]) or '0') < fence and 1 or 0}
-  elseif v == ARGV[1] then
-    local fence = tonumber(redis.call('HGET', KEYS[2], 'fence'))
-    return {1, fence, tonumber(redis.call('GET', KEYS[3]) or '0') < fence and 1 or 0}
+    return {1, fence, tonumber(redis.call('GET', KEYS[2]) or '0') < fence and 1 or 0}
   end
   local ttl = redis.call('PTTL', KEYS[1])
-  local mark = KEYS[ARGV[4] == '1' and 4 or 5]
+  local mark = KEYS[ARGV[4] == '1' and 3 or 4]
   if mark then
     -- outlives the holder's TTL by the waiter's own: the waiter tries again (and sets it again) within the
     -- holder's remaining TTL, and the holder's release deletes it
@@ -50,8 +48,6 @@ if v then
   end
   return -2 - ttl
 end
--- (the :info key is not read here: a packed acquire never uses it, so whatever it holds cannot matter)
-local packed = #ARGV == 5
 local now = redis.call('TIME')
 local fence
 local text -- the fence as written into the value, when it is the floor (formatted once)
@@ -63,55 +59,48 @@ if ARGV[4] == '1' then
   -- formatted once, for the counter and the value: a number argument costs Redis a %.17g conversion
   -- (same digits: the floor is an integer below 1e17); callgrind, docs/benchmarks.md
   text = string.format('%d', floor)
-  local old = redis.call('SET', KEYS[3], text, 'PX', ARGV[3], 'GET')
+  local old = redis.call('SET', KEYS[2], text, 'PX', ARGV[3], 'GET')
   fence = floor
   if old then
     local counter = tonumber(old)
     if not counter or counter ~= math.floor(counter) then
       -- not a number: put it back and fail with INCR's own "not an integer" error (nothing is taken)
-      redis.call('SET', KEYS[3], old)
-      redis.call('INCR', KEYS[3])
+      redis.call('SET', KEYS[2], old)
+      redis.call('INCR', KEYS[2])
     end
     if counter >= floor then
       fence = counter + 1
       -- a number argument is sent with 17 significant digits, so the value is stored exactly
-      redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
+      redis.call('SET', KEYS[2], fence, 'PX', ARGV[3])
       text = nil
     end
   end
 else
-  local current = redis.call('GET', KEYS[3])
+  local current = redis.call('GET', KEYS[2])
   local counter = tonumber(current or '0')
   if not counter or counter ~= math.floor(counter) then
-    redis.call('INCR', KEYS[3])
+    redis.call('INCR', KEYS[2])
   end
   local floor = tonumber(now[1]) * 1000000
   if current then
     fence = math.max(counter + 1, floor)
-    redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
+    redis.call('SET', KEYS[2], fence, 'PX', ARGV[3])
   else
-    local epoch = tonumber(redis.call('GET', KEYS[4]) or '')
+    local epoch = tonumber(redis.call('GET', KEYS[3]) or '')
     if not epoch then
       -- this node's data is new or was lost: nothing is known about the fences issued before now
-      redis.call('SET', KEYS[4], string.format('%d', floor + tonumber(now[2])))
+      redis.call('SET', KEYS[3], string.format('%d', floor + tonumber(now[2])))
     end
     if epoch and epoch < floor then
       fence = floor
-      redis.call('SET', KEYS[3], fence, 'PX', ARGV[3])
+      redis.call('SET', KEYS[2], fence, 'PX', ARGV[3])
     else
       fence = floor + tonumber(now[2])
       behind = 1 -- phase 2 stores the token on a majority
     end
   end
 end
-if packed then
-  redis.call('SET', KEYS[1], ARGV[1] .. '\31' .. (text or string.format('%d', fence)) .. '\31' .. ARGV[5], 'PX', ARGV[2])
-else
-  -- the info hash shares the lock's PX, so no stale one can linger: HSET overwrites every field
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  redis.call('HSET', KEYS[2], 'fence', fence, unpack(ARGV, 5))
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
-end
+redis.call('SET', KEYS[1], ARGV[1] .. '\31' .. (text or string.format('%d', fence)) .. '\31' .. ARGV[5], 'PX', ARGV[2])
 if behind == 1 then
   return {1, fence, 1}
 end

@@ -8,6 +8,8 @@ import dev.lockwarden.LockCount;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
+import dev.lockwarden.LockSource;
+import dev.lockwarden.store.LockHolder;
 import dev.lockwarden.store.LuaScript;
 import dev.lockwarden.store.RedisNodeClient;
 import dev.lockwarden.testing.RedisNode;
@@ -138,41 +140,21 @@ class LockCountTest {
         return out;
     }
 
-    /** The real acquire script, pipelined: the keys and fields a LockManager writes for bulk:0..n-1. */
+    /** The real acquire script, pipelined: the lock and fence keys a LockManager writes for bulk:0..n-1. */
     static void acquireMany(RedisNode node, int n) {
         LuaScript acquire = LuaScript.load(RedisNodeClient.class, "acquire.lua");
         try (RedisClient c = RedisClient.create(node.host(), node.port())) {
             c.scriptLoad(acquire.source());
-            String now = Long.toString(System.currentTimeMillis());
+            long now = System.currentTimeMillis();
             for (int from = 0; from < n; from += 2_000) {
                 try (AbstractPipeline p = c.pipelined()) {
                     for (int i = from; i < Math.min(n, from + 2_000); i++) {
                         String name = "bulk:" + i;
-                        List<String> args = new ArrayList<>(List.of(
-                                "tok" + i,
-                                "600000",
-                                "604800000",
-                                "1",
-                                "app",
-                                "bulk-app",
-                                "host",
-                                "bulk-host",
-                                "pid",
-                                "1",
-                                "jvm",
-                                "bulkjvm",
-                                "thread",
-                                "t",
-                                "source",
-                                "API",
-                                "method",
-                                "",
-                                "acquiredAt",
-                                now));
+                        String holder = new LockHolder("bulkjvm", "t", LockSource.API, "", now).encode();
                         acquire.queue(
                                 p,
-                                List.of("lock:{" + name + "}", "lock:{" + name + "}:info", "lock:{" + name + "}:fence"),
-                                args);
+                                List.of("lock:{" + name + "}", "lock:{" + name + "}:fence"),
+                                List.of("tok" + i, "600000", "604800000", "1", holder));
                     }
                     p.sync();
                 }

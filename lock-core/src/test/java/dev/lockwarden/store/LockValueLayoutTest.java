@@ -21,8 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The data model of a held lock: one key whose value is token, fence and packed holder
- * ({@link LockValue}); the older layout (token alone, holder in {@code :info}) is still read,
- * refreshed, released and force-released.
+ * ({@link LockValue}); a lock of the older layout (token alone, holder in {@code :info}), written by an
+ * older version, is still read, refreshed and force-released, and is busy for this version's acquire.
  */
 class LockValueLayoutTest {
     @RegisterExtension
@@ -84,12 +84,15 @@ class LockValueLayoutTest {
                 null);
         try (node) {
             Lease lease = new Lease("layout:old", "old-token", 5_000);
-            long fence = acquireAsOlderClient(
-                    node, lease, Map.of("thread", "old-thread", "source", "AGENT", "method", "Legacy#run"));
-            assertTrue(fence > 0, "acquired");
-            assertEquals("old-token", cmd("GET", "lock:{layout:old}"), "the older layout: the token alone");
-            assertEquals(Long.toString(fence), cmd("HGET", "lock:{layout:old}:info", "fence"));
-            assertTrue(acquireAsOlderClient(node, lease, Map.of()) > 0, "a retry with the same token gets it back");
+            long fence = 1_700_000_000_000_000L;
+            writeAsOlderVersion(
+                    lease, fence, Map.of("thread", "old-thread", "source", "AGENT", "method", "Legacy#run"));
+            assertTrue(
+                    locks.tryAcquire("layout:old", LockOptions.ttl(Duration.ofSeconds(5)))
+                            .isEmpty(),
+                    "held by the older version: busy for this one");
+            assertFalse(node.release(lease, ReleaseScript.Wake.IF_WAITED, 0), "not released as a lock of this layout");
+            assertEquals("old-token", cmd("GET", "lock:{layout:old}"), "left to its holder");
 
             LockInfo seen = locks.inspector().get("layout:old").orElseThrow();
             assertEquals(fence, seen.fencingToken());
@@ -109,22 +112,15 @@ class LockValueLayoutTest {
     }
 
     /**
-     * acquire.lua called as a client of the older layout calls it: the holder as field/value pairs from
-     * ARGV[5] on. The fence, or a value below 1 if the lock is held.
+     * A lock as an older version wrote it: the token alone as the value, fence and holder fields in the
+     * {@code :info} hash with the lock's TTL, and the fence counter.
      */
-    private static long acquireAsOlderClient(RedisNodeClient node, Lease lease, Map<String, String> info) {
-        KeySpace keys = node.keySpace();
-        java.util.List<String> args = new java.util.ArrayList<>(
-                java.util.List.of(lease.token(), Long.toString(lease.ttlMillis()), "60000", "1"));
-        info.forEach((k, v) -> {
-            args.add(k);
-            args.add(v);
-        });
-        Object reply = LuaScript.load(RedisNodeClient.class, "acquire.lua")
-                .run(
-                        node.redis(),
-                        java.util.List.of(keys.lock(lease.name()), keys.info(lease.name()), keys.fence(lease.name())),
-                        args);
-        return reply instanceof java.util.List<?> l ? (Long) l.get(1) : (Long) reply;
+    private static void writeAsOlderVersion(Lease lease, long fence, Map<String, String> info) {
+        String lock = "lock:{" + lease.name() + "}";
+        cmd("SET", lock, lease.token(), "PX", Long.toString(lease.ttlMillis()));
+        cmd("HSET", lock + ":info", "fence", Long.toString(fence));
+        info.forEach((k, v) -> cmd("HSET", lock + ":info", k, v));
+        cmd("PEXPIRE", lock + ":info", Long.toString(lease.ttlMillis()));
+        cmd("SET", lock + ":fence", Long.toString(fence));
     }
 }

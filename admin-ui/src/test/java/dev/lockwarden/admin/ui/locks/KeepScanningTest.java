@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A filter's scan that runs out of time (a 1 ms budget: one listing call, a few thousand keys, per scan) says how
  * far it got, as a share of the keys (DBSIZE), and "Keep scanning" goes on from there until every key was seen:
- * further matches each time, none twice. 20,000 locks (60,000 keys); {@code bulk:1999} matches 11 of them.
+ * further matches each time, none twice. 20,000 locks (40,001 keys); {@code bulk:1999} matches 11 of them.
  */
 class KeepScanningTest {
     @RegisterExtension
