@@ -118,8 +118,7 @@ public final class BoundsMain {
                     (key, token) -> {
                         redis.evalsha(
                                 acquire, List.of(key, key + ":fence"), List.of(token, ttl, retention, "1", holder));
-                        redis.evalsha(
-                                release, List.of(key, key + ":waiters"), List.of(token, key + ":released", "0", "0"));
+                        redis.evalsha(release, List.of(key, key + ":waiters"), List.of(token, "m"));
                     },
                     (key, token) -> {
                         redis.evalsha(oneWriteAcquire, List.of(key), List.of(token, ttl));

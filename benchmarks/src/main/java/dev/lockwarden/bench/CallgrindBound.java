@@ -117,7 +117,7 @@ final class CallgrindBound {
                         "Lockwarden's acquire.lua + release.lua (fence, packed holder; nobody waits)",
                         (key, token) -> List.of(
                                 evalsha(acquire, List.of(key, key + ":fence"), token, TTL, retention, "1", holder),
-                                evalsha(release, List.of(key, key + ":waiters"), token, key + ":released", "0", "0"))),
+                                evalsha(release, List.of(key, key + ":waiters"), token, "m"))),
                 new Variant(
                         "the FencingLock's acquire alone (released by a native DEL)",
                         (key, token) -> List.of(

@@ -7,11 +7,11 @@ import redis.clients.jedis.args.Rawable;
 final class ReleaseScript {
     private static final LuaScript SCRIPT = LuaScript.load(ReleaseScript.class, "release.lua");
     private static final Encoded HISTORY_MAX_LEN = Encoded.of(KeySpace.HISTORY_MAX_LEN);
-    private static final Encoded NO_HISTORY = Encoded.of(0);
-    private static final Encoded NO_KEEP = Encoded.of(0);
-    private static final Encoded QUIET = Encoded.of("");
-    private static final Encoded ALWAYS = Encoded.of(1);
-    private static final Encoded IF_MARKED = Encoded.of(0);
+    /** How to release (release.lua's ARGV[2]), or the keep period's ms. */
+    private static final Encoded QUIET = Encoded.of("q");
+
+    private static final Encoded ALWAYS = Encoded.of("a");
+    private static final Encoded IF_MARKED = Encoded.of("m");
 
     private final KeySpace keys;
     /** Retention (ms, as text) of the lock's history stream written by every release; null = releases record nothing. */
@@ -37,37 +37,27 @@ final class ReleaseScript {
     }
 
     /**
-     * Keys: lock, the waiter mark and, when this node records cycles, the lock's history stream.
-     * Arguments: token, channel, keep, announce and, with history, its length, the name and its retention. A
-     * quiet release records no cycle: nobody held the lock; {@code keepMillis > 0} keeps the lock that long
-     * instead (holdAtLeast) and sends no message.
+     * Keys: lock, the waiter mark and, when this node records cycles, the lock's history stream. Arguments: token,
+     * how ({@code q}uiet, {@code m}essage if a waiter marked the lock, {@code a}lways, or the ms to keep the lock)
+     * and, with history, its length, the name and its retention. A quiet release deletes and records no cycle:
+     * nobody held the lock; {@code keepMillis > 0} keeps the lock that long instead (holdAtLeast) and sends no
+     * message. The release channel is built in the script (the lock key + {@link KeySpace#RELEASED_SUFFIX}).
      */
     ScriptCall call(Lease lease, Wake wake, long keepMillis) {
         byte[] lock = keys.lock(lease.name()).getBytes(StandardCharsets.UTF_8);
         Rawable waiters = Encoded.suffixed(lock, KeySpace.WAITERS_SUFFIX);
         Rawable token = Encoded.of(lease.token());
-        boolean wakes = wake != Wake.QUIET;
-        Rawable channel = wakes && keepMillis <= 0 ? Encoded.suffixed(lock, KeySpace.RELEASED_SUFFIX) : QUIET;
-        Rawable keep = keepMillis > 0 ? Encoded.of(keepMillis) : NO_KEEP;
-        Rawable announce = wake == Wake.ALWAYS ? ALWAYS : IF_MARKED;
+        Rawable how = wake == Wake.QUIET
+                ? QUIET
+                : keepMillis > 0 ? Encoded.of(keepMillis) : wake == Wake.ALWAYS ? ALWAYS : IF_MARKED;
         String retention = cycleRetention;
-        if (retention == null) {
-            return new ScriptCall(
-                    SCRIPT, new Rawable[] {Encoded.wrap(lock), waiters}, new Rawable[] {token, channel, keep, announce
-                    });
+        if (retention == null || wake == Wake.QUIET) {
+            return new ScriptCall(SCRIPT, new Rawable[] {Encoded.wrap(lock), waiters}, new Rawable[] {token, how});
         }
         return new ScriptCall(
                 SCRIPT,
                 new Rawable[] {Encoded.wrap(lock), waiters, Encoded.suffixed(lock, KeySpace.HISTORY_SUFFIX)},
-                new Rawable[] {
-                    token,
-                    channel,
-                    keep,
-                    announce,
-                    wakes ? HISTORY_MAX_LEN : NO_HISTORY,
-                    Encoded.of(lease.name()),
-                    Encoded.of(retention)
-                });
+                new Rawable[] {token, how, HISTORY_MAX_LEN, Encoded.of(lease.name()), Encoded.of(retention)});
     }
 
     /** True if the lock was still ours. */
