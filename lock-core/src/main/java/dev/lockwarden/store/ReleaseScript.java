@@ -7,9 +7,8 @@ import redis.clients.jedis.args.Rawable;
 final class ReleaseScript {
     private static final LuaScript SCRIPT = LuaScript.load(ReleaseScript.class, "release.lua");
     private static final Encoded HISTORY_MAX_LEN = Encoded.of(KeySpace.HISTORY_MAX_LEN);
-    /** How to release (release.lua's ARGV[2]), or the keep period's ms. */
+    // how to release (release.lua's ARGV[2]); a keep period goes as its ms instead
     private static final Encoded QUIET = Encoded.of("q");
-
     private static final Encoded ALWAYS = Encoded.of("a");
     private static final Encoded IF_MARKED = Encoded.of("m");
 
