@@ -6,7 +6,7 @@ import redis.clients.jedis.args.Rawable;
 
 /** acquire.lua on one node: its keys and arguments, encoded once per call, and its reply. */
 final class AcquireScript {
-    private static final LuaScript SCRIPT = LuaScript.load(AcquireScript.class, "acquire.lua");
+    static final LuaScript SCRIPT = LuaScript.load(AcquireScript.class, "acquire.lua");
     private static final Encoded STORE_FLOOR = Encoded.of(1);
     private static final Encoded NO_FLOOR = Encoded.of(0);
 

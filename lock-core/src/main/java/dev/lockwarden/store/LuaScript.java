@@ -88,6 +88,13 @@ public final class LuaScript {
         }
     }
 
+    /** The call as EVALSHA, or with {@code eval} as EVAL (its source), for a connection that sends it itself. */
+    CommandObject<Object> command(boolean eval, Rawable[] keys, Rawable[] args) {
+        return eval
+                ? command(Protocol.Command.EVAL, sourceRaw, keys, args)
+                : command(Protocol.Command.EVALSHA, sha1Raw, keys, args);
+    }
+
     private static CommandObject<Object> command(Protocol.Command cmd, Rawable script, Rawable[] keys, Rawable[] args) {
         CommandArguments a = new CommandArguments(cmd).add(script).add(Encoded.of(keys.length));
         for (Rawable k : keys) {

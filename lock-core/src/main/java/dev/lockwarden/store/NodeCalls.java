@@ -64,8 +64,19 @@ final class NodeCalls {
         }
     }
 
+    /** Drops idle pooled connections (they are all dead after a server restart); no-op for other clients. */
+    static void dropIdleConnections(redis.clients.jedis.UnifiedJedis redis) {
+        if (redis instanceof redis.clients.jedis.RedisClient c) {
+            try {
+                c.getPool().clear();
+            } catch (RuntimeException ignored) {
+                // best effort
+            }
+        }
+    }
+
     /** The typed error for a Jedis failure of {@code what}. */
-    private RuntimeException failure(Object what, JedisException e) {
+    RuntimeException failure(Object what, JedisException e) {
         if (isPoolExhausted(e)) {
             // our own pool ran dry (callers outside the gate hold every connection): not a Redis failure
             return ConnectionGate.busy(address, what, -1);

@@ -103,6 +103,39 @@ final class NodeFanOut implements AutoCloseable {
                         new NodeReply<>(index, null, new LockStoreException("lock store is closed (" + what + ")", e)));
             }
         }
+        return collect(tally, deadline, what, timeoutMillis);
+    }
+
+    /** What a node's call answered: its value, or the failure that stands for it (null when it has a value). */
+    interface Outcome<T> {
+        void done(T value, LockStoreException failure);
+    }
+
+    /**
+     * {@link #call} for calls that answer by themselves (Redlock's acquire and release, sent through each
+     * node's {@link NodePipeline}): {@code start} sends node i's call from this thread without waiting and
+     * hands its outcome, once, to the given {@link Outcome}; the early decision and the timeout are
+     * {@link #call}'s.
+     */
+    <T> List<NodeReply<T>> send(
+            String what,
+            java.util.function.BiConsumer<Integer, Outcome<T>> start,
+            long timeoutMillis,
+            Predicate<T> good,
+            int need) {
+        int n = nodes.size();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        Tally<T> tally = new Tally<>(n, good, need);
+        for (int i = 0; i < n; i++) {
+            int index = i;
+            start.accept(i, (value, failure) -> tally.put(new NodeReply<>(index, value, failure)));
+        }
+        return collect(tally, deadline, what, timeoutMillis);
+    }
+
+    /** Waits for {@code tally}'s decision until {@code deadline}; every node not heard from gets its reply. */
+    private <T> List<NodeReply<T>> collect(Tally<T> tally, long deadline, String what, long timeoutMillis) {
+        int n = nodes.size();
         boolean decided = false;
         try {
             decided = tally.done.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

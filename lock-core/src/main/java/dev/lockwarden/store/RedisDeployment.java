@@ -11,6 +11,9 @@ import redis.clients.jedis.UnifiedJedis;
  * a cluster, N for Redlock), key space, quorum rule and drift rule. Built once ({@link StoreFactory})
  * and handed to the store, wake-up bus, event recorder, heartbeat and inspector, so none of them
  * rebuilds it from raw clients. Calls to every node go through {@link #onEveryNode} (in parallel).
+ * <p>
+ * Over 200 lines because it is the one view of a deployment that every component shares: its nodes, quorum,
+ * fan-out, Redlock pipelines and failover watch.
  */
 public final class RedisDeployment implements AutoCloseable {
     private final StoreFactory.Topology topology;
@@ -21,13 +24,15 @@ public final class RedisDeployment implements AutoCloseable {
     private final NodeFanOut fanOut;
     /** Hears the failovers of a Sentinel or Cluster deployment; null for the other topologies. */
     private final TopologyWatch watch;
+    /** Redlock's acquire and release, pipelined to the nodes; null elsewhere (then they take the fan-out's lanes). */
+    private final RedlockPipelines pipelines;
 
     /**
      * @param lanesPerNode parallel calls per node when there are several nodes
      */
     public RedisDeployment(
             StoreFactory.Topology topology, List<RedisNodeClient> nodes, KeySpace keys, int lanesPerNode) {
-        this(topology, nodes, keys, lanesPerNode, null);
+        this(topology, nodes, keys, lanesPerNode, null, null);
     }
 
     RedisDeployment(
@@ -35,7 +40,8 @@ public final class RedisDeployment implements AutoCloseable {
             List<RedisNodeClient> nodes,
             KeySpace keys,
             int lanesPerNode,
-            TopologyWatch watch) {
+            TopologyWatch watch,
+            RedlockPipelines pipelines) {
         if (nodes.isEmpty()) {
             throw new IllegalArgumentException("a Redis deployment needs at least one node");
         }
@@ -45,6 +51,7 @@ public final class RedisDeployment implements AutoCloseable {
         this.quorum = quorumOf(nodes.size());
         this.fanOut = nodes.size() > 1 ? new NodeFanOut(this.nodes, lanesPerNode) : null;
         this.watch = watch;
+        this.pipelines = pipelines;
     }
 
     /**
@@ -175,6 +182,11 @@ public final class RedisDeployment implements AutoCloseable {
         return fanOut;
     }
 
+    /** Redlock's pipelined acquire and release, or null (see {@link RedlockPipelines}). */
+    RedlockPipelines pipelines() {
+        return pipelines;
+    }
+
     /** Human-readable description with no secrets, e.g. {@code redis://127.0.0.1:6379} or {@code redlock[...]}. */
     public String describe() {
         return switch (topology) {
@@ -191,6 +203,9 @@ public final class RedisDeployment implements AutoCloseable {
     public void close() {
         if (watch != null) {
             watch.close();
+        }
+        if (pipelines != null) {
+            pipelines.close();
         }
         if (fanOut != null) {
             fanOut.close();

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -40,10 +39,9 @@ public final class RedisNodeClient implements AutoCloseable {
     private final RaiseFenceScript raiseFence;
 
     /**
-     * @param conn the pool size and timeout: at most {@code conn.maxConnections()} calls go to the
-     *             client at once, the others wait their turn (see {@link ConnectionGate}); null = no gate
-     * @param shared the one connection that acquire and release share (see {@link SharedConnection}); null =
-     *               they take a pooled connection each. Closed with this client.
+     * @param conn   at most {@code conn.maxConnections()} calls at once ({@link ConnectionGate}); null = no gate
+     * @param shared the connection acquire and release share ({@link SharedConnection}), closed with this
+     *               client; null = they take pooled connections
      */
     RedisNodeClient(
             UnifiedJedis redis,
@@ -73,7 +71,7 @@ public final class RedisNodeClient implements AutoCloseable {
                         ? null
                         : new ConnectionGate(
                                 conn.maxConnections(), conn.timeout().toMillis(), address),
-                this::dropIdleConnections);
+                () -> NodeCalls.dropIdleConnections(redis));
         this.shared = shared;
         this.cluster = cluster;
         this.acquire = new AcquireScript(keys, fenceRetentionMillis);
@@ -124,10 +122,14 @@ public final class RedisNodeClient implements AutoCloseable {
         return shared != null;
     }
 
+    /** This node's acquire and release scripts and failure mapping, for {@link RedlockPipelines} (which sends them). */
+    RedlockPipelines.NodeScripts scripts() {
+        return new RedlockPipelines.NodeScripts(acquire, release, calls);
+    }
+
     /**
-     * A waking release on the shared connection ({@link #sharesConnection()} must be true) that runs
-     * {@code sent} once, as soon as the release is queued ahead of every later acquire or release this JVM
-     * sends to this node and before it is flushed — before it is known whether the lock was still ours.
+     * A waking release on the shared connection ({@link #sharesConnection()}) that runs {@code sent} once it is
+     * queued ahead of every later call to this node, before it is known whether the lock was still ours.
      */
     boolean release(Lease lease, long keepMillis, Runnable sent) {
         if (shared == null) {
@@ -248,17 +250,6 @@ public final class RedisNodeClient implements AutoCloseable {
     /** An idempotent call; every Jedis failure is a {@link NodeException} naming this node (see {@link NodeCalls}). */
     public <T> T call(String what, Supplier<T> action) {
         return calls.run(what, 0, true, action);
-    }
-
-    /** Drops idle pooled connections (they are all dead after a server restart); no-op for other clients. */
-    private void dropIdleConnections() {
-        if (redis instanceof RedisClient c) {
-            try {
-                c.getPool().clear();
-            } catch (RuntimeException ignored) {
-                // best effort
-            }
-        }
     }
 
     public UnifiedJedis redis() {

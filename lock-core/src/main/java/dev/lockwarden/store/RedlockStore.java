@@ -27,6 +27,8 @@ public final class RedlockStore implements LockStore {
 
     private final RedisDeployment redis;
     private final NodeFanOut fanOut;
+    /** Acquire and release, pipelined to the nodes where the deployment has pipelines. */
+    private final RedlockPipelines pipelines;
     /**
      * Turns per lock name (striped by hash): 64 stripes make two busy names share a turn rarely
      * (a shared turn only serialises their attempts, it never blocks a wait) while costing 64 small
@@ -45,6 +47,7 @@ public final class RedlockStore implements LockStore {
         RedlockRules.checkNodeCount(redis.size());
         this.redis = redis;
         this.fanOut = redis.fanOut();
+        this.pipelines = redis.pipelines() != null ? redis.pipelines() : RedlockPipelines.NONE;
         for (int i = 0; i < turns.length; i++) {
             turns[i] = new ReentrantLock();
         }
@@ -90,12 +93,8 @@ public final class RedlockStore implements LockStore {
      */
     private AcquireResult gatedAttempt(Lease lease, LockHolder holder, boolean waiter) {
         try {
-            AcquireResult gate = fanOut.callOne(
-                    0,
-                    "acquire '" + lease.name() + "'",
-                    lease.name(),
-                    n -> n.acquire(lease, holder, false, 0, waiter),
-                    RedlockRules.nodeTimeoutMillis(lease.ttlMillis()));
+            AcquireResult gate = pipelines.acquireOne(
+                    fanOut, 0, lease, holder, waiter, RedlockRules.nodeTimeoutMillis(lease.ttlMillis()));
             if (!gate.acquired()) {
                 return AcquireResult.busy(gate.holderTtlMillis());
             }
@@ -131,13 +130,7 @@ public final class RedlockStore implements LockStore {
         long start = System.nanoTime();
         long nodeTimeout = RedlockRules.nodeTimeoutMillis(lease.ttlMillis());
         String what = "acquire '" + lease.name() + "'";
-        List<NodeReply<AcquireResult>> phase1 = fanOut.call(
-                what,
-                lease.name(),
-                n -> n.acquire(lease, holder, false, 0, waiter),
-                nodeTimeout,
-                AcquireResult::acquired,
-                quorum);
+        List<NodeReply<AcquireResult>> phase1 = pipelines.acquire(fanOut, lease, holder, waiter, nodeTimeout, quorum);
         long fence = 0;
         int acquired = 0;
         List<Long> busyTtls = new ArrayList<>();
@@ -199,13 +192,8 @@ public final class RedlockStore implements LockStore {
     }
 
     private boolean release(Lease lease, ReleaseScript.Wake wake, long keepMillis) {
-        List<NodeReply<Boolean>> r = fanOut.call(
-                "release '" + lease.name() + "'",
-                lease.name(),
-                n -> n.release(lease, wake, keepMillis),
-                callTimeoutMillis,
-                Boolean::booleanValue,
-                quorum);
+        List<NodeReply<Boolean>> r =
+                pipelines.release(fanOut, lease, wake, keepMillis, callTimeoutMillis, Boolean::booleanValue, quorum);
         if (redis.tooManyFailures(RedlockVotes.errors(r))) {
             throw RedlockVotes.quorumImpossible("release '" + lease.name() + "'", r, quorum);
         }
@@ -279,12 +267,6 @@ public final class RedlockStore implements LockStore {
 
     /** Gives back a failed attempt's partial holds on every node, waiting at most one node timeout. */
     private void releaseEverywhere(Lease lease, long nodeTimeout) {
-        fanOut.call(
-                "release '" + lease.name() + "' after a failed attempt",
-                lease.name(),
-                n -> n.release(lease, ReleaseScript.Wake.QUIET, 0),
-                nodeTimeout,
-                x -> true,
-                0);
+        pipelines.release(fanOut, lease, ReleaseScript.Wake.QUIET, 0, nodeTimeout, x -> true, 0);
     }
 }

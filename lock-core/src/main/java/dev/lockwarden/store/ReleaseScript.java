@@ -5,7 +5,7 @@ import redis.clients.jedis.args.Rawable;
 
 /** release.lua on one node: its keys and arguments, encoded once per call, and its reply. */
 final class ReleaseScript {
-    private static final LuaScript SCRIPT = LuaScript.load(ReleaseScript.class, "release.lua");
+    static final LuaScript SCRIPT = LuaScript.load(ReleaseScript.class, "release.lua");
     private static final Encoded HISTORY_MAX_LEN = Encoded.of(KeySpace.HISTORY_MAX_LEN);
     // how to release (release.lua's ARGV[2]); a keep period goes as its ms instead
     private static final Encoded QUIET = Encoded.of("q");

@@ -1,6 +1,7 @@
 package dev.lockwarden.store;
 
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.args.Rawable;
@@ -13,6 +14,11 @@ record ScriptCall(LuaScript script, Rawable[] keys, Rawable[] args) {
 
     Object run(SharedConnection redis, Runnable sent) {
         return script.run(redis, keys, args, sent);
+    }
+
+    /** The call as EVALSHA, or with {@code eval} as EVAL. */
+    CommandObject<Object> command(boolean eval) {
+        return script.command(eval, keys, args);
     }
 
     Response<Object> queue(AbstractPipeline pipeline) {

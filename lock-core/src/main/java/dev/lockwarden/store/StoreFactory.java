@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClusterClient;
@@ -15,7 +16,7 @@ import redis.clients.jedis.RedisSentinelClient;
 /** Creates the {@link RedisDeployment} for a topology, checks that Redis answers, and the {@link LockStore} on it. */
 public final class StoreFactory {
     private static final System.Logger LOG = System.getLogger(StoreFactory.class.getName());
-    /** Parallel calls per Redlock node; more only queue on the node's connection pool. */
+    /** Parallel calls per Redlock node besides acquire and release (refresh, inspection); more only queue on its pool. */
     private static final int REDLOCK_THREADS_PER_NODE = 16;
 
     private StoreFactory() {}
@@ -109,7 +110,7 @@ public final class StoreFactory {
         }
         SentinelWatch watch = new SentinelWatch(masterName, nodes, sentinelConfig, client);
         RedisNodeClient node = new RedisNodeClient(client, address, keys, fenceRetentionMillis, conn, null);
-        RedisDeployment redis = new RedisDeployment(Topology.SENTINEL, List.of(node), keys, 1, watch);
+        RedisDeployment redis = new RedisDeployment(Topology.SENTINEL, List.of(node), keys, 1, watch, null);
         if (verify) {
             verify(redis);
         }
@@ -127,15 +128,21 @@ public final class StoreFactory {
             List<RedisUri> uris, KeySpace keys, ConnectionSettings conn, long fenceRetention) {
         RedlockRules.checkNodeCount(uris.size());
         List<RedisNodeClient> nodes = new ArrayList<>();
+        List<Supplier<SharedConnection.Socket>> pipelined = new ArrayList<>();
         for (RedisUri uri : uris) {
-            // pooled, not the shared connection: a node's calls come from its lane threads, one lane per lock name,
-            // so there is little to batch, and measured side by side a shared connection gained nothing beyond the
-            // noise (docs/benchmarks.md).
+            HostAndPort address = new HostAndPort(uri.host(), uri.port());
+            JedisClientConfig config = RedisClients.clientConfig(uri, conn);
+            pipelined.add(() -> new SharedConnection.Socket(address, config)); // acquire and release
             nodes.add(new RedisNodeClient(
                     RedisClients.single(uri, conn), uri.toString(), keys, fenceRetention, conn, null));
         }
         return new RedisDeployment(
-                Topology.REDLOCK, nodes, keys, Math.min(conn.maxConnections(), REDLOCK_THREADS_PER_NODE));
+                Topology.REDLOCK,
+                nodes,
+                keys,
+                Math.min(conn.maxConnections(), REDLOCK_THREADS_PER_NODE),
+                null,
+                RedlockPipelines.of(nodes, pipelined, conn.timeout().toMillis()));
     }
 
     private static RedisDeployment cluster(
@@ -160,7 +167,7 @@ public final class StoreFactory {
                     e);
         }
         RedisNodeClient node = RedisNodeClient.cluster(client, address, uris.get(0), conn, keys, fenceRetention);
-        return new RedisDeployment(Topology.CLUSTER, List.of(node), keys, 1, new ClusterWatch(client));
+        return new RedisDeployment(Topology.CLUSTER, List.of(node), keys, 1, new ClusterWatch(client), null);
     }
 
     /**

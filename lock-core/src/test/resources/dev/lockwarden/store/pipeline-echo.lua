@@ -1,0 +1,2 @@
+-- NodePipelineTest: returns its first argument
+return ARGV[1]
