@@ -72,38 +72,49 @@ final class NodeFanOut implements AutoCloseable {
             long timeoutMillis,
             Predicate<T> good,
             int need) {
-        int n = nodes.size();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        Tally<T> tally = new Tally<>(n, good, need);
-        for (int i = 0; i < n; i++) {
-            int index = i;
-            RedisNodeClient node = nodes.get(i);
-            try {
-                lane(i, lockName).execute(() -> {
-                    if (System.nanoTime() - deadline > 0) {
-                        tally.put(new NodeReply<>(index, null, late(node, what, timeoutMillis)));
-                        return; // the caller gave up on this node already: do not send a stale call
-                    }
-                    try {
-                        tally.put(new NodeReply<>(index, action.apply(node), null));
-                    } catch (LockStoreException e) {
-                        tally.put(new NodeReply<>(index, null, e));
-                    } catch (RuntimeException e) {
-                        tally.put(new NodeReply<>(
-                                index,
-                                null,
-                                new NodeException(
-                                        node.address(),
-                                        "Redis " + node.address() + " failed to " + what + ": " + e,
-                                        e)));
-                    }
-                });
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                tally.put(
-                        new NodeReply<>(index, null, new LockStoreException("lock store is closed (" + what + ")", e)));
-            }
+        return send(
+                what,
+                (i, out) -> onLane(i, lockName, what, action, timeoutMillis, deadline, out),
+                timeoutMillis,
+                good,
+                need);
+    }
+
+    /** Runs {@code action} on node {@code index} in its lane for {@code lockName}, unless it waited past {@code deadline}. */
+    private <T> void onLane(
+            int index,
+            String lockName,
+            String what,
+            Function<RedisNodeClient, T> action,
+            long timeoutMillis,
+            long deadline,
+            Outcome<T> out) {
+        RedisNodeClient node = nodes.get(index);
+        try {
+            lane(index, lockName).execute(() -> {
+                if (System.nanoTime() - deadline > 0) {
+                    out.done(null, late(node, what, timeoutMillis));
+                    return; // the caller gave up on this node already: do not send a stale call
+                }
+                T value;
+                try {
+                    value = action.apply(node);
+                } catch (LockStoreException e) {
+                    out.done(null, e);
+                    return;
+                } catch (RuntimeException e) {
+                    out.done(
+                            null,
+                            new NodeException(
+                                    node.address(), "Redis " + node.address() + " failed to " + what + ": " + e, e));
+                    return;
+                }
+                out.done(value, null);
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            out.done(null, new LockStoreException("lock store is closed (" + what + ")", e));
         }
-        return collect(tally, deadline, what, timeoutMillis);
     }
 
     /** What a node's call answered: its value, or the failure that stands for it (null when it has a value). */
@@ -113,9 +124,9 @@ final class NodeFanOut implements AutoCloseable {
 
     /**
      * {@link #call} for calls that answer by themselves (Redlock's acquire and release, sent through each
-     * node's {@link NodePipeline}): {@code start} sends node i's call from this thread without waiting and
-     * hands its outcome, once, to the given {@link Outcome}; the early decision and the timeout are
-     * {@link #call}'s.
+     * node's {@link NodePipeline}; {@link #call} runs each node's call in its lane): {@code start} starts node
+     * i's call without waiting and hands its outcome, once, to the given {@link Outcome}; the early decision
+     * and the timeout are as described at {@link #call}.
      */
     <T> List<NodeReply<T>> send(
             String what,
@@ -130,12 +141,6 @@ final class NodeFanOut implements AutoCloseable {
             int index = i;
             start.accept(i, (value, failure) -> tally.put(new NodeReply<>(index, value, failure)));
         }
-        return collect(tally, deadline, what, timeoutMillis);
-    }
-
-    /** Waits for {@code tally}'s decision until {@code deadline}; every node not heard from gets its reply. */
-    private <T> List<NodeReply<T>> collect(Tally<T> tally, long deadline, String what, long timeoutMillis) {
-        int n = nodes.size();
         boolean decided = false;
         try {
             decided = tally.done.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

@@ -148,16 +148,13 @@ final class NodePipeline implements AutoCloseable {
                 continue;
             }
             Object reply;
-            RuntimeException failure = null;
             try {
-                reply = s.getUnflushedObject();
-            } catch (JedisDataException e) {
-                reply = null;
-                failure = e; // an error reply: this call's only, the stream stays in step
+                reply = s.nextReply();
             } catch (RuntimeException e) {
                 drop(s, e); // also a server that closed the idle connection (restart)
                 continue;
             }
+            RuntimeException failure = reply instanceof JedisDataException e ? e : null;
             PipelinedCall head = written.peek();
             if (head == null || head.socket != s) {
                 drop(s, new JedisConnectionException("a reply no call waits for")); // no-op if s was dropped
@@ -180,7 +177,7 @@ final class NodePipeline implements AutoCloseable {
                 unlockSending();
             }
             if (!resent) {
-                head.finish(reply, failure);
+                head.finish(failure != null ? null : reply, failure);
             }
         }
     }

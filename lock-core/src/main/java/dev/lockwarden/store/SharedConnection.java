@@ -165,12 +165,8 @@ final class SharedConnection implements AutoCloseable {
                 return; // the socket was dropped meanwhile: every call on it has failed already
             }
             Object reply;
-            RuntimeException failure = null;
             try {
-                reply = s.getUnflushedObject();
-            } catch (JedisDataException e) {
-                reply = null;
-                failure = e; // an error reply: this call's only, the stream stays in step
+                reply = s.nextReply();
             } catch (RuntimeException e) {
                 drop(s, e);
                 return;
@@ -178,7 +174,9 @@ final class SharedConnection implements AutoCloseable {
             if (!waiting.remove(head)) {
                 return; // dropped by a caller that gave up: the reply belongs to no one any more
             }
-            head.finish(reply, failure);
+            head.finish(
+                    reply instanceof JedisDataException ? null : reply,
+                    reply instanceof JedisDataException e ? e : null);
         }
     }
 
@@ -254,6 +252,18 @@ final class SharedConnection implements AutoCloseable {
         /** Buffers one command. */
         void write(CommandArguments args) {
             sendCommand(args);
+        }
+
+        /**
+         * The next reply; an error reply is returned as its {@link JedisDataException} (it fails its own call
+         * only: the stream stays in step); a broken connection or a timeout throws.
+         */
+        Object nextReply() {
+            try {
+                return getUnflushedObject();
+            } catch (JedisDataException e) {
+                return e;
+            }
         }
 
         /** Sends what is buffered. */
