@@ -4,7 +4,7 @@ import redis.clients.jedis.args.Rawable;
 
 /** raise-fence.lua (Redlock phase 2, and after a force-release over Redlock): its keys, arguments and reply. */
 final class RaiseFenceScript {
-    private static final LuaScript SCRIPT = LuaScript.load(RaiseFenceScript.class, "raise-fence.lua");
+    static final LuaScript SCRIPT = LuaScript.load(RaiseFenceScript.class, "raise-fence.lua");
 
     private final KeySpace keys;
     private final Encoded fenceRetention;

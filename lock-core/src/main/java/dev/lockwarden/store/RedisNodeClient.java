@@ -122,9 +122,9 @@ public final class RedisNodeClient implements AutoCloseable {
         return shared != null;
     }
 
-    /** This node's acquire and release scripts and failure mapping, for {@link RedlockPipelines} (which sends them). */
+    /** This node's acquire, release and raise-fence scripts and failure mapping, for {@link RedlockPipelines}. */
     RedlockPipelines.NodeScripts scripts() {
-        return new RedlockPipelines.NodeScripts(acquire, release, calls);
+        return new RedlockPipelines.NodeScripts(acquire, release, raiseFence, calls);
     }
 
     /**

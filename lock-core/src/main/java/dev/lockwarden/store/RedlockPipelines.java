@@ -14,17 +14,18 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Redlock's hot calls — phase 1 of an acquire, and every release — sent to the nodes through their
+ * Redlock's hot calls — both phases of an acquire, and every release — sent to the nodes through their
  * {@link NodePipeline}s: the calling thread writes the call to each node and waits for the fan-out's early
  * decision, as {@link NodeFanOut#call} does, without handing each node's call to a thread and back. A
- * lease's calls reach each node in the order they were made (one connection per node), so a release never
- * overtakes the acquire it undoes. Calls of leases with replica acknowledgement take the per-node lanes.
+ * lease's calls reach each node in the order they were made (one connection per node): phase 2 never runs
+ * before phase 1 on a node (it records the agreed fence in the lock there), and a release never overtakes
+ * the acquire it undoes. Calls of leases with replica acknowledgement take the per-node lanes.
  * <p>
  * Over 200 lines because each hot call has its pipelined form and its fall-back to the lanes side by side.
  */
 final class RedlockPipelines implements AutoCloseable {
     /** One node's acquire and release scripts (node 0's release also records the lock's history) and failure mapping. */
-    record NodeScripts(AcquireScript acquire, ReleaseScript release, NodeCalls calls) {}
+    record NodeScripts(AcquireScript acquire, ReleaseScript release, RaiseFenceScript raiseFence, NodeCalls calls) {}
 
     /** No pipelines: every call takes the fan-out's lanes (a deployment built without them). */
     static final RedlockPipelines NONE = new RedlockPipelines(List.of(), List.of());
@@ -52,7 +53,8 @@ final class RedlockPipelines implements AutoCloseable {
             java.util.function.Supplier<SharedConnection.Socket> open = connect.get(i);
             pipes.add(new NodePipeline(
                     nodes.get(i).address(),
-                    () -> loaded(open.get(), List.of(AcquireScript.SCRIPT, ReleaseScript.SCRIPT)),
+                    () -> loaded(
+                            open.get(), List.of(AcquireScript.SCRIPT, ReleaseScript.SCRIPT, RaiseFenceScript.SCRIPT)),
                     timeoutMillis,
                     i));
         }
@@ -171,6 +173,39 @@ final class RedlockPipelines implements AutoCloseable {
         });
     }
 
+    /**
+     * Phase 2 of an acquire on every node (raise-fence.lua), decided as {@link NodeFanOut#call}: on each node
+     * after that lease's phase 1, which may still be in flight there.
+     */
+    List<NodeReply<Boolean>> raiseFence(NodeFanOut fanOut, Lease lease, long fence, long timeoutMillis, int need) {
+        String what = "raise the fence of '" + lease.name() + "'";
+        if (onLanes(lease)) {
+            return fanOut.call(
+                    what,
+                    lease.name(),
+                    n -> n.raiseFence(lease.name(), lease.token(), fence),
+                    timeoutMillis,
+                    Boolean::booleanValue,
+                    need);
+        }
+        return fanOut.send(
+                what,
+                (i, out) -> {
+                    NodeScripts s = scripts.get(i);
+                    ScriptCall c = s.raiseFence().call(lease.name(), lease.token(), fence);
+                    pipes.get(i).send(c.command(false), c.command(true), (reply, failure) -> {
+                        if (failure != null) {
+                            out.done(null, mapped(s, what, failure));
+                        } else {
+                            out.done(RaiseFenceScript.stillOurs(reply), null);
+                        }
+                    });
+                },
+                timeoutMillis,
+                Boolean::booleanValue,
+                need);
+    }
+
     /** A release on every node, as {@code wake} and {@code keepMillis} say, decided as {@link NodeFanOut#call}. */
     List<NodeReply<Boolean>> release(
             NodeFanOut fanOut,
@@ -208,7 +243,7 @@ final class RedlockPipelines implements AutoCloseable {
         return pipes.isEmpty() || lease.acks().on();
     }
 
-    private static LockStoreException mapped(NodeScripts s, CallDescription what, RuntimeException failure) {
+    private static LockStoreException mapped(NodeScripts s, Object what, RuntimeException failure) {
         if (failure instanceof LockStoreException l) {
             return l;
         }

@@ -149,15 +149,8 @@ public final class RedlockStore implements LockStore {
             // of m, the next holder's majority must see it. A clock-floored fence (counter behind)
             // is stored by phase 2 only.
             boolean inStep = RedlockVotes.atMaximum(phase1, m) >= quorum;
-            List<NodeReply<Boolean>> phase2 = inStep
-                    ? List.of()
-                    : fanOut.call(
-                            "raise the fence of '" + lease.name() + "'",
-                            lease.name(),
-                            n -> n.raiseFence(lease.name(), lease.token(), m),
-                            nodeTimeout,
-                            Boolean::booleanValue,
-                            quorum);
+            List<NodeReply<Boolean>> phase2 =
+                    inStep ? List.of() : pipelines.raiseFence(fanOut, lease, m, nodeTimeout, quorum);
             long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             long validity = lease.ttlMillis() - elapsed - redis.driftMillis(lease.ttlMillis());
             if ((inStep || RedlockVotes.count(phase2) >= quorum) && validity > 0) {
