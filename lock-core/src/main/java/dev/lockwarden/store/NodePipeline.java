@@ -23,7 +23,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * answered yet — far less than the socket buffers hold, so a write never blocks on a stalled node — and the
  * calls beyond wait in order, as do calls made while the reader (re)connects, to be written as replies come
  * in. A call made while the oldest one has waited longer than the timeout (the client's socket timeout) drops
- * the connection and fails every waiting call: the node is stalled, and it gets no backlog when it comes back.
+ * the connection and fails every waiting call: the node is stalled, and when it comes back it finds at most
+ * the calls written before, never those made during the stall.
  * A broken connection (not a timeout) gives each call written to it one more try on the next one, as a pooled
  * call gets (the scripts are idempotent per token). Calls stay in the order they were made.
  * <p>

@@ -156,20 +156,31 @@ final class RedlockPipelines implements AutoCloseable {
             CommandObject<Object> eval,
             CallDescription what,
             NodeFanOut.Outcome<AcquireResult> out) {
+        sendTo(i, evalsha, eval, what, (s, reply) -> s.acquire().reply(lease, reply, what, s.calls()), out);
+    }
+
+    /** Sends a call to node {@code i}; {@code out} gets {@code parse}'s value of the reply, or the failure. */
+    private <T> void sendTo(
+            int i,
+            CommandObject<Object> evalsha,
+            CommandObject<Object> eval,
+            Object what,
+            java.util.function.BiFunction<NodeScripts, Object, T> parse,
+            NodeFanOut.Outcome<T> out) {
         NodeScripts s = scripts.get(i);
         pipes.get(i).send(evalsha, eval, (reply, failure) -> {
             if (failure != null) {
                 out.done(null, mapped(s, what, failure));
                 return;
             }
-            AcquireResult r;
+            T value;
             try {
-                r = s.acquire().reply(lease, reply, what, s.calls());
+                value = parse.apply(s, reply); // an unusable reply is a NodeException
             } catch (LockStoreException e) {
                 out.done(null, e);
                 return;
             }
-            out.done(r, null);
+            out.done(value, null);
         });
     }
 
@@ -191,15 +202,8 @@ final class RedlockPipelines implements AutoCloseable {
         return fanOut.send(
                 what,
                 (i, out) -> {
-                    NodeScripts s = scripts.get(i);
-                    ScriptCall c = s.raiseFence().call(lease.name(), lease.token(), fence);
-                    pipes.get(i).send(c.command(false), c.command(true), (reply, failure) -> {
-                        if (failure != null) {
-                            out.done(null, mapped(s, what, failure));
-                        } else {
-                            out.done(RaiseFenceScript.stillOurs(reply), null);
-                        }
-                    });
+                    ScriptCall c = scripts.get(i).raiseFence().call(lease.name(), lease.token(), fence);
+                    sendTo(i, c.command(false), c.command(true), what, (sc, r) -> RaiseFenceScript.stillOurs(r), out);
                 },
                 timeoutMillis,
                 Boolean::booleanValue,
@@ -223,15 +227,8 @@ final class RedlockPipelines implements AutoCloseable {
         return fanOut.send(
                 what.toString(),
                 (i, out) -> {
-                    NodeScripts s = scripts.get(i);
-                    ScriptCall c = s.release().call(lease, wake, keepMillis);
-                    pipes.get(i).send(c.command(false), c.command(true), (reply, failure) -> {
-                        if (failure != null) {
-                            out.done(null, mapped(s, what, failure));
-                        } else {
-                            out.done(ReleaseScript.released(reply), null);
-                        }
-                    });
+                    ScriptCall c = scripts.get(i).release().call(lease, wake, keepMillis);
+                    sendTo(i, c.command(false), c.command(true), what, (sc, r) -> ReleaseScript.released(r), out);
                 },
                 timeoutMillis,
                 good,
