@@ -9,6 +9,7 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * Tells the lock manager when a Redis Cluster failed over, so that it re-checks every lock it holds on
@@ -31,6 +32,7 @@ final class ClusterWatch implements TopologyWatch {
     private volatile boolean closed;
     private String lastGood;
     private long epoch = -1;
+    private boolean warnedRefused;
 
     ClusterWatch(RedisClusterClient cluster) {
         this.cluster = cluster;
@@ -85,11 +87,30 @@ final class ClusterWatch implements TopologyWatch {
                 String info = new Jedis(c).clusterInfo();
                 lastGood = address;
                 return parse(info);
+            } catch (JedisDataException e) {
+                refused(address, e);
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.DEBUG, "cluster node " + address + " did not answer CLUSTER INFO", e);
             }
         }
         return -1;
+    }
+
+    /**
+     * An error reply (an ACL without {@code +cluster|info}) is no passing outage: without the epoch no
+     * failover is noticed before a lock's next refresh, so say so once, loudly.
+     */
+    private void refused(String address, JedisDataException e) {
+        if (!warnedRefused) {
+            warnedRefused = true;
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "cluster node " + address + " refused CLUSTER INFO (" + e.getMessage() + "): a failover is noticed"
+                            + " only at each lock's next refresh, not at once; grant the client's Redis user"
+                            + " +cluster|info (docs/acl.md)");
+        } else {
+            LOG.log(System.Logger.Level.DEBUG, "cluster node " + address + " refused CLUSTER INFO", e);
+        }
     }
 
     static long parse(String clusterInfo) {
