@@ -22,7 +22,7 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * The diagnostics entry ({@code benchmarks/diagnose}, docs/benchmarks.md, "Diagnostics"): measurements no
+ * The diagnostics entry ({@code benchmarks/diagnose}, docs/benchmark-diagnostics.md): measurements no
  * benchmark run makes, for finding what bounds a number — upper bounds on what a change could still buy,
  * measured rather than guessed. Several variants run in one JVM against the same fresh {@code redis-server}s, in interleaved slices
  * (six rounds), so a disturbance from outside hits all of them alike; each prints cycles/s and its ratio to
