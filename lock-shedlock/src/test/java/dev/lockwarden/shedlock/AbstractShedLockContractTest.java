@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What ShedLock's own provider tests ask of a lock provider, run unchanged against every Lockwarden
- * topology (single node, Redlock, Cluster): lock, a second lock empty, expiry after lockAtMostFor,
+ * topology (single node, Redlock, Cluster, Sentinel): lock, a second lock empty, expiry after lockAtMostFor,
  * lock right after unlock, lockAtLeastFor, extend, token-checked unlock and extend, fuzz tests with
  * threads and with two JVMs (exact totals, and a control run without the lock that loses updates).
  */
@@ -43,12 +43,17 @@ abstract class AbstractShedLockContractTest {
     /** The servers of the subclass. */
     abstract RedisServerExtension servers();
 
+    /** Empties the lock store before each test. */
+    void flushAll() {
+        servers().flushAll();
+    }
+
     /** The {@code lockwarden.*} settings that point a manager (here or in a child JVM) at them. */
     abstract Map<String, String> settings();
 
     @BeforeEach
     void start() {
-        servers().flushAll();
+        flushAll();
         DATA.flushAll();
         locks = manager("shedlock-contract");
         provider = new LockwardenLockProvider(locks);
@@ -67,6 +72,9 @@ abstract class AbstractShedLockContractTest {
             b.redlock(s.get("lockwarden.redlock").split(","));
         } else if (s.containsKey("lockwarden.cluster")) {
             b.cluster(s.get("lockwarden.cluster").split(","));
+        } else if (s.containsKey("lockwarden.sentinel")) {
+            String[] master = s.get("lockwarden.sentinel").split("@", 2); // mymaster@uri,uri,...
+            b.sentinel(master[0], master[1].split(","));
         } else {
             b.redis(s.get("lockwarden.redis"));
         }
