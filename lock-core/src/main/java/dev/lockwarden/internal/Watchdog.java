@@ -111,7 +111,7 @@ public final class Watchdog implements AutoCloseable {
         }
     }
 
-    /** Refreshes every auto-refresh lock at once (after a failover, {@code why}); returns at once. */
+    /** After a failover ({@code why}): refreshes every auto-refresh lock, checks the others; returns at once. */
     public void recheckNow(String why) {
         recheck.set(why);
         signal.lock();
@@ -191,6 +191,11 @@ public final class Watchdog implements AutoCloseable {
             if (h.autoRefresh()) {
                 earliestRefresh = Math.min(earliestRefresh, h.nextRefreshNanos - now);
             }
+        }
+        for (DefaultLockHandle h :
+                recheck == null ? List.<DefaultLockHandle>of() : UnrefreshedCheck.lost(store, handles, now)) {
+            handles.remove(h); // autoRefresh(false): checked without extending (a refresh below would)
+            h.markLost(lossCause.reason(h.lease(), TOKEN_GONE + " (re-checked after a " + recheck + ")"));
         }
         if (earliestRefresh <= 0 || recheck != null) {
             // The oldest lock is due: refresh it with every lock due within the next TTL/6, so locks

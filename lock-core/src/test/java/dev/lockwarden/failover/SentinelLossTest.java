@@ -74,4 +74,44 @@ class SentinelLossTest {
         assertTrue(second.isPresent(), "the second client was refused: the lock was not lost");
         assertTrue(second.get().fencingToken() > held.fencingToken());
     }
+
+    /**
+     * Locks taken with {@code autoRefresh(false)} are re-checked too, without being extended: the one the
+     * promoted replica lacks is told LOST within a second (before this check existed, only when its 30 s TTL
+     * passed); the one it has stays held, and its key on the new master expires no later than before.
+     */
+    @Test
+    void unrefreshedLocksAreRecheckedWithoutBeingExtended() throws InterruptedException {
+        LockManager first = clients.onSentinel("holder-a", group);
+        RedisNode old = group.master();
+        LockOptions unrefreshed = OPTS.autoRefresh(false);
+        long keptAt = System.nanoTime();
+        LockHandle kept = first.acquire(NAME + ":kept", unrefreshed);
+        old.command("WAIT", "1", "5000"); // the replica has this one
+        group.holdReplication();
+        long acquired = System.nanoTime();
+        LockHandle held = first.acquire(NAME, unrefreshed);
+        LossClock clock = new LossClock(held, acquired);
+
+        long killed = System.nanoTime();
+        group.killMaster();
+        RedisNode promoted = group.awaitPromotion(old, SentinelFailoverTest.PROMOTION);
+        long promotion = System.nanoTime();
+        assertNull(promoted.command("GET", "lock:{" + NAME + "}"), "the promoted replica missed the lock");
+
+        LockLostEvent lost = clock.assertToldSoonAfter("sentinel, autoRefresh(false)", killed, promotion);
+        assertTrue(lost.reason().contains("re-checked after a failover of mymaster"), lost.reason());
+        assertThrows(LockLostException.class, held::checkHeld);
+
+        assertTrue(kept.isHeld(), "the lock the promoted replica has was reported lost");
+        long pttl = Long.parseLong(promoted.command("PTTL", "lock:{" + NAME + ":kept}"));
+        long leftBefore = 30_000 - (System.nanoTime() - keptAt) / 1_000_000;
+        assertTrue(
+                pttl > 0 && pttl <= leftBefore + 50,
+                "extended by the re-check: PTTL " + pttl + " ms, " + leftBefore + " ms were left");
+        kept.release();
+
+        Optional<LockHandle> second = clients.on("holder-b", promoted).tryAcquire(NAME, OPTS);
+        assertTrue(second.isPresent(), "the second client was refused: the lock was not lost");
+    }
 }
