@@ -171,6 +171,53 @@ public abstract class AbstractLockBehaviourTest {
         }
     }
 
+    /**
+     * README: "isHeld() turns false slightly before Redis expires the key, never after". Each round reads
+     * which data nodes still have the key, then isHeld(), then the nodes again: once fewer than a majority
+     * of the nodes that had it still do, isHeld() must be false; and when isHeld() first turns false, the
+     * key must still be there (the handle gives up its drift margin, 1 % of the TTL + 2 ms, early).
+     */
+    @Test
+    void isHeldTurnsFalseBeforeRedisExpiresTheKeyNeverAfter() throws Exception {
+        String key = "lock:{" + name + "}";
+        LockHandle h =
+                locks.acquire(name, LockOptions.ttl(Duration.ofSeconds(3)).autoRefresh(false));
+        int had = present(key);
+        assertTrue(had > 0, "the key is in Redis after the acquire");
+        int majority = had / 2 + 1;
+        Thread.sleep(2_800);
+        long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+        boolean sawFalse = false;
+        while (!sawFalse && System.nanoTime() < deadline) {
+            boolean expired = present(key) < majority;
+            boolean held = h.isHeld();
+            int after = present(key);
+            assertFalse(expired && held, "isHeld() true after Redis expired the key");
+            if (!held) {
+                sawFalse = true;
+                assertTrue(
+                        after >= majority,
+                        "isHeld() turned false only after the key expired (" + after + " of " + had
+                                + " nodes still have it)");
+            }
+        }
+        assertTrue(sawFalse, "isHeld() still true 3 s after the TTL");
+    }
+
+    private int present(String key) {
+        int n = 0;
+        for (dev.lockwarden.testing.RedisNode node : dataNodes()) {
+            try {
+                if (Long.parseLong(node.command("PTTL", key)) > 0) {
+                    n++;
+                }
+            } catch (dev.lockwarden.testing.RedisReplyException e) {
+                assertTrue(e.getMessage().startsWith("MOVED"), e.getMessage()); // a cluster node not owning it
+            }
+        }
+        return n;
+    }
+
     @Test
     void releaseWithStaleTokenDoesNotTouchTheNewHolder() throws Exception {
         LockManager other = newManager("app-b");

@@ -43,7 +43,7 @@ class ReleaseProfileTest {
         if (removed != null) {
             // the project's own element: the first one directly inside <project>, before <properties>
             String head = pom.substring(0, pom.indexOf("<properties>"));
-            String cut = head.replaceFirst("(?s)\\n\\s*<" + removed + ">.*?</" + removed + ">", "");
+            String cut = head.replaceFirst("(?s)\\n\\s*<" + removed + "(\\s[^>]*)?>.*?</" + removed + ">", "");
             assertNotEquals(head, cut, "no <" + removed + "> in the parent POM");
             pom = cut + pom.substring(head.length());
         }
