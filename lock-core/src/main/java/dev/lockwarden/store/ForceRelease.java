@@ -171,18 +171,29 @@ public final class ForceRelease {
      * ("" = any holder) and a fence not above {@code fence} (0 = any), it deletes the lock, bumps the fence,
      * appends {@code audit} to the lock's capped history and, off a cluster, to {@link KeySpace#AUDIT}, wakes
      * waiters and notifies the holder. On a cluster, where one script touches one slot only, the audit stream
-     * is written right after ({@link ClusterAuditCopy}, once).
+     * is written right after ({@link ClusterAuditCopy}, once), with the record the script returned: the history
+     * entry it also wrote is the application's to change by then.
      */
     private ForceReleaseScript.Reply onNode(
             RedisNodeClient node, String name, String tokenSha1, long fence, Map<String, String> audit) {
         ForceReleaseScript.Reply r = sealer == null || node.singleSlotScriptsOnly()
                 ? AuditSealer.unsealed(node, name, tokenSha1, fence, audit, auditMaxLen)
                 : AuditSealer.forceRelease(sealer, node, name, tokenSha1, fence, audit, auditMaxLen);
-        if (!r.released() || !node.singleSlotScriptsOnly()) {
+        if (!r.released()) {
             return r;
         }
+        Map<String, String> record = ClusterAuditCopy.record(r); // null where the script wrote the audit stream
+        if (record != null) {
+            Map<String, String> holder = new LinkedHashMap<>(r.holder());
+            holder.remove(ClusterAuditCopy.RECORD); // the script's record, not a holder field
+            r = new ForceReleaseScript.Reply(
+                    r.outcome(), r.oldFence(), r.newFence(), r.historyId(), r.auditId(), r.tokenSha1(), holder, null);
+        }
+        if (!node.singleSlotScriptsOnly()) {
+            return r; // written by the script, or an application's user that may not: then in the history only
+        }
         try {
-            return r.withAudit(ClusterAuditCopy.copy(node, name, r.historyId(), auditMaxLen, sealer), null);
+            return r.withAudit(ClusterAuditCopy.copy(node, name, r.historyId(), record, auditMaxLen, sealer), null);
         } catch (LockStoreException e) {
             // the lock is released: say so, with where the record is, rather than fail the whole call
             return r.withAudit(

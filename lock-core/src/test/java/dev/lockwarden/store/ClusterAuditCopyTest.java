@@ -3,14 +3,19 @@ package dev.lockwarden.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockwarden.AuditRecord;
+import dev.lockwarden.AuditSigner;
 import dev.lockwarden.ForceReleaseResult;
+import dev.lockwarden.HolderInfo;
 import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockManager;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.config.RedisUri;
 import dev.lockwarden.testing.RedisServerExtension;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.StreamEntryID;
@@ -21,7 +26,8 @@ import redis.clients.jedis.resps.StreamEntry;
  * On Redis Cluster the audit record is copied from the lock's history to {@code lockwarden:audit} after the
  * script, through a call that is retried once after a broken connection. A retry whose first attempt was
  * written (only its reply was lost) must not write it again: {@link ClusterAuditCopy} run a second time for
- * the same force-release returns the record already there.
+ * the same force-release returns the record already there. The copy is the record the script returned, not the
+ * lock's history entry, which an application can rewrite by then.
  */
 class ClusterAuditCopyTest {
     @RegisterExtension
@@ -55,7 +61,12 @@ class ClusterAuditCopyTest {
                     .getID()
                     .toString();
 
-            String again = ClusterAuditCopy.copy(node, "copy:once", historyId, 1_000, null);
+            Map<String, String> record = new LinkedHashMap<>(node.redis()
+                    .xrevrange("lock:{copy:once}:history", (StreamEntryID) null, null, 1)
+                    .get(0)
+                    .getFields());
+
+            String again = ClusterAuditCopy.copy(node, "copy:once", historyId, record, 1_000, null);
 
             assertEquals(r.auditId(), again, "the repeated copy finds the record the first one wrote");
             List<StreamEntry> records = audited(redis);
@@ -103,6 +114,140 @@ class ClusterAuditCopyTest {
                             .filter(f -> f > 0)
                             .count(),
                     "the copy carries the script's fields");
+        }
+    }
+
+    /**
+     * The holder hears of its force-release before the copy runs, and applications' ACL may write the lock's
+     * history (docs/acl.md): it can delete its history entry, or rewrite it under the same id, in between. The copy
+     * seals what the script wrote all the same (reading the history back, it sealed the forged fields as VALID).
+     */
+    @Test
+    void theCopySealsTheScriptsRecordNotAHistoryEntryTheHolderRewrote() {
+        REDIS.flushAll();
+        String[] uris = REDIS.uris().toArray(String[]::new);
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        AuditSigner signer = AuditSigner.of(key);
+        try (LockManager app =
+                        LockManager.builder().cluster(uris).application("app").build();
+                LockManager dashboard = LockManager.builder()
+                        .cluster(uris)
+                        .application("dashboard")
+                        .auditSigner(signer)
+                        .build();
+                RedisDeployment redis = StoreFactory.create(
+                        StoreFactory.Topology.CLUSTER,
+                        REDIS.uris().stream().map(RedisUri::parse).toList(),
+                        new KeySpace("lock:"),
+                        new ConnectionSettings(Duration.ofSeconds(2), 8, null),
+                        60_000,
+                        false)) {
+            RedisNodeClient node = redis.first();
+            Map<String, Long> fences = new LinkedHashMap<>();
+            for (String name : List.of("forged:rewritten", "forged:deleted")) {
+                LockHandle held = app.acquire(name, LockOptions.ttl(Duration.ofSeconds(30)));
+                fences.put(name, held.fencingToken());
+                HolderInfo holder =
+                        dashboard.inspector().get(name).orElseThrow().holder();
+                Map<String, String> audit = new LinkedHashMap<>();
+                audit.put("name", name);
+                audit.put("operator", "alice");
+                audit.put("at", Long.toString(System.currentTimeMillis()));
+                audit.put("holder.app", "app");
+                ForceReleaseScript.Reply r = node.forceRelease(name, "", 0, audit, 1_000);
+                assertTrue(r.released(), r.toString());
+                assertEquals(held.fencingToken(), r.oldFence());
+
+                // the holder, told at once, rewrites its history entry under the same id, or deletes it
+                String history = node.keySpace().history(name);
+                node.redis().del(history);
+                if (name.endsWith("rewritten")) {
+                    Map<String, String> forged = new LinkedHashMap<>();
+                    forged.put("type", "force-release");
+                    forged.put("oldFence", "1");
+                    forged.put("newFence", Long.toString(r.newFence()));
+                    forged.put("oldToken", "000000000000");
+                    forged.put("name", name);
+                    forged.put("operator", "mallory");
+                    forged.put("at", "0");
+                    forged.put("holder.app", "someone-else");
+                    node.redis().xadd(history, XAddParams.xAddParams().id(r.historyId()), forged);
+                    assertEquals(
+                            "mallory",
+                            node.redis()
+                                    .xrange(history, (StreamEntryID) null, null)
+                                    .get(0)
+                                    .getFields()
+                                    .get("operator"),
+                            "the control: the history entry is the forged one");
+                }
+
+                String id = ClusterAuditCopy.copy(
+                        node, name, r.historyId(), ClusterAuditCopy.record(r), 1_000, signer::seal);
+
+                StreamEntryID at = new StreamEntryID(id);
+                Map<String, String> f =
+                        node.redis().xrange(KeySpace.AUDIT, at, at).get(0).getFields();
+                assertEquals(Long.toString(held.fencingToken()), f.get("oldFence"), f.toString());
+                assertEquals(Long.toString(r.newFence()), f.get("newFence"), f.toString());
+                assertEquals(r.tokenSha1().substring(0, 12), f.get("oldToken"), f.toString());
+                assertEquals(name, f.get("name"), f.toString());
+                assertEquals("alice", f.get("operator"), f.toString());
+                assertEquals(audit.get("at"), f.get("at"), f.toString());
+                assertEquals("app", f.get("holder.app"), f.toString());
+                assertEquals(holder.jvmId(), f.get("holder.jvm"), f.toString());
+                assertEquals(holder.thread(), f.get("holder.thread"), f.toString());
+                assertEquals(r.historyId(), f.get("historyId"), f.toString());
+                assertTrue(signer.verify(f), f.toString());
+                assertEquals(false, held.extend(Duration.ofSeconds(1)), "the holder's lock is gone");
+            }
+
+            List<AuditRecord> records = dashboard.inspector().audit(10);
+            assertEquals(2, records.size(), records.toString());
+            for (AuditRecord a : records) {
+                assertEquals(AuditRecord.Seal.VALID, a.seal(), records.toString());
+                assertEquals("alice", a.operator(), records.toString());
+                assertEquals(fences.get(a.name()), a.oldFence(), records.toString());
+                assertTrue(a.oldHolder().startsWith("app @ "), records.toString());
+            }
+        }
+    }
+
+    /** force-release.lua packs its record with US between items: a US or a backslash inside a value survives. */
+    @Test
+    void theScriptsRecordKeepsSeparatorsAndBackslashesInValues() {
+        REDIS.flushAll();
+        String[] uris = REDIS.uris().toArray(String[]::new);
+        String odd = "ali\u001fce\\u\\"; // a US, then a backslash and u, then a backslash at the end
+        try (LockManager app =
+                        LockManager.builder().cluster(uris).application("app").build();
+                RedisDeployment redis = StoreFactory.create(
+                        StoreFactory.Topology.CLUSTER,
+                        REDIS.uris().stream().map(RedisUri::parse).toList(),
+                        new KeySpace("lock:"),
+                        new ConnectionSettings(Duration.ofSeconds(2), 8, null),
+                        60_000,
+                        false)) {
+            app.acquire("packed", LockOptions.ttl(Duration.ofSeconds(30)));
+            Map<String, String> audit = new LinkedHashMap<>();
+            audit.put("name", "packed");
+            audit.put("operator", odd);
+            audit.put("empty", "");
+            ForceReleaseScript.Reply r = redis.first().forceRelease("packed", "", 0, audit, 1_000);
+
+            Map<String, String> record = ClusterAuditCopy.record(r);
+
+            Map<String, String> history = redis.first()
+                    .redis()
+                    .xrange(redis.first().keySpace().history("packed"), (StreamEntryID) null, null)
+                    .get(0)
+                    .getFields();
+            Map<String, String> expected = new LinkedHashMap<>(history);
+            expected.remove("type");
+            assertEquals(expected, record);
+            assertEquals(odd, record.get("operator"));
+            assertEquals("", record.get("empty"));
         }
     }
 
