@@ -201,7 +201,7 @@ public record AdminConfig(
                 pageSize,
                 UserDirectory.configured(settings, systemProperties)
                         .orElseGet(() -> FirstRunUsers.create(
-                                FirstRunUsers.jarDirectory(), System.out, System.console() != null)),
+                                FirstRunUsers.jarDirectory(), System.out, StdoutTerminal.isTerminal())),
                 timeout,
                 proxy,
                 longHeld,
