@@ -10,6 +10,7 @@ import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -22,10 +23,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * writes of the connection it runs on, so it must follow the script on the same connection; and it blocks that
  * connection until the replicas answer or the timeout passes, so on the shared connection every other thread's
  * acquire and release would queue behind it for up to the timeout. A borrowed connection blocks only this call:
- * one round trip (script and {@code WAIT} sent together) plus the replicas' own delay.
- * <p>
- * {@code WAIT} is used on every server: {@code WAITAOF} (Redis 7.2+) is not, so an acknowledgement means a
- * replica received the write, not that it wrote it to its disk.
+ * one round trip (script and {@code WAIT} sent together) plus the replicas' own delay. {@code WAITAOF} (Redis
+ * 7.2+) is not used: an acknowledgement means a replica received the write, not that it wrote it to its disk.
  */
 final class ReplicaWait {
     private final UnifiedJedis redis;
@@ -162,7 +161,10 @@ final class ReplicaWait {
             waited = p.executeCommand(waitCommand(acks));
             p.sync();
         }
-        return collect(replies, waited, eval, calls.address());
+        String at = redis instanceof RedisSentinelClient s // the master the sentinels name now (for INFO)
+                ? calls.address() + " (master " + s.getCurrentMaster() + ")"
+                : calls.address();
+        return collect(replies, waited, eval, at);
     }
 
     /** {@code WAIT replicas timeout}. */

@@ -113,6 +113,20 @@ class ReplicaAcksTest {
     }
 
     @Test
+    void onSentinelTheErrorNamesTheMasterTheSentinelsName() {
+        RedisNode master = group.master();
+        try (Clients clients = new Clients()) {
+            LockManager acked = clients.onSentinel("acked-sentinel", group);
+            acked.acquire("warm", PLAIN).release();
+            group.holdReplication();
+            LockStoreException e = assertThrows(LockStoreException.class, () -> acked.acquire(NAME, ACKED));
+            String m = e.getMessage();
+            assertTrue(m.contains("(master 127.0.0.1:" + master.port() + ")"), "the master is not named: " + m);
+            assertTrue(m.contains("0 acknowledged"), m);
+        }
+    }
+
+    @Test
     void withReplicationHeldTheAcquisitionFailsAndReleasesTheLock() {
         RedisNode master = group.master();
         LockManager acked = on("acked", master);
