@@ -135,6 +135,11 @@ class AclTest {
                             && "alice".equals(e.fields().get("operator"))));
             b.inspector().audit(10); // reading the audit stream is allowed
         }
+        // closing each manager flushed its activity counts (HINCRBY + PEXPIRE) under the ACL
+        for (String app : List.of("acl-a", "acl-b")) {
+            String keys = REDIS.node(0).command("KEYS", "lockwarden:activity:" + app + ":*");
+            assertFalse(keys == null || keys.isEmpty(), "no activity counts of " + app + " written under the ACL");
+        }
     }
 
     @Test

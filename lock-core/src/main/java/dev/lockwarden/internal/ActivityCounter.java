@@ -81,7 +81,8 @@ public final class ActivityCounter implements AutoCloseable {
                     replies.add(p.hincrBy(key, FIELDS[i], now[i] - flushed[i]));
                 }
             }
-            replies.add(p.expire(key, TTL_SECONDS));
+            replies.add(
+                    p.pexpire(key, TTL_SECONDS * 1_000)); // PEXPIRE: the command the lock scripts' ACL grants already
             p.sync();
             replies.forEach(Response::get); // an error reply (e.g. WRONGTYPE) throws only here
             System.arraycopy(now, 0, flushed, 0, FIELDS.length);
