@@ -292,7 +292,9 @@ public final class LockManager implements AutoCloseable {
         }
 
         /**
-         * Prefix of every lock key (default {@code lock:}).
+         * Prefix of every lock key (default {@code lock:}); no braces, and it must not overlap Lockwarden's own
+         * {@code lockwarden:*} keys ({@link #build()} refuses {@code lockwarden:…} and any start of
+         * {@code lockwarden:}, the empty prefix included).
          *
          * @param prefix the key prefix
          * @return this builder

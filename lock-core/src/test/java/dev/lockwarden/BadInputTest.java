@@ -157,6 +157,16 @@ class BadInputTest {
                         .redis("redis://localhost")
                         .build());
         assertTrue(e.getMessage().contains("key prefix"), e.getMessage());
+        for (String reserved : new String[] {"lockwarden:jvm:", "lockwarden:", "lock", ""}) {
+            e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> LockManager.builder()
+                            .keyPrefix(reserved)
+                            .redis("redis://localhost")
+                            .build(),
+                    reserved);
+            assertTrue(e.getMessage().contains("overlaps Lockwarden's own keys"), e.getMessage());
+        }
     }
 
     @Test

@@ -6,6 +6,8 @@ package dev.lockwarden.store;
  * ({@link LockNames}), which keeps the tag unambiguous.
  */
 public record KeySpace(String prefix) {
+    /** What every key of Lockwarden's own (not a lock's) starts with. */
+    public static final String RESERVED = "lockwarden:";
     /** Stream of lost, late-release and force-release events (each cycle goes to the lock's own history). */
     public static final String EVENTS = "lockwarden:events";
     /** Stream of force-release audit records. */
@@ -30,6 +32,12 @@ public record KeySpace(String prefix) {
     public KeySpace {
         if (prefix == null || prefix.contains("{") || prefix.contains("}")) {
             throw new IllegalArgumentException("key prefix '" + prefix + "' must not be null or contain '{' or '}'");
+        }
+        // lock keys under lockwarden:* would pose as heartbeats or events, and a listing would walk those keys
+        if (prefix.startsWith(RESERVED) || RESERVED.startsWith(prefix)) {
+            throw new IllegalArgumentException("key prefix '" + prefix + "' overlaps Lockwarden's own keys (" + RESERVED
+                    + "*): choose one that does not start with '" + RESERVED
+                    + "' and is not a start of it, e.g. lock:");
         }
     }
 
