@@ -122,8 +122,8 @@ final class AgentReport {
         }
     }
 
-    /** Reports unmatched rules once after {@code delay}, on a daemon thread. */
-    void scheduleUnmatchedReport(Duration delay) {
+    /** A daemon thread, not started, that reports unmatched rules once after {@code delay}. */
+    Thread unmatchedReport(Duration delay) {
         Thread t = new Thread(
                 new Runnable() { // not a lambda: started in premain
                     @Override
@@ -138,7 +138,7 @@ final class AgentReport {
                 },
                 "lockwarden-agent-report");
         t.setDaemon(true);
-        t.start();
+        return t;
     }
 
     static String describe(ClassLoader loader) {

@@ -86,6 +86,11 @@ final class AgentRuntime implements LockBridge.Dispatcher {
         return next;
     }
 
+    /** {@code Class#method} of binding {@code id}, or null when there is none. */
+    String method(int id) {
+        return id >= 0 && id < bindings.size() ? bindings.get(id).method : null;
+    }
+
     @Override
     public Object enter(int id, Object[] args) {
         Binding b = bindings.get(id);

@@ -10,16 +10,18 @@ import java.time.Duration;
 final class AgentShutdown {
     private AgentShutdown() {}
 
-    static void register(AgentRuntime runtime, AgentReport report, Duration drainTimeout) {
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        new Runnable() { // not a lambda: registered in premain
-                            @Override
-                            public void run() {
-                                AgentShutdown.run(runtime, report, drainTimeout);
-                            }
-                        },
-                        "lockwarden-agent-shutdown"));
+    /** Registers the hook; returns it, so that a start that fails later can remove it again. */
+    static Thread register(AgentRuntime runtime, AgentReport report, Duration drainTimeout) {
+        Thread hook = new Thread(
+                new Runnable() { // not a lambda: registered in premain
+                    @Override
+                    public void run() {
+                        AgentShutdown.run(runtime, report, drainTimeout);
+                    }
+                },
+                "lockwarden-agent-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        return hook;
     }
 
     private static void run(AgentRuntime runtime, AgentReport report, Duration drainTimeout) {

@@ -22,13 +22,19 @@ final class AgentStartup {
             AgentReport report = AgentInstaller.install(config, inst, attached);
             StartupStamps.mark("install");
             return report;
-        } catch (Exception | LinkageError e) {
+        } catch (AgentInstaller.PartWay e) {
+            // classes may have been instrumented already: they fail every call now, and the JVM must be restarted
+            throw StartupException.partWay(e.getMessage(), e.getCause());
+        } catch (Exception | Error e) { // Errors too (stack overflow, out of memory): a message, never an abort
             // an internal failure, not a config error: onConfigError = continue does not let the rules go unenforced
-            throw new StartupException("start-up failed: " + e, false, e);
+            throw StartupException.internal("start-up failed: " + e, e);
         }
     }
 
-    /** The parsed and pre-checked config; every problem in one exception. */
+    /**
+     * The parsed and pre-checked config; every problem in one exception (an internal failure of the pre-check in one
+     * that is never continued past).
+     */
     static AgentConfig config(AgentArgs args) throws StartupException {
         AgentConfig config;
         try {

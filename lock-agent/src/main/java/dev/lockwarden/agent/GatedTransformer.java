@@ -86,9 +86,19 @@ final class GatedTransformer implements ClassFileTransformer {
                 return closed(className, loader, redefined, bytes, plan[0], e);
             } catch (Throwable again) {
                 Halt.stop(className.replace('/', '.') + " could not be instrumented (" + e + ") nor made to fail ("
-                        + again + ") and must not run without its lock");
+                        + again + "), and the methods " + rulesNaming(className) + " name must not run without their"
+                        + " lock");
                 return null; // not reached: halt does not return
             }
+        }
+    }
+
+    /** The rule lines that can name the class, for the last-resort message (which must come out even if this fails). */
+    private String rulesNaming(String className) {
+        try {
+            return String.join(", ", filter.rulesNaming(className));
+        } catch (Throwable e) {
+            return "the rules naming it (not listed: " + e + ")";
         }
     }
 

@@ -4,7 +4,10 @@ package dev.lockwarden.agent;
  * Test-only failure injection: {@code -Dlockwarden.agent.testFault=point:com.acme.Class[:Kind][,point:Class...]}
  * makes the agent throw at that point of handling that class, so tests can prove that every internal failure ends
  * with the class failing closed (points: {@code read}, {@code plan}, {@code bind}, {@code weave}, {@code module},
- * {@code closed}, {@code retransform}). The thrown kind is an {@link IllegalStateException} unless {@code Kind} names
+ * {@code closed}, {@code retransform}) or with the start refused: {@code preflight} (the pre-check before
+ * {@code main} reading and planning a class a rule names exactly), and, with an empty class name ({@code install:}),
+ * {@code install} (before the transformer is added) and {@code install-end} (after it was added and the loaded
+ * classes were retransformed: the start fails part-way). The thrown kind is an {@link IllegalStateException} unless {@code Kind} names
  * another: {@code StackOverflowError}, {@code OutOfMemoryError}, {@code AssertionError} or {@code Exception} (a
  * checked exception, thrown unchecked). Unset, which it always is outside tests, it costs one null check per
  * candidate class. Parsed by hand (no regular expression: it runs in {@code premain}).

@@ -51,6 +51,17 @@ public final class LockBridge {
         }
     }
 
+    /**
+     * Replaces {@code d}, if it is the installed dispatcher, by {@code failed} for good: an installation that failed
+     * after classes may have been woven against {@code d}. Their calls reach {@code failed} (which fails them), and no
+     * later {@link #install} is accepted: the binding ids woven into them must never index another dispatcher's.
+     */
+    public static synchronized void replaceForGood(Dispatcher d, Dispatcher failed) {
+        if (dispatcher == d) {
+            dispatcher = failed;
+        }
+    }
+
     /** Whether a dispatcher is installed. */
     public static boolean installed() {
         return dispatcher != null;

@@ -2,6 +2,7 @@ package dev.lockwarden.agent.cli;
 
 import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.VirtualMachine;
+import dev.lockwarden.agent.LockAgent;
 import dev.lockwarden.agent.config.AgentConfigException;
 import dev.lockwarden.agent.config.AgentConfigParser;
 import java.io.PrintWriter;
@@ -22,7 +23,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Attaches the agent to a running JVM (same user, JDK 17+): classes already loaded are retransformed.",
             "The config is checked before attaching; problems found in the target (missing methods, rejected keys)",
-            "are reported here too. A failed attach changes nothing in the target; fix the config and attach again."
+            "are reported here too. A failed attach changes nothing in the target; fix the config and attach again.",
+            "Only an internal failure after the agent began instrumenting (reported as such) leaves those methods",
+            "failing on every call and refuses every later attach: restart the target then."
         })
 final class AttachCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<pid>", description = "process id of the target JVM (see jps)")
@@ -66,7 +69,13 @@ final class AttachCommand implements Callable<Integer> {
                     verdict.isEmpty()
                             ? "the agent did not answer (is process " + pid + " a JVM of this user?)"
                             : verdict.substring(verdict.indexOf(System.lineSeparator()) + 1));
-            err.println("not attached: nothing was changed in process " + pid);
+            if (verdict.startsWith(LockAgent.FAILED_PART_WAY)) {
+                // classes may have been instrumented before the failure: "nothing was changed" would be false
+                err.println("not attached, and the agent failed part-way in process " + pid
+                        + ": methods it instrumented fail on every call; restart the process to attach again");
+            } else {
+                err.println("not attached: nothing was changed in process " + pid);
+            }
             return 1;
         } finally {
             Files.deleteIfExists(report);

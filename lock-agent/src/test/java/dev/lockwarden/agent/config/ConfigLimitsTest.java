@@ -90,6 +90,38 @@ class ConfigLimitsTest {
     }
 
     @Test
+    void patternsAtTheLimitsAreAcceptedAndOneBeyondRefusedEvenWithContinue() throws Exception {
+        String classAt = "com.acme." + "C".repeat(256 - "com.acme.".length());
+        String methodAt = "m".repeat(256);
+        String classStars = "com.acme.a*a*a*a*a*a*a*a*b"; // 8
+        String methodStars = "r*u*n*a*b*c*d*e*"; // 8
+        AgentConfig c = AgentConfigParser.parse(
+                "p.conf",
+                List.of(
+                        classAt + "#run key=\"x\"",
+                        "com.acme.X#" + methodAt + " key=\"x\"",
+                        classStars + "#" + methodStars + " key=\"x\""));
+        assertEquals(3, c.rules().size());
+        assertEquals(256, c.rules().get(0).className().length());
+        assertEquals(256, c.rules().get(1).methodName().length());
+
+        for (String beyond : List.of(
+                classAt + "D#run key=\"x\"",
+                "com.acme.X#" + methodAt + "n key=\"x\"",
+                classStars.replace("b", "a*b") + "#run key=\"x\"",
+                "com.acme.X#" + methodStars + "f* key=\"x\"")) {
+            AgentConfigException e = assertThrows(
+                    AgentConfigException.class,
+                    () -> AgentConfigParser.parse("p.conf", List.of("onConfigError = continue", beyond)));
+            assertTrue(
+                    e.getMessage().contains("p.conf:2: pattern '")
+                            && e.getMessage().contains("the agent's limits are 256 and 8"),
+                    e.getMessage());
+            assertFalse(e.continueOnError(), "a rule beyond a limit must not run unlocked: " + beyond);
+        }
+    }
+
+    @Test
     void thePathologicalWildcardAtTheLimitMatchesFast() {
         String pattern = "a*a*a*a*a*a*a*a*b";
         String name = "a".repeat(100_000);
