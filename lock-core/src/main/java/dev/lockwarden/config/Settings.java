@@ -25,6 +25,8 @@ public final class Settings {
     public static final String APPLICATION = "lockwarden.application";
     /** Prefix of every lock key. */
     public static final String KEY_PREFIX = "lockwarden.key-prefix";
+    /** What every key of Lockwarden's own (heartbeats, events, audit, activity) starts with. */
+    public static final String RESERVED_KEY_PREFIX = "lockwarden:";
     /** Default TTL. */
     public static final String TTL = "lockwarden.ttl";
     /** Default wait budget. */
@@ -136,6 +138,24 @@ public final class Settings {
         @Override
         public String toString() {
             return "Source[" + where + "]";
+        }
+    }
+
+    /**
+     * Checks a lock key prefix: no braces (the lock name is the key's hash tag), and no overlap with
+     * Lockwarden's own {@code lockwarden:*} keys, which lock keys would otherwise pose as (and a listing walk).
+     *
+     * @param prefix the prefix
+     * @throws IllegalArgumentException naming the prefix and the fix
+     */
+    public static void checkKeyPrefix(String prefix) {
+        if (prefix == null || prefix.contains("{") || prefix.contains("}")) {
+            throw new IllegalArgumentException("key prefix '" + prefix + "' must not be null or contain '{' or '}'");
+        }
+        if (prefix.startsWith(RESERVED_KEY_PREFIX) || RESERVED_KEY_PREFIX.startsWith(prefix)) {
+            throw new IllegalArgumentException("key prefix '" + prefix + "' overlaps Lockwarden's own keys ("
+                    + RESERVED_KEY_PREFIX + "*): choose one that does not start with '" + RESERVED_KEY_PREFIX
+                    + "' and is not a start of it, e.g. lock:");
         }
     }
 }

@@ -1,13 +1,13 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.config.Settings;
+
 /**
  * Key names of the Redis data model. All keys of one lock share the hash tag {@code {name}}, so one
  * Lua script touches them atomically on Redis Cluster. Lock names cannot contain braces
  * ({@link LockNames}), which keeps the tag unambiguous.
  */
 public record KeySpace(String prefix) {
-    /** What every key of Lockwarden's own (not a lock's) starts with. */
-    public static final String RESERVED = "lockwarden:";
     /** Stream of lost, late-release and force-release events (each cycle goes to the lock's own history). */
     public static final String EVENTS = "lockwarden:events";
     /** Stream of force-release audit records. */
@@ -30,15 +30,7 @@ public record KeySpace(String prefix) {
     public static final String RELEASED_SUFFIX = ":released";
 
     public KeySpace {
-        if (prefix == null || prefix.contains("{") || prefix.contains("}")) {
-            throw new IllegalArgumentException("key prefix '" + prefix + "' must not be null or contain '{' or '}'");
-        }
-        // lock keys under lockwarden:* would pose as heartbeats or events, and a listing would walk those keys
-        if (prefix.startsWith(RESERVED) || RESERVED.startsWith(prefix)) {
-            throw new IllegalArgumentException("key prefix '" + prefix + "' overlaps Lockwarden's own keys (" + RESERVED
-                    + "*): choose one that does not start with '" + RESERVED
-                    + "' and is not a start of it, e.g. lock:");
-        }
+        Settings.checkKeyPrefix(prefix);
     }
 
     public String lock(String name) {

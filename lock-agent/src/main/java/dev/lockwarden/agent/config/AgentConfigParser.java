@@ -240,8 +240,9 @@ public final class AgentConfigParser {
                     case "ttl" -> LockOptions.ttl(Durations.parse(value, name));
                     case "wait" -> LockOptions.defaults().waitUpTo(Durations.parse(value, name));
                     case "fence-retention" -> Durations.parse(value, name);
+                    case "key-prefix" -> dev.lockwarden.config.Settings.checkKeyPrefix(value);
                     default -> {
-                        // application, key-prefix: any text
+                        // application: any text
                     }
                 }
             } catch (IllegalArgumentException e) {
@@ -266,6 +267,7 @@ public final class AgentConfigParser {
                 case "tls.trust-store-password", "tls.key-store-password" ->
                     name + " = <the store's password> (or the environment variable "
                             + dev.lockwarden.config.Settings.envName("lockwarden." + name) + ")";
+                case "key-prefix" -> "key-prefix = lock:";
                 default -> name + " = billing";
             };
         }

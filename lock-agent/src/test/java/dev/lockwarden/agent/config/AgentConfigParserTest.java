@@ -258,6 +258,19 @@ class AgentConfigParserTest {
     }
 
     @Test
+    void aKeyPrefixOverlappingLockwardensOwnKeysIsAConfigProblem() throws AgentConfigException {
+        String p = String.join("\n", problems("key-prefix = lockwarden:jvm:", "com.acme.X#a key=\"x\""));
+        assertTrue(
+                p.contains("locks.conf:1: key-prefix: key prefix 'lockwarden:jvm:' overlaps Lockwarden's own keys"), p);
+        assertTrue(p.contains("write e.g. key-prefix = lock:"), p);
+        assertEquals(
+                1,
+                parse("key-prefix = app1:lock:", "com.acme.X#a key=\"x\"")
+                        .rules()
+                        .size());
+    }
+
+    @Test
     void unreadableFileNamesThePath() {
         Path missing = Path.of("/nonexistent/locks.conf");
         AgentConfigException e = assertThrows(AgentConfigException.class, () -> AgentConfigParser.parse(missing));
