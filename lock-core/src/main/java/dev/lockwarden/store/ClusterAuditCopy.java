@@ -13,32 +13,26 @@ import redis.clients.jedis.resps.StreamEntry;
 /**
  * Redis Cluster only: the audit record force-release.lua wrote into the lock's history (one script touches one
  * hash slot), appended to {@link KeySpace#AUDIT} right after, exactly once. The record is the one the script
- * returned ({@link #record}), never read back from the history: applications' ACL may write the lock's keys, and
- * the holder hears of the force-release before the copy runs, so a history entry may be deleted or rewritten by
- * then. The copy names the history entry ({@code historyId}, unique per force-release), and each attempt first
- * looks for that entry among the newest audit records: a call retried after a broken connection
- * ({@link RedisNodeClient#call}), whose first attempt was written but its reply lost, does not write it twice.
+ * returned ({@link ForceReleaseScript.Reply#auditRecord}), never read back from the history: applications' ACL
+ * may write the lock's keys, and the holder hears of the force-release before the copy runs, so a history entry
+ * may be deleted or rewritten by then. The copy names the history entry ({@code historyId}, unique per
+ * force-release), and each attempt first looks for that entry among the newest audit records: a call retried
+ * after a broken connection ({@link RedisNodeClient#call}), whose first attempt was written but its reply lost,
+ * does not write it twice.
  */
 final class ClusterAuditCopy {
     /** Newest audit records an attempt looks through: far more than force-releases in the seconds of a retry. */
     static final int RETRY_LOOKBACK = 200;
 
-    /**
-     * Key of the last pair of force-release.lua's holder fields when it did not write the audit stream: the record
-     * it wrote into the history, packed. Last, so an info hash field of that name cannot stand in for it.
-     */
-    static final String RECORD = "\u001faudit-record";
-
-    private static final char US = '\u001f';
     private static final LuaScript APPEND = LuaScript.load(ClusterAuditCopy.class, "audit-append.lua");
 
     private ClusterAuditCopy() {}
 
     /**
      * Appends {@code record}, the one force-release.lua wrote as the history entry {@code historyId} of
-     * {@code name} ({@link #record}), with {@code historyId}, unless it is there; returns its id. With a
-     * {@code sealer}, it is sealed after the stream's last record and appended only if that is still the last
-     * (audit-append.lua), else sealed again (bounded).
+     * {@code name} ({@link ForceReleaseScript.Reply#auditRecord}), with {@code historyId}, unless it is there;
+     * returns its id. With a {@code sealer}, it is sealed after the stream's last record and appended only if that
+     * is still the last (audit-append.lua), else sealed again (bounded).
      */
     static String copy(
             RedisNodeClient node,
@@ -79,37 +73,6 @@ final class ClusterAuditCopy {
             }
             throw AuditSealer.moved(node.masterOf(KeySpace.AUDIT), name);
         });
-    }
-
-    /**
-     * The record force-release.lua wrote into the history, from its reply's last holder pair ({@link #RECORD}:
-     * field/value items joined by US, a backslash in them written as two, a US as a backslash and 'u'); null if
-     * the reply has none.
-     */
-    static Map<String, String> record(ForceReleaseScript.Reply r) {
-        String packed = r.holder().get(RECORD);
-        if (packed == null) {
-            return null;
-        }
-        List<String> items = new ArrayList<>();
-        StringBuilder item = new StringBuilder();
-        for (int i = 0; i < packed.length(); i++) {
-            char c = packed.charAt(i);
-            if (c == US) {
-                items.add(item.toString());
-                item.setLength(0);
-            } else if (c == '\\' && i + 1 < packed.length()) {
-                item.append(packed.charAt(++i) == 'u' ? US : '\\');
-            } else {
-                item.append(c);
-            }
-        }
-        items.add(item.toString());
-        Map<String, String> record = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < items.size(); i += 2) {
-            record.put(items.get(i), items.get(i + 1));
-        }
-        return record;
     }
 
     /** audit-append.lua: XADD only if the stream's last record is still the one {@code sealed} names. */

@@ -179,21 +179,12 @@ public final class ForceRelease {
         ForceReleaseScript.Reply r = sealer == null || node.singleSlotScriptsOnly()
                 ? AuditSealer.unsealed(node, name, tokenSha1, fence, audit, auditMaxLen)
                 : AuditSealer.forceRelease(sealer, node, name, tokenSha1, fence, audit, auditMaxLen);
-        if (!r.released()) {
-            return r;
-        }
-        Map<String, String> record = ClusterAuditCopy.record(r); // null where the script wrote the audit stream
-        if (record != null) {
-            Map<String, String> holder = new LinkedHashMap<>(r.holder());
-            holder.remove(ClusterAuditCopy.RECORD); // the script's record, not a holder field
-            r = new ForceReleaseScript.Reply(
-                    r.outcome(), r.oldFence(), r.newFence(), r.historyId(), r.auditId(), r.tokenSha1(), holder, null);
-        }
-        if (!node.singleSlotScriptsOnly()) {
-            return r; // written by the script, or an application's user that may not: then in the history only
+        if (!r.released() || !node.singleSlotScriptsOnly()) {
+            return r; // the script wrote the audit stream, or an application's user may not: in the history only
         }
         try {
-            return r.withAudit(ClusterAuditCopy.copy(node, name, r.historyId(), record, auditMaxLen, sealer), null);
+            return r.withAudit(
+                    ClusterAuditCopy.copy(node, name, r.historyId(), r.auditRecord(), auditMaxLen, sealer), null);
         } catch (LockStoreException e) {
             // the lock is released: say so, with where the record is, rather than fail the whole call
             return r.withAudit(

@@ -52,7 +52,9 @@ final class ForceReleaseScript {
 
     /**
      * {0, outcome, counter} when nothing was released, else {1, old fence, new fence, history id, audit id, token
-     * SHA-1, info...}.
+     * SHA-1, info field/value...} and, when the script did not write the audit stream (no KEYS[6]), last the
+     * record it wrote into the history as a nested array of field/value items ({@link Reply#auditRecord}). The
+     * info hash's values are strings: a holder cannot stand in for that array.
      *
      * @throws WrongKeyTypeException when the script found a key of another type ({2, 'wrongtype', key, type, expected}) and
      *                       changed nothing: names the key, its type and the fix
@@ -76,12 +78,10 @@ final class ForceReleaseScript {
                     null,
                     null,
                     Map.of(),
+                    null,
                     null);
         }
-        Map<String, String> info = new LinkedHashMap<>();
-        for (int i = 6; i + 1 < reply.size(); i += 2) {
-            info.put(String.valueOf(reply.get(i)), String.valueOf(reply.get(i + 1)));
-        }
+        List<?> record = reply.get(reply.size() - 1) instanceof List<?> r ? r : null;
         return new Reply(
                 "released",
                 Long.parseLong(String.valueOf(reply.get(1))),
@@ -89,8 +89,18 @@ final class ForceReleaseScript {
                 String.valueOf(reply.get(3)),
                 String.valueOf(reply.get(4)),
                 String.valueOf(reply.get(5)),
-                info,
+                pairs(reply, 6, record == null ? reply.size() : reply.size() - 1),
+                record == null ? null : pairs(record, 0, record.size()),
                 null);
+    }
+
+    /** The field/value items {@code from} (inclusive) to {@code to} (exclusive) of {@code items}, in order. */
+    private static Map<String, String> pairs(List<?> items, int from, int to) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = from; i + 1 < to; i += 2) {
+            m.put(String.valueOf(items.get(i)), String.valueOf(items.get(i + 1)));
+        }
+        return m;
     }
 
     /**
@@ -102,7 +112,9 @@ final class ForceReleaseScript {
      * @param historyId id of the record in the lock's history stream
      * @param auditId   id of the record in {@link KeySpace#AUDIT}
      * @param tokenSha1 SHA-1 of the removed holder's token
-     * @param holder    the removed holder's info hash
+     * @param holder    the removed holder's info hash (its fields only)
+     * @param auditRecord the record the script wrote into the lock's history when it did not write the audit
+     *                    stream itself (Redis Cluster: {@link ClusterAuditCopy} appends it there), else null
      * @param auditProblem why the audit record could not be written after the release (Cluster's copy), or null
      */
     record Reply(
@@ -113,13 +125,14 @@ final class ForceReleaseScript {
             String auditId,
             String tokenSha1,
             Map<String, String> holder,
+            Map<String, String> auditRecord,
             String auditProblem) {
         boolean released() {
             return "released".equals(outcome);
         }
 
         Reply withAudit(String id, String problem) {
-            return new Reply(outcome, oldFence, newFence, historyId, id, tokenSha1, holder, problem);
+            return new Reply(outcome, oldFence, newFence, historyId, id, tokenSha1, holder, auditRecord, problem);
         }
     }
 }

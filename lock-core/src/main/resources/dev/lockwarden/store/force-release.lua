@@ -14,8 +14,8 @@
 -- ARGV[8..] audit field/value pairs (name, operator, at)
 -- Publishes on ARGV[7]: name US token SHA-1 US new fence US operator (store/ForceReleased).
 -- Returns {1, old fence, new fence, history id, audit id or '', token SHA-1, info field/value...} when released,
--- and, without KEYS[6] (Cluster; an application's user that may not write the audit stream), one more pair last:
--- '\31audit-record' and the record written into the history, packed (see the end),
+-- and, without KEYS[6] (Cluster; an application's user that may not write the audit stream), last the record
+-- written into the history as a nested array of its field/value items (see the end),
 -- {0, 'free' | 'changed', current fence} or {0, 'moved', '0'} when nothing was done (fences as strings),
 -- {2, 'wrongtype', key, its type, the type expected} when a key has a type this script cannot write
 -- (nothing was done).
@@ -134,15 +134,9 @@ for i = 1, #info do
   reply[#reply + 1] = info[i]
 end
 -- Without the audit stream here (Cluster: another slot), the caller appends the record to it from this reply
--- (store/ClusterAuditCopy), never from the history entry: applications may write the history. Its field/value
--- items joined by US, each with '\' written '\\' and US written '\u'; the last pair of the reply, so a field of
--- that name in an older layout's info hash (written by the holder) cannot stand in for it.
+-- (store/ClusterAuditCopy), never from the history entry: applications may write the history. A nested array,
+-- last: the info hash's values are strings, so nothing the holder wrote can stand in for it.
 if not KEYS[6] then
-  local packed = {}
-  for i = 1, #record do
-    packed[i] = (string.gsub(record[i], '[\\\31]', {['\\'] = '\\\\', ['\31'] = '\\u'}))
-  end
-  reply[#reply + 1] = '\31audit-record'
-  reply[#reply + 1] = table.concat(packed, '\31')
+  reply[#reply + 1] = record
 end
 return reply

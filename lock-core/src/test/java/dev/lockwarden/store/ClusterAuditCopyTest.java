@@ -183,8 +183,7 @@ class ClusterAuditCopyTest {
                             "the control: the history entry is the forged one");
                 }
 
-                String id = ClusterAuditCopy.copy(
-                        node, name, r.historyId(), ClusterAuditCopy.record(r), 1_000, signer::seal);
+                String id = ClusterAuditCopy.copy(node, name, r.historyId(), r.auditRecord(), 1_000, signer::seal);
 
                 StreamEntryID at = new StreamEntryID(id);
                 Map<String, String> f =
@@ -214,7 +213,10 @@ class ClusterAuditCopyTest {
         }
     }
 
-    /** force-release.lua packs its record with US between items: a US or a backslash inside a value survives. */
+    /**
+     * force-release.lua returns its record as a nested array, beside the holder's fields: a US or a backslash
+     * inside a value survives, and {@code holder()} holds the holder's fields only.
+     */
     @Test
     void theScriptsRecordKeepsSeparatorsAndBackslashesInValues() {
         REDIS.flushAll();
@@ -236,7 +238,7 @@ class ClusterAuditCopyTest {
             audit.put("empty", "");
             ForceReleaseScript.Reply r = redis.first().forceRelease("packed", "", 0, audit, 1_000);
 
-            Map<String, String> record = ClusterAuditCopy.record(r);
+            Map<String, String> record = r.auditRecord();
 
             Map<String, String> history = redis.first()
                     .redis()
@@ -248,6 +250,7 @@ class ClusterAuditCopyTest {
             assertEquals(expected, record);
             assertEquals(odd, record.get("operator"));
             assertEquals("", record.get("empty"));
+            assertEquals(List.of("fence", "h"), List.copyOf(r.holder().keySet()), "the holder's fields only");
         }
     }
 
