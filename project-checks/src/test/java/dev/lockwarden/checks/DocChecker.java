@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
  * Reads one Markdown page and lists what in it does not exist: a relative link to a missing file or
  * heading, a {@code dev.lockwarden} class or a test named in backticks that has no source, a
  * {@code lockwarden.*} setting or {@code LOCKWARDEN_*} variable that no source file mentions, and in
- * its code blocks a command ({@link CommandCheck}) or an API method ({@link ApiCheck}) that does not exist.
+ * its code blocks a command, script, module or program option ({@link CommandCheck}) or a class, method,
+ * constant or annotation attribute ({@link ApiCheck}) that does not exist. A problem in a code block names
+ * the line it is on.
  */
 final class DocChecker {
     private static final Pattern QUALIFIED =
@@ -28,8 +30,9 @@ final class DocChecker {
 
     DocChecker(Repo repo) {
         this.repo = repo;
-        this.commands = new CommandCheck(repo);
-        this.api = new ApiCheck(repo);
+        JavaIndex index = new JavaIndex(repo);
+        this.commands = new CommandCheck(repo, index);
+        this.api = new ApiCheck(index);
     }
 
     /** Every problem in {@code file}, each as {@code path:line: what}. */
@@ -51,13 +54,14 @@ final class DocChecker {
             }
         }
         for (Markdown.CodeBlock block : md.codeBlocks()) {
-            List<String> found = switch (block.language()) {
+            List<Finding> found = switch (block.language()) {
                 case "bash", "sh", "shell", "console" -> commands.check(block.text());
-                case "java" -> api.check(block.text());
+                case "java" -> api.check(block.text(), repo.moduleOf(file));
+                case "" -> commands.check(block.text(), false);
                 default -> List.of();
             };
-            for (String p : found) {
-                problems.add(name + ":" + block.line() + " (code block): " + p);
+            for (Finding f : found) {
+                problems.add(name + ":" + (block.line() + f.line()) + " (code block): " + f.what());
             }
         }
         return problems;

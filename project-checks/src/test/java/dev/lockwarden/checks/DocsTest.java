@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The READMEs and the pages under docs/ name only what exists: no dead relative link or heading, no
- * {@code dev.lockwarden} class, test, setting, API method, script, option or module that the build
- * does not have ({@link DocChecker}). The planted pages show each kind of mistake is caught.
+ * {@code dev.lockwarden} class, test, setting, script, option or module that the build does not have, and
+ * in code blocks no class, method (of any module), constant, annotation attribute, or option or subcommand
+ * of a module's program that its sources do not declare ({@link DocChecker}). The planted pages show each
+ * kind of mistake is caught, on the line it is on.
  */
 class DocsTest {
     private static Repo repo;
@@ -51,7 +53,7 @@ class DocsTest {
 
     @Test
     void aPlantedPageWithOneMistakeOfEachKindGetsOneProblemEach() throws IOException {
-        Path page = plant("""
+        String text = """
                 # Planted
                 [fine](../../../README.md#quick-start) · [fine too](#planted) · [site](https://example.org/x)
                 [dead file](../../../docs/no-such-page.md) · [dead heading](../../../README.md#no-such-heading)
@@ -65,6 +67,8 @@ class DocsTest {
                     lock.noSuchMethod();
                 }
                 @Locked(value = "x", noSuchAttribute = "1s", onBusy = OnBusy.NO_SUCH_CONSTANT)
+                NoSuchWidget widget = new NoSuchWidget(LockwardenLockProvider.currentFence());
+                long fence = LockwardenLockProvider.noSuchFence();
                 ```
 
                 ```bash
@@ -72,8 +76,15 @@ class DocsTest {
                 ./run-tests --no-such-option
                 mvn -B -q -pl lock-core,no-such-module -am package
                 java -jar lock-agent/target/no-such-agent.jar
+                java -jar admin-ui/target/lockwarden-admin.jar --redis redis://localhost:6379 \\
+                     --no-such-flag 1
                 ```
-                """);
+
+                ```
+                java -jar lock-agent.jar chek locks.conf app.jar
+                ```
+                """;
+        Path page = plant(text);
         List<String> problems = checker.check(page);
         List<String> expected = List.of(
                 "dead link ../../../docs/no-such-page.md",
@@ -90,12 +101,31 @@ class DocsTest {
                 "./no-such-script: no such file",
                 "./run-tests: unknown option --no-such-option",
                 "mvn -pl no-such-module: no such module",
-                "lock-agent's POM does not build no-such-agent");
+                "lock-agent's POM does not build no-such-agent",
+                "no class or annotation named NoSuchWidget",
+                "LockwardenLockProvider has no method noSuchFence",
+                "lockwarden-admin.jar: unknown option --no-such-flag",
+                "lock-agent.jar: unknown command chek");
         for (String e : expected) {
             assertEquals(
                     1, problems.stream().filter(p -> p.contains(e)).count(), e + " in\n" + String.join("\n", problems));
         }
         assertEquals(expected.size(), problems.size(), String.join("\n", problems));
+        // a problem in a code block names the page and the line the unknown name is on
+        String name = repo.root.relativize(page).toString();
+        for (String unknown : List.of("NoSuchWidget", "noSuchFence", "--no-such-flag", "chek")) {
+            String at = name + ":" + lineOf(text, unknown) + " (code block): ";
+            assertEquals(
+                    1,
+                    problems.stream()
+                            .filter(p -> p.startsWith(at) && p.contains(unknown))
+                            .count(),
+                    at + unknown + " in\n" + String.join("\n", problems));
+        }
+    }
+
+    private static int lineOf(String text, String word) {
+        return text.substring(0, text.indexOf(word)).split("\n", -1).length;
     }
 
     @Test
@@ -110,11 +140,22 @@ class DocsTest {
                 try (LockHandle lock = locks.acquire("a", LockOptions.ttl(Duration.ofSeconds(30)).autoRefresh(true))) {
                     long fence = lock.fencingToken();
                 }
+                long fence = LockwardenLockProvider.currentFence();   // or Locks.current().fencingToken()
+                @Inject LockContext context;
+                @Locked(value = "job", ttl = "10s", onBusy = OnBusy.SKIP)
+                void job() { context.current().fencingToken(); }
                 ```
 
                 ```bash
                 ./run-tests --no-install -pl lock-core -am
                 java -jar lock-agent/target/lock-agent.jar check locks.conf legacy.jar
+                A=admin-ui/target/lockwarden-admin.jar
+                java -jar $A --redis redis://localhost:6379 \\
+                     --port 8080 --behind-tls-proxy hash-password
+                ```
+
+                ```
+                java -jar lock-agent.jar attach <pid> locks.conf
                 ```
                 """);
         assertEquals(List.of(), checker.check(page));

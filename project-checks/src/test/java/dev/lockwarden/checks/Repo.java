@@ -25,6 +25,7 @@ final class Repo {
     private final Set<String> qualifiedClasses = new HashSet<>();
     private final java.util.Map<String, Integer> simpleClasses = new java.util.HashMap<>();
     private final List<Path> sources = new ArrayList<>();
+    private final List<Path> javaSources = new ArrayList<>();
     private final Set<String> modules = new HashSet<>();
     private String allSourceText;
     private Set<String> settings;
@@ -54,6 +55,37 @@ final class Repo {
 
     boolean isModule(String path) {
         return modules.contains(path);
+    }
+
+    /** The module paths of the build ({@code lock-core}, {@code examples/legacy-app}, …). */
+    Set<String> modules() {
+        return modules;
+    }
+
+    /** The Java source files of every module but this one, main and test. */
+    List<Path> javaSources() {
+        return javaSources;
+    }
+
+    /** The module a file belongs to: the longest module path it is under, or "" for the root. */
+    String moduleOf(Path file) {
+        String rel =
+                root.relativize(file.toAbsolutePath().normalize()).toString().replace('\\', '/');
+        String best = "";
+        for (String m : modules) {
+            if (rel.startsWith(m + "/") && m.length() > best.length()) {
+                best = m;
+            }
+        }
+        return best;
+    }
+
+    /** Whether the module is published: its POM does not skip the deploy. */
+    boolean isPublished(String module) {
+        Path pom = root.resolve(module).resolve("pom.xml");
+        return isModule(module)
+                && Files.isRegularFile(pom)
+                && !read(pom).contains("<maven.deploy.skip>true</maven.deploy.skip>");
     }
 
     /** Whether {@code text} occurs in a file other than Markdown: a source, script, POM or config file. */
@@ -104,6 +136,9 @@ final class Repo {
                         String name = p.getFileName().toString();
                         if (name.endsWith(".java")) {
                             addClass(p);
+                            if (!p.startsWith(root.resolve("project-checks"))) {
+                                javaSources.add(p);
+                            }
                         }
                         // this module's own sources name things that do not exist on purpose (the planted pages)
                         if (!name.endsWith(".md")
