@@ -37,6 +37,8 @@ public final class Watchdog implements AutoCloseable {
     private final LockStore store;
     /** Why a token is gone (force-released or not); at most this many look-ups per batch on this thread. */
     private final LossCause lossCause;
+    /** After a failover: the autoRefresh(false) locks, checked without extending them. */
+    private final UnrefreshedCheck unrefreshed = new UnrefreshedCheck();
 
     private static final int MAX_CAUSE_LOOKUPS = 32;
     private static final String TOKEN_GONE =
@@ -192,10 +194,9 @@ public final class Watchdog implements AutoCloseable {
                 earliestRefresh = Math.min(earliestRefresh, h.nextRefreshNanos - now);
             }
         }
-        for (DefaultLockHandle h :
-                recheck == null ? List.<DefaultLockHandle>of() : UnrefreshedCheck.lost(store, handles, now)) {
+        for (DefaultLockHandle h : unrefreshed.lost(store, handles, now, recheck)) {
             handles.remove(h); // autoRefresh(false): checked without extending (a refresh below would)
-            h.markLost(lossCause.reason(h.lease(), TOKEN_GONE + " (re-checked after a " + recheck + ")"));
+            h.markLost(lossCause.reason(h.lease(), TOKEN_GONE + " (re-checked after a " + unrefreshed.reason() + ")"));
         }
         if (earliestRefresh <= 0 || recheck != null) {
             // The oldest lock is due: refresh it with every lock due within the next TTL/6, so locks
@@ -210,7 +211,8 @@ public final class Watchdog implements AutoCloseable {
             refresh(due, now, recheck == null ? TOKEN_GONE : TOKEN_GONE + " (re-checked after a " + recheck + ")");
             return 0; // re-scan: validity and the next due time changed
         }
-        return Math.max(Math.min(next, earliestRefresh), TimeUnit.MILLISECONDS.toNanos(1));
+        return Math.max(
+                Math.min(Math.min(next, earliestRefresh), unrefreshed.dueIn(now)), TimeUnit.MILLISECONDS.toNanos(1));
     }
 
     private void refresh(List<DefaultLockHandle> candidates, long start, String gone) {
