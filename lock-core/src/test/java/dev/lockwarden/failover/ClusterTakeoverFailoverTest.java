@@ -7,6 +7,7 @@ import dev.lockwarden.LockHandle;
 import dev.lockwarden.LockLostEvent;
 import dev.lockwarden.LockOptions;
 import dev.lockwarden.testing.RedisNode;
+import dev.lockwarden.testing.Replication;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +43,8 @@ class ClusterTakeoverFailoverTest extends ClusterWithReplicas {
         }
         for (RedisNode master : List.copyOf(cluster.nodes().subList(0, cluster.masterCount()))) {
             RedisNode replica = failover.replicasOf(master).get(0);
+            // a takeover does not wait for replication: the replica must have every lock first (the premise)
+            Replication.awaitCaughtUp(master, replica, Duration.ofSeconds(10));
             long t0 = System.nanoTime();
             failover.takeover(replica, Duration.ofSeconds(30));
             long t1 = System.nanoTime();
