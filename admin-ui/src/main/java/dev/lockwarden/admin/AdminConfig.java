@@ -50,7 +50,7 @@ public record AdminConfig(
     public static final String PUBLIC_URL = "lockwarden.admin.public-url";
     public static final String SEARCH_BUDGET = "lockwarden.admin.search-budget";
     /** Lockwarden's own keys (clients, activity, audit): a lock key prefix may not reach into them. */
-    public static final String RESERVED_PREFIX = "lockwarden:";
+    public static final String RESERVED_PREFIX = Settings.RESERVED_KEY_PREFIX;
 
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofMinutes(30);
     public static final Duration DEFAULT_LONG_HELD = Duration.ofMinutes(10);
@@ -213,7 +213,7 @@ public record AdminConfig(
     /** A prefix such as {@code lockwarden:jvm:} would let lock keys pose as clients or break the Activity view. */
     static void checkKeyPrefix(Settings settings) {
         String prefix = settings.string(Settings.KEY_PREFIX, "lock:");
-        if (prefix.startsWith(RESERVED_PREFIX) || RESERVED_PREFIX.startsWith(prefix)) {
+        if (Settings.overlapsReservedKeys(prefix)) {
             throw new IllegalArgumentException(
                     Settings.KEY_PREFIX + "='" + prefix + "' overlaps Lockwarden's own keys ("
                             + RESERVED_PREFIX + "*): choose a prefix that does not start with '" + RESERVED_PREFIX

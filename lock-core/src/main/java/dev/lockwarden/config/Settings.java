@@ -152,10 +152,21 @@ public final class Settings {
         if (prefix == null || prefix.contains("{") || prefix.contains("}")) {
             throw new IllegalArgumentException("key prefix '" + prefix + "' must not be null or contain '{' or '}'");
         }
-        if (prefix.startsWith(RESERVED_KEY_PREFIX) || RESERVED_KEY_PREFIX.startsWith(prefix)) {
+        if (overlapsReservedKeys(prefix)) {
             throw new IllegalArgumentException("key prefix '" + prefix + "' overlaps Lockwarden's own keys ("
                     + RESERVED_KEY_PREFIX + "*): choose one that does not start with '" + RESERVED_KEY_PREFIX
                     + "' and is not a start of it, e.g. lock:");
         }
+    }
+
+    /**
+     * Whether lock keys with this prefix could collide with, or a listing walk, Lockwarden's own
+     * {@code lockwarden:*} keys: the prefix starts with {@code lockwarden:} or is a start of it.
+     *
+     * @param prefix the prefix
+     * @return true if it overlaps
+     */
+    public static boolean overlapsReservedKeys(String prefix) {
+        return prefix.startsWith(RESERVED_KEY_PREFIX) || RESERVED_KEY_PREFIX.startsWith(prefix);
     }
 }
