@@ -205,7 +205,7 @@ class DashboardAclTest {
 
     /**
      * What Redis refused {@code user} ({@code ACL LOG} objects: commands, keys, channels), except Jedis'
-     * {@code CLIENT SETINFO} on Redis 7.2+, whose refusal Jedis ignores (docs/acl.md).
+     * {@code CLIENT SETINFO} (Redis 7.2+; on 6.2 logged as {@code client}), whose refusal Jedis ignores (docs/acl.md).
      */
     private static List<String> refused(String user) {
         List<String> reply = Arrays.asList(REDIS.node(0).command("ACL", "LOG").split("\n"));
@@ -215,7 +215,8 @@ class DashboardAclTest {
             if (reply.get(i).equals("object")) {
                 object = reply.get(i + 1);
             } else if (reply.get(i).equals("username") && reply.get(i + 1).equals(user)) {
-                if (!"client|setinfo".equals(object)) {
+                // Redis 6.2 logs Jedis' CLIENT SETINFO (which it does not know) as "client"
+                if (!"client|setinfo".equals(object) && !("client".equals(object) && !readOnlyKeyPatterns())) {
                     out.add(object);
                 }
             }
