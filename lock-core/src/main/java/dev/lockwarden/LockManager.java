@@ -395,7 +395,7 @@ public final class LockManager implements AutoCloseable {
         /**
          * Whether every acquire/release cycle is recorded in the lock's own capped history, shown by
          * {@link LockInspector#events(String)} and the dashboard's lock detail (default false, setting
-         * {@code lockwarden.history.cycles}). On, every release also runs {@code HGETALL}, {@code XADD} and
+         * {@code lockwarden.history.cycles}). On, every release also runs {@code XADD} and
          * {@code PEXPIRE} in Redis, and every distinct lock name keeps a small stream for the history
          * retention (docs/lifecycle.md, docs/benchmarks.md); force-releases and lost locks are recorded either way.
          *

@@ -60,8 +60,9 @@ public final class StoreFactory {
     /**
      * Connects to the master that the sentinels name {@code masterName} and follows it through failovers
      * (pooled connections only: every call takes one to the current master). The user, password and TLS
-     * of the sentinel URIs (which must agree) are used for the sentinels and the master alike, their
-     * database for the master. With {@code verify}, PINGs the master.
+     * of the sentinel URIs (which must agree) are used for the master, their database for the master only;
+     * the sentinels get the same TLS, and the credentials unless they answer without them
+     * ({@code SentinelCredentials}). With {@code verify}, PINGs the master.
      *
      * @throws LockStoreException no sentinel answers, or none knows {@code masterName}
      */
@@ -89,7 +90,8 @@ public final class StoreFactory {
                 .map(u -> new HostAndPort(u.host(), u.port()))
                 .distinct()
                 .toList();
-        JedisClientConfig sentinelConfig = RedisClients.sentinelConfig(first, conn);
+        JedisClientConfig sentinelConfig =
+                SentinelCredentials.choose(masterName, nodes, RedisClients.sentinelConfig(first, conn));
         RedisSentinelClient client;
         try {
             client = RedisSentinelClient.builder()

@@ -92,6 +92,37 @@ class SentinelSecurityTest {
         }
     }
 
+    /**
+     * Sentinels without a password, the master with one, the URI with the password but no user (so a
+     * client that sent it to the sentinels would send {@code AUTH <password>}, which they refuse).
+     */
+    @Test
+    void passwordlessSentinelsAreNotSentTheMastersPassword() throws Exception {
+        RedisNode master = started(new RedisNode("--requirepass", PASSWORD)).start();
+        RedisNode sentinel = sentinel(
+                Files.createTempDirectory("lockwarden-sentinel-nopass"),
+                List.of(
+                        "sentinel monitor mymaster 127.0.0.1 " + master.port() + " 1",
+                        "sentinel auth-pass mymaster " + PASSWORD),
+                List.of());
+        // what a client sending the password to this sentinel gets
+        RuntimeException refused = assertThrows(RuntimeException.class, () -> sentinel.command("AUTH", PASSWORD));
+        assertTrue(refused.getMessage().contains("without any password configured"), refused.getMessage());
+
+        String uri = "redis://:" + PASSWORD + "@127.0.0.1:" + sentinel.port();
+        try (LockManager locks = builder(uri).build();
+                LockHandle h = locks.acquire("nopass:one", OPTS)) {
+            assertTrue(h.isHeld());
+            assertEquals("1", master.command("EXISTS", "lock:{nopass:one}"));
+            assertFalse(locks.describeRedis().contains(PASSWORD), locks.describeRedis());
+        }
+        // the control: the master still needs the password, so a URI without it is refused at build
+        LockStoreException e = assertThrows(
+                LockStoreException.class,
+                () -> builder("redis://127.0.0.1:" + sentinel.port()).build());
+        assertFalse(e.getMessage().contains(PASSWORD), e.getMessage());
+    }
+
     @Test
     void redissReachesTheSentinelAndTheMasterOverTls() throws Exception {
         RedisBinary binary = RedisBinary.detect();
