@@ -200,8 +200,8 @@ public record AdminConfig(
                 port,
                 pageSize,
                 UserDirectory.configured(settings, systemProperties)
-                        .orElseGet(() -> FirstRunUsers.create(
-                                FirstRunUsers.jarDirectory(), System.out, StdoutTerminal.isTerminal())),
+                        .orElseGet(() ->
+                                FirstRunUsers.create(FirstRunUsers.jarDirectory(), System.out, Terminal.isTerminal())),
                 timeout,
                 proxy,
                 longHeld,

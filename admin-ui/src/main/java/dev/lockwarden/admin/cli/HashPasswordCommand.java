@@ -1,5 +1,6 @@
 package dev.lockwarden.admin.cli;
 
+import dev.lockwarden.admin.Terminal;
 import dev.lockwarden.admin.security.PasswordHasher;
 import java.io.BufferedReader;
 import java.io.Console;
@@ -46,7 +47,7 @@ public final class HashPasswordCommand implements Callable<Integer> {
 
     private static char[] read() throws IOException {
         Console console = System.console();
-        if (console != null) {
+        if (console != null && Terminal.isTerminal()) { // JDK 22 to 24 have a console also for a pipe
             char[] pw = console.readPassword("password: ");
             return pw == null ? new char[0] : pw;
         }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * The first-run password is printed only on a terminal: {@code System.console()} alone says "terminal" on JDK
  * 22 to 24 also when stdout is redirected, so the console's {@code isTerminal()} must agree where it exists.
  */
-class StdoutTerminalTest {
+class TerminalTest {
     /** A JDK 22+ console. */
     public static final class NewConsole {
         private final boolean terminal;
@@ -39,7 +39,7 @@ class StdoutTerminalTest {
     @Test
     void noConsoleIsNoTerminalAndTheConsoleIsNotAsked() {
         AtomicBoolean asked = new AtomicBoolean();
-        assertFalse(StdoutTerminal.decide(false, () -> {
+        assertFalse(Terminal.decide(false, () -> {
             asked.set(true);
             return Optional.of(true);
         }));
@@ -48,33 +48,33 @@ class StdoutTerminalTest {
 
     @Test
     void aConsoleThatSaysItIsNotATerminalIsNone() { // JDK 22 to 24 with stdout redirected
-        assertFalse(StdoutTerminal.decide(true, () -> Optional.of(false)));
-        assertTrue(StdoutTerminal.decide(true, () -> Optional.of(true)));
+        assertFalse(Terminal.decide(true, () -> Optional.of(false)));
+        assertTrue(Terminal.decide(true, () -> Optional.of(true)));
     }
 
     @Test
     void withoutIsTerminalAConsoleIsATerminal() { // JDK 17 to 21: System.console() is null when redirected
-        assertTrue(StdoutTerminal.decide(true, Optional::empty));
+        assertTrue(Terminal.decide(true, Optional::empty));
     }
 
     @Test
     void isTerminalIsFoundByReflectionAndAFailureCountsAsNoTerminal() {
-        assertEquals(Optional.of(true), StdoutTerminal.ask(new NewConsole(true), NewConsole.class));
-        assertEquals(Optional.of(false), StdoutTerminal.ask(new NewConsole(false), NewConsole.class));
-        assertEquals(Optional.empty(), StdoutTerminal.ask(new OldConsole(), OldConsole.class));
-        assertEquals(Optional.of(false), StdoutTerminal.ask(new BrokenConsole(), BrokenConsole.class));
-        assertFalse(StdoutTerminal.decide(true, () -> StdoutTerminal.ask(new NewConsole(false), NewConsole.class)));
+        assertEquals(Optional.of(true), Terminal.ask(new NewConsole(true), NewConsole.class));
+        assertEquals(Optional.of(false), Terminal.ask(new NewConsole(false), NewConsole.class));
+        assertEquals(Optional.empty(), Terminal.ask(new OldConsole(), OldConsole.class));
+        assertEquals(Optional.of(false), Terminal.ask(new BrokenConsole(), BrokenConsole.class));
+        assertFalse(Terminal.decide(true, () -> Terminal.ask(new NewConsole(false), NewConsole.class)));
     }
 
     @Test
     void javaIoConsoleHasIsTerminalExactlyFromJdk22() {
         assertEquals(
                 Runtime.version().feature() >= 22,
-                StdoutTerminal.ask(null, java.io.Console.class).isPresent());
+                Terminal.ask(null, java.io.Console.class).isPresent());
     }
 
     @Test
     void thisJvmsRedirectedStdoutIsNoTerminal() { // surefire pipes the test JVM's output
-        assertFalse(StdoutTerminal.isTerminal());
+        assertFalse(Terminal.isTerminal());
     }
 }

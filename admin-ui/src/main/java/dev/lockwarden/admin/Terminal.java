@@ -6,18 +6,20 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Whether standard output is a terminal: the one test for printing the first-run password next to its file
- * ({@link dev.lockwarden.admin.security.FirstRunUsers}), which must never reach journald or container logs.
- * {@code System.console() != null} alone is not that test on every JDK: since JDK 22 it returns a console also
- * when the output is redirected, and {@code Console.isTerminal()} (JDK 22+) tells the two apart. The dashboard
+ * Whether this JVM runs on an interactive terminal (standard input and output): the one test for printing the
+ * first-run password next to its file ({@link dev.lockwarden.admin.security.FirstRunUsers}), which must never
+ * reach journald or container logs, and for prompting for a password without echo instead of reading a piped
+ * line ({@link dev.lockwarden.admin.cli.HashPasswordCommand}). {@code System.console() != null} alone is not
+ * that test on every JDK: since JDK 22 it returns a console also when input or output is redirected, and
+ * {@code Console.isTerminal()} (JDK 22+) tells the two apart. The dashboard
  * compiles for 17, so that method is looked up by reflection; where it is missing (JDK 17 to 21) a console means a
  * terminal.
  */
-final class StdoutTerminal {
-    private StdoutTerminal() {}
+public final class Terminal {
+    private Terminal() {}
 
     /** True only when this JVM has a console and, where the JDK can say so, that console is a terminal. */
-    static boolean isTerminal() {
+    public static boolean isTerminal() {
         Console console = System.console();
         return decide(console != null, () -> ask(console, Console.class));
     }
