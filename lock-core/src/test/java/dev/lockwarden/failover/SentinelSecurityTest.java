@@ -58,6 +58,16 @@ class SentinelSecurityTest {
         return started(new RedisNode(RedisBinary.detect(), file, all)).start();
     }
 
+    /** A sentinel monitoring {@code master} (which has {@link #PASSWORD}), started with {@code args}. */
+    private RedisNode sentinelOfPasswordMaster(RedisNode master, List<String> args) throws Exception {
+        return sentinel(
+                Files.createTempDirectory("lockwarden-sentinel-auth"),
+                List.of(
+                        "sentinel monitor mymaster 127.0.0.1 " + master.port() + " 1",
+                        "sentinel auth-pass mymaster " + PASSWORD),
+                args);
+    }
+
     private static LockManager.Builder builder(String uri) {
         return LockManager.builder()
                 .sentinel("mymaster", uri)
@@ -68,12 +78,7 @@ class SentinelSecurityTest {
     @Test
     void aclUserAndPasswordReachTheSentinelAndTheMaster() throws Exception {
         RedisNode master = started(new RedisNode("--requirepass", PASSWORD)).start();
-        RedisNode sentinel = sentinel(
-                Files.createTempDirectory("lockwarden-sentinel-acl"),
-                List.of(
-                        "sentinel monitor mymaster 127.0.0.1 " + master.port() + " 1",
-                        "sentinel auth-pass mymaster " + PASSWORD),
-                List.of("--requirepass", PASSWORD));
+        RedisNode sentinel = sentinelOfPasswordMaster(master, List.of("--requirepass", PASSWORD));
         String uri = "redis://default:" + PASSWORD + "@127.0.0.1:" + sentinel.port();
         try (LockManager locks = builder(uri).build();
                 LockHandle h = locks.acquire("acl:one", OPTS)) {
@@ -99,12 +104,7 @@ class SentinelSecurityTest {
     @Test
     void passwordlessSentinelsAreNotSentTheMastersPassword() throws Exception {
         RedisNode master = started(new RedisNode("--requirepass", PASSWORD)).start();
-        RedisNode sentinel = sentinel(
-                Files.createTempDirectory("lockwarden-sentinel-nopass"),
-                List.of(
-                        "sentinel monitor mymaster 127.0.0.1 " + master.port() + " 1",
-                        "sentinel auth-pass mymaster " + PASSWORD),
-                List.of());
+        RedisNode sentinel = sentinelOfPasswordMaster(master, List.of());
         // what a client sending the password to this sentinel gets
         RuntimeException refused = assertThrows(RuntimeException.class, () -> sentinel.command("AUTH", PASSWORD));
         assertTrue(refused.getMessage().contains("without any password configured"), refused.getMessage());
