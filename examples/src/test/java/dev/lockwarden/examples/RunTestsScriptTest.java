@@ -172,8 +172,9 @@ class RunTestsScriptTest {
         List<String> expected = new ArrayList<>(List.of("JAVA_HOME=inherited mvn -B verify"));
         Path jdk25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
         if (Files.isExecutable(jdk25.resolve("bin/java"))) {
-            expected.add("JAVA_HOME=" + jdk25
-                    + " mvn -B verify -Dmaven.javadoc.skip=true -pl lock-test-support,lock-core,lock-interceptor");
+            expected.add(
+                    "JAVA_HOME=" + jdk25
+                            + " mvn -B verify -Dmaven.javadoc.skip=true -pl lock-test-support,lock-core,lock-interceptor,lock-agent");
         }
         assertEquals(expected, calls(), out);
         assertTrue(out.contains("run-tests: running: mvn -B verify\n"), "through ./run-tests itself\n" + out);

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A class file older than Java 7 (major version 50, no stack map frames required) is woven by Byte Buddy's advice
  * (which writes no stack map frames for it) and locked all the same. The class is compiled for
- * Java 7 at test time and its version lowered to 50 (Java 6), which the JVM verifies with the old verifier.
+ * the oldest release javac writes ({@link OldClassFiles}) and its version lowered to 50 (Java 6), which the JVM
+ * verifies with the old verifier.
  */
 @Timeout(120)
 class OldClassFileIT extends RedisAgentTestBase {
@@ -38,18 +39,13 @@ class OldClassFileIT extends RedisAgentTestBase {
                         javacOut,
                         javacOut,
                         "--release",
-                        "7",
+                        OldClassFiles.oldestRelease(),
                         "-nowarn",
                         "-d",
                         classes.toString(),
                         src.resolve("Legacy.java").toString());
-        assertEquals(0, rc, "javac --release 7: " + javacOut);
-        Path classFile = classes.resolve("com/acme/old/Legacy.class");
-        byte[] bytes = Files.readAllBytes(classFile);
-        assertEquals(51, ((bytes[6] & 0xff) << 8) | (bytes[7] & 0xff), "javac --release 7 writes major version 51");
-        bytes[6] = 0;
-        bytes[7] = 50; // Java 6: the same code, no stack map frames required
-        Files.write(classFile, bytes);
+        assertEquals(0, rc, "javac: " + javacOut);
+        OldClassFiles.lowerToJava6(classes.resolve("com/acme/old/Legacy.class"));
 
         Path config =
                 config("old.conf", "com.acme.old.Legacy#charge(java.lang.String) key=\"old:{0}\" holdAtLeast=20s");
