@@ -174,7 +174,7 @@ class RunTestsScriptTest {
         if (Files.isExecutable(jdk25.resolve("bin/java"))) {
             expected.add(
                     "JAVA_HOME=" + jdk25
-                            + " mvn -B verify -Dmaven.javadoc.skip=true -pl lock-test-support,lock-core,lock-interceptor,lock-agent");
+                            + " mvn -B verify -Dmaven.javadoc.skip=true -pl lock-test-support,lock-core,lock-shedlock,lock-interceptor,lock-agent,admin-ui");
         }
         assertEquals(expected, calls(), out);
         assertTrue(out.contains("run-tests: running: mvn -B verify\n"), "through ./run-tests itself\n" + out);
