@@ -59,10 +59,9 @@ public final class StoreFactory {
 
     /**
      * Connects to the master that the sentinels name {@code masterName} and follows it through failovers
-     * (pooled connections only: every call takes one to the current master). The user, password and TLS
-     * of the sentinel URIs (which must agree) are used for the master, their database for the master only;
-     * the sentinels get the same TLS, and the credentials unless they answer without them
-     * ({@code SentinelCredentials}). With {@code verify}, PINGs the master.
+     * (pooled connections only). The sentinel URIs' user, password, TLS and database (which must agree) are
+     * the master's; the sentinels get the TLS, and the credentials unless {@code SentinelCredentials} finds
+     * they need none. With {@code verify}, PINGs the master.
      *
      * @throws LockStoreException no sentinel answers, or none knows {@code masterName}
      */
@@ -90,8 +89,7 @@ public final class StoreFactory {
                 .map(u -> new HostAndPort(u.host(), u.port()))
                 .distinct()
                 .toList();
-        JedisClientConfig sentinelConfig =
-                SentinelCredentials.choose(masterName, nodes, RedisClients.sentinelConfig(first, conn));
+        var sentinelConfig = SentinelCredentials.choose(masterName, nodes, RedisClients.sentinelConfig(first, conn));
         RedisSentinelClient client;
         try {
             client = RedisSentinelClient.builder()
