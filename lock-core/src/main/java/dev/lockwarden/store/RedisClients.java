@@ -12,18 +12,19 @@ public final class RedisClients {
     private RedisClients() {}
 
     public static JedisClientConfig clientConfig(RedisUri uri, ConnectionSettings s) {
-        return config(uri, s, true);
+        return config(uri, s, true, true);
     }
 
     /**
-     * The configuration of connections to a sentinel: as {@link #clientConfig} (the URI's user, password,
-     * TLS and timeouts) but no database and no client name, which a sentinel does not have.
+     * The configuration of connections to a sentinel: as {@link #clientConfig} (the URI's TLS and timeouts,
+     * and its user and password if {@code credentials}) but no database and no client name, which a sentinel
+     * does not have.
      */
-    static JedisClientConfig sentinelConfig(RedisUri uri, ConnectionSettings s) {
-        return config(uri, s, false);
+    static JedisClientConfig sentinelConfig(RedisUri uri, ConnectionSettings s, boolean credentials) {
+        return config(uri, s, false, credentials);
     }
 
-    private static JedisClientConfig config(RedisUri uri, ConnectionSettings s, boolean dataNode) {
+    private static JedisClientConfig config(RedisUri uri, ConnectionSettings s, boolean dataNode, boolean credentials) {
         int timeout = (int) Math.min(Integer.MAX_VALUE, s.timeout().toMillis());
         DefaultJedisClientConfig.Builder b = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(timeout)
@@ -34,7 +35,7 @@ public final class RedisClients {
         if (uri.tls() && s.sslSocketFactory() != null) {
             b.sslSocketFactory(s.sslSocketFactory());
         }
-        if (uri.password() != null) {
+        if (credentials && uri.password() != null) {
             b.user(uri.user()).password(uri.password());
         }
         return b.build();

@@ -1,7 +1,7 @@
 package dev.lockwarden.store;
 
+import dev.lockwarden.config.RedisUri;
 import java.util.List;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
@@ -20,19 +20,16 @@ final class SentinelCredentials {
     private SentinelCredentials() {}
 
     /**
-     * {@code withCredentials} itself, or the same settings without user and password when the first
-     * sentinel that answers does so without them.
+     * The sentinels' connection settings for sentinel URI {@code uri} ({@code RedisClients.sentinelConfig}):
+     * with its credentials, or without them when the first sentinel that answers does so without them.
      */
-    static JedisClientConfig choose(String masterName, List<HostAndPort> sentinels, JedisClientConfig withCredentials) {
+    static JedisClientConfig choose(
+            String masterName, List<HostAndPort> sentinels, RedisUri uri, ConnectionSettings conn) {
+        JedisClientConfig withCredentials = RedisClients.sentinelConfig(uri, conn, true);
         if (withCredentials.getPassword() == null) {
             return withCredentials;
         }
-        JedisClientConfig without = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(withCredentials.getConnectionTimeoutMillis())
-                .socketTimeoutMillis(withCredentials.getSocketTimeoutMillis())
-                .ssl(withCredentials.isSsl())
-                .sslSocketFactory(withCredentials.getSslSocketFactory())
-                .build();
+        JedisClientConfig without = RedisClients.sentinelConfig(uri, conn, false);
         for (HostAndPort sentinel : sentinels) {
             try (Jedis probe = new Jedis(sentinel, without)) {
                 probe.sentinelGetMasterAddrByName(masterName);

@@ -89,7 +89,7 @@ public final class StoreFactory {
                 .map(u -> new HostAndPort(u.host(), u.port()))
                 .distinct()
                 .toList();
-        var sentinelConfig = SentinelCredentials.choose(masterName, nodes, RedisClients.sentinelConfig(first, conn));
+        JedisClientConfig sentinelConfig = SentinelCredentials.choose(masterName, nodes, first, conn);
         RedisSentinelClient client;
         try {
             client = RedisSentinelClient.builder()
