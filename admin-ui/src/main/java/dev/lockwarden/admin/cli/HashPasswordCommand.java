@@ -3,7 +3,6 @@ package dev.lockwarden.admin.cli;
 import dev.lockwarden.admin.Terminal;
 import dev.lockwarden.admin.security.PasswordHasher;
 import java.io.BufferedReader;
-import java.io.Console;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -46,9 +45,8 @@ public final class HashPasswordCommand implements Callable<Integer> {
     }
 
     private static char[] read() throws IOException {
-        Console console = System.console();
-        if (console != null && Terminal.isTerminal()) { // JDK 22 to 24 have a console also for a pipe
-            char[] pw = console.readPassword("password: ");
+        if (Terminal.isTerminal()) { // not System.console() != null: JDK 22 to 24 have a console also for a pipe
+            char[] pw = System.console().readPassword("password: ");
             return pw == null ? new char[0] : pw;
         }
         String line = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
